@@ -1,0 +1,79 @@
+/* Bitboards: the 7x7 board in the low 49 bits of a uint64_t.
+ *
+ * Square index = rank * 7 + file, so a1 = 0, g1 = 6, d4 = 24, g7 = 48.
+ * Everything here is a constant or a small inline function; no state. */
+#ifndef BD_BITBOARD_H
+#define BD_BITBOARD_H
+
+#include <stdint.h>
+#include "tables.h"
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
+typedef uint64_t bd_bb;
+
+#define BD_SQUARES 49
+#define BD_NONE (-1)
+#define BD_THRONE 24
+
+#define BD_ALL     0x1ffffffffffffULL
+#define BD_CORNERS 0x1040000000041ULL
+#define BD_EDGE    0x1fe0c183060ffULL
+#define BD_THRONE_BB (1ULL << BD_THRONE)
+/* The four squares beside the throne: c4, e4, d3, d5. */
+#define BD_BESIDE_THRONE 0x82820000ULL
+#define BD_FILE_A  0x40810204081ULL
+#define BD_FILE_MAGIC 0x41041041040ULL
+/* Bitboard shifts by one square, with wrap-around between ranks masked. */
+#define BD_NOT_FILE_A (BD_ALL & ~BD_FILE_A)
+#define BD_NOT_FILE_G (BD_ALL & ~(BD_FILE_A << 6))
+
+static inline bd_bb bd_bit(int sq) { return 1ULL << sq; }
+
+static inline int bd_popcount(bd_bb b) {
+#if defined(_MSC_VER) && !defined(__clang__)
+    return (int)__popcnt64(b);
+#else
+    return __builtin_popcountll(b);
+#endif
+}
+
+/* Index of the lowest set bit; b must not be 0. */
+static inline int bd_lsb(bd_bb b) {
+#if defined(_MSC_VER) && !defined(__clang__)
+    unsigned long i;
+    _BitScanForward64(&i, b);
+    return (int)i;
+#else
+    return __builtin_ctzll(b);
+#endif
+}
+
+static inline int bd_pop_lsb(bd_bb *b) {
+    int sq = bd_lsb(*b);
+    *b &= *b - 1;
+    return sq;
+}
+
+/* The empty squares a rook on `sq` reaches over the occupancy `occ`. The
+ * rank and the file are each looked up in a 7-bit table: the rank's bits
+ * are contiguous; the file's are gathered by one multiplication. */
+static inline bd_bb bd_slides(int sq, bd_bb occ) {
+    int file = sq % 7, rank = sq / 7;
+    unsigned rank_occ = (unsigned)(occ >> (7 * rank)) & 127u;
+    unsigned file_occ =
+        (unsigned)((((occ >> file) & BD_FILE_A) * BD_FILE_MAGIC) >> 42) & 127u;
+    bd_bb along_rank = (bd_bb)BD_SLIDE[file][rank_occ] << (7 * rank);
+    bd_bb along_file = BD_SPREAD[BD_SLIDE[rank][file_occ]] << file;
+    return along_rank | along_file;
+}
+
+/* Every square one orthogonal step from a square of b. */
+static inline bd_bb bd_grow(bd_bb b) {
+    return b | ((b << 1) & BD_NOT_FILE_A) | ((b >> 1) & BD_NOT_FILE_G) |
+           ((b << 7) & BD_ALL) | (b >> 7);
+}
+
+#endif

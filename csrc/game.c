@@ -1,0 +1,164 @@
+#include "game.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int bd_encircled(const bd_pos *p) {
+    bd_bb open = BD_ALL & ~p->att;
+    bd_bb reach = BD_EDGE & open, grown;
+    /* Flood inwards from the edge: at most 24 steps reach the middle. */
+    for (;;) {
+        grown = bd_grow(reach) & open;
+        if (grown == reach) break;
+        reach = grown;
+    }
+    return (reach & (p->def | bd_king_bb(p))) == 0;
+}
+
+int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
+             int ply, int quiet, int *winner) {
+    int mover = p->side ^ 1, stuck = -1;
+    *winner = BD_NOBODY;
+    /* 1. The king reached an escape square. */
+    if (flags & BD_DID_KING_HOME) { *winner = BD_DEFENDERS; return BD_BY_CORNER; }
+    /* 2. The move captured the king. */
+    if (flags & BD_DID_KING_TAKEN) { *winner = BD_ATTACKERS; return BD_BY_CAPTURE; }
+    /* 3. The attackers have nothing left. */
+    if (v->no_pieces && !p->att) { *winner = BD_DEFENDERS; return BD_BY_NO_PIECES; }
+    /* 4. Repetition: a draw, or a loss for the side that made it. */
+    if (repeats >= v->repeat) {
+        if (v->repetition == BD_END_LOSS) *winner = p->side;
+        return BD_BY_REPETITION;
+    }
+    /* 5. The defenders are shut in. */
+    if (v->encirclement && bd_encircled(p)) { *winner = BD_ATTACKERS; return BD_BY_ENCIRCLED; }
+    /* 6. No move, when that is a draw. */
+    if (v->no_move == BD_END_DRAW) {
+        stuck = bd_count_moves(v, p) == 0;
+        if (stuck) return BD_BY_NO_MOVE;
+    }
+    /* 7 and 8. The caps. */
+    if (ply >= v->ply_cap) return BD_BY_PLY_CAP;
+    if (v->quiet_cap && quiet >= v->quiet_cap) return BD_BY_QUIET_CAP;
+    /* 9. No move, when that is a loss. */
+    if (v->no_move == BD_END_LOSS && bd_count_moves(v, p) == 0) {
+        *winner = mover;
+        return BD_BY_NO_MOVE;
+    }
+    return BD_ONGOING;
+}
+
+int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner) {
+    *winner = BD_NOBODY;
+    if (p->king == BD_NONE) { *winner = BD_ATTACKERS; return BD_BY_CAPTURE; }
+    if (bd_escapes(v) & bd_bit(p->king)) { *winner = BD_DEFENDERS; return BD_BY_CORNER; }
+    if (v->no_pieces && !p->att) { *winner = BD_DEFENDERS; return BD_BY_NO_PIECES; }
+    if (bd_count_moves(v, p) == 0) {
+        if (v->no_move == BD_END_LOSS) *winner = p->side ^ 1;
+        return BD_BY_NO_MOVE;
+    }
+    return BD_ONGOING;
+}
+
+int bd_game_reserve(bd_game *g, int plies) {
+    int need = g->ply + 1 + plies, cap = g->capacity;
+    bd_entry *grown;
+    if (need <= cap) return 0;
+    while (cap < need) cap = cap ? cap * 2 : 64;
+    grown = (bd_entry *)realloc(g->hist, (size_t)cap * sizeof *grown);
+    if (!grown) return -1;
+    g->hist = grown;
+    g->capacity = cap;
+    return 0;
+}
+
+bd_game *bd_game_new(const bd_variant *v, const bd_pos *start) {
+    bd_game *g = (bd_game *)calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->v = *v;
+    if (bd_game_reserve(g, 63) != 0) { free(g); return NULL; }
+    memset(&g->hist[0], 0, sizeof g->hist[0]);
+    g->hist[0].pos = *start;
+    g->start_outcome = bd_judge_start(v, start, &g->start_winner);
+    g->outcome = g->start_outcome;
+    g->winner = g->start_winner;
+    return g;
+}
+
+bd_game *bd_game_clone(const bd_game *g) {
+    bd_game *c = (bd_game *)malloc(sizeof *c);
+    if (!c) return NULL;
+    *c = *g;
+    c->hist = (bd_entry *)malloc((size_t)g->capacity * sizeof *c->hist);
+    if (!c->hist) { free(c); return NULL; }
+    memcpy(c->hist, g->hist, (size_t)(g->ply + 1) * sizeof *c->hist);
+    return c;
+}
+
+void bd_game_free(bd_game *g) {
+    if (!g) return;
+    free(g->hist);
+    free(g);
+}
+
+/* Occurrences of the position at `ply`, as the repetition rule counts them.
+ * Only positions since the last capture can match it (a capture cannot be
+ * undone), and only every second one has the same side to move. */
+static int repeats_at(const bd_game *g, int ply) {
+    const bd_pos *now = &g->hist[ply].pos;
+    int first = g->v.repeat_counts_start ? 0 : 1;
+    int oldest = ply - g->hist[ply].quiet, i, n = 1;
+    if (ply == 0) return 1;
+    if (oldest < first) oldest = first;
+    for (i = ply - 2; i >= oldest; i -= 2) {
+        const bd_pos *then = &g->hist[i].pos;
+        if (then->key == now->key && then->att == now->att &&
+            then->def == now->def && then->king == now->king)
+            n++;
+    }
+    return n;
+}
+
+int bd_game_repeats(const bd_game *g) { return repeats_at(g, g->ply); }
+
+int bd_game_play(bd_game *g, bd_move m, bd_report *report) {
+    bd_entry *prev, *next;
+    bd_report r;
+    int from = BD_FROM(m), to = BD_TO(m);
+    if (g->outcome != BD_ONGOING) return BD_PLAY_OVER;
+    prev = &g->hist[g->ply];
+    if (from >= BD_SQUARES || to >= BD_SQUARES || !(bd_targets(&g->v, &prev->pos, from) & bd_bit(to)))
+        return BD_PLAY_ILLEGAL;
+    if (bd_game_reserve(g, 1) != 0) return BD_PLAY_NO_MEMORY;
+    prev = &g->hist[g->ply];
+    next = prev + 1;
+    next->pos = prev->pos;
+    r = bd_pos_do(&g->v, &next->pos, m, 0);
+    next->captured = r.captured;
+    next->move = m;
+    next->flags = r.flags;
+    next->quiet = (uint16_t)(r.captured ? 0 : prev->quiet + 1);
+    g->ply++;
+    g->outcome = bd_judge(&g->v, &next->pos, r.flags, repeats_at(g, g->ply), g->ply,
+                          next->quiet, &g->winner);
+    if (report) *report = r;
+    return BD_PLAY_OK;
+}
+
+int bd_game_undo(bd_game *g) {
+    if (g->ply == 0) return 0;
+    g->ply--;
+    if (g->ply == 0) {
+        g->outcome = g->start_outcome;
+        g->winner = g->start_winner;
+    } else {
+        g->outcome = BD_ONGOING;
+        g->winner = BD_NOBODY;
+    }
+    return 1;
+}
+
+int bd_game_moves(const bd_game *g, bd_move *out) {
+    if (g->outcome != BD_ONGOING) return 0;
+    return bd_gen_moves(&g->v, &g->hist[g->ply].pos, out);
+}

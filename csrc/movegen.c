@@ -1,0 +1,73 @@
+#include "movegen.h"
+
+#include <stdlib.h>
+
+/* Squares that stop a slide: every piece, and the throne itself when pieces
+ * may not pass it. */
+static inline bd_bb blockers(const bd_variant *v, const bd_pos *p) {
+    bd_bb occ = bd_occupied(p);
+    return v->throne_pass ? occ : occ | BD_THRONE_BB;
+}
+
+static inline bd_bb king_targets(const bd_variant *v, const bd_pos *p, bd_bb block) {
+    bd_bb t = bd_slides(p->king, block);
+    if (!v->throne_reentry) return t & ~BD_THRONE_BB;
+    /* A throne that blocks slides can still be reached and stopped on. */
+    if (!v->throne_pass && !(bd_occupied(p) & BD_THRONE_BB))
+        t |= bd_slides(p->king, block & ~BD_THRONE_BB) & BD_THRONE_BB;
+    return t;
+}
+
+bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from) {
+    bd_bb block = blockers(v, p);
+    if (from == p->king) return p->side == BD_DEFENDERS ? king_targets(v, p, block) : 0;
+    if (!((p->side == BD_ATTACKERS ? p->att : p->def) & bd_bit(from))) return 0;
+    return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+}
+
+int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out) {
+    bd_bb block = blockers(v, p);
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->def;
+    bd_bb movers = soldiers | (p->side == BD_DEFENDERS ? bd_king_bb(p) : 0);
+    int n = 0;
+    while (movers) {
+        int from = bd_pop_lsb(&movers);
+        bd_bb t = from == p->king ? king_targets(v, p, block)
+                                  : bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+        while (t) out[n++] = BD_MOVE(from, bd_pop_lsb(&t));
+    }
+    return n;
+}
+
+int bd_count_moves(const bd_variant *v, const bd_pos *p) {
+    bd_bb block = blockers(v, p);
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->def;
+    int n = 0;
+    while (soldiers) {
+        int from = bd_pop_lsb(&soldiers);
+        n += bd_popcount(bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB));
+    }
+    if (p->side == BD_DEFENDERS && p->king != BD_NONE)
+        n += bd_popcount(king_targets(v, p, block));
+    return n;
+}
+
+int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to) {
+    int piece, step, sq;
+    if (from < 0 || from >= BD_SQUARES || to < 0 || to >= BD_SQUARES) return BD_WHY_OFF_BOARD;
+    piece = bd_piece_at(p, from);
+    if (piece == BD_EMPTY) return BD_WHY_NO_PIECE;
+    if ((piece == BD_ATTACKER) != (p->side == BD_ATTACKERS)) return BD_WHY_NOT_YOURS;
+    if (from == to) return BD_WHY_SAME_SQUARE;
+    if (from / 7 == to / 7) step = to > from ? 1 : -1;
+    else if (from % 7 == to % 7) step = to > from ? 7 : -7;
+    else return BD_WHY_NOT_A_LINE;
+    for (sq = from + step;; sq += step) {
+        if (bd_piece_at(p, sq) != BD_EMPTY) return BD_WHY_BLOCKED;
+        if (sq == to) break;
+        if (sq == BD_THRONE && !v->throne_pass) return BD_WHY_BLOCKED;
+    }
+    if (to == BD_THRONE && (piece != BD_KING || !v->throne_reentry)) return BD_WHY_THRONE;
+    if ((bd_bit(to) & BD_CORNERS) && piece != BD_KING) return BD_WHY_CORNER;
+    return BD_WHY_OK;
+}

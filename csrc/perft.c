@@ -1,0 +1,79 @@
+#include "perft.h"
+
+#include "game.h"
+
+/* The endings perft knows: those a move makes on the board. Repetition and
+ * the caps depend on the record and play no part; a side with no move simply
+ * has no moves below it. */
+static int ends_game(const bd_variant *v, const bd_pos *p, int flags) {
+    if (flags & (BD_DID_KING_HOME | BD_DID_KING_TAKEN)) return 1;
+    if (v->no_pieces && !p->att) return 1;
+    return v->encirclement && bd_encircled(p);
+}
+
+typedef struct walk {
+    const bd_variant *v;
+    int slides, bulk;
+    bd_perft_stats *stats;
+} walk;
+
+static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
+    bd_move moves[BD_MAX_MOVES];
+    uint64_t total = 0;
+    int n, i;
+    if (depth == 0) return 1;
+    if (depth == 1 && w->bulk) return (uint64_t)bd_count_moves(w->v, p);
+    n = bd_gen_moves(w->v, p, moves);
+    for (i = 0; i < n; i++) {
+        bd_pos child = *p;
+        bd_report r = bd_pos_do(w->v, &child, moves[i], w->slides);
+        int over = !w->slides && ends_game(w->v, &child, r.flags);
+        if (depth == 1) {
+            total++;
+            w->stats->captures += r.captured != 0;
+            w->stats->endings += over;
+        } else if (!over) {
+            total += leaves(w, &child, depth - 1);
+        }
+    }
+    return total;
+}
+
+static int root_is_over(const bd_variant *v, const bd_pos *p, int slides) {
+    int winner;
+    if (slides) return 0;
+    return bd_judge_start(v, p, &winner) != BD_ONGOING;
+}
+
+void bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+              bd_perft_stats *stats) {
+    walk w;
+    w.v = v;
+    w.slides = slides;
+    w.bulk = bulk;
+    w.stats = stats;
+    stats->leaves = stats->captures = stats->endings = 0;
+    if (depth > 0 && root_is_over(v, p, slides)) return;
+    stats->leaves = leaves(&w, p, depth);
+}
+
+int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
+              bd_move *moves, uint64_t *counts) {
+    bd_perft_stats stats = {0, 0, 0};
+    walk w;
+    int n, i;
+    if (depth < 1 || root_is_over(v, p, slides)) return 0;
+    w.v = v;
+    w.slides = slides;
+    w.bulk = 1;
+    w.stats = &stats;
+    n = bd_gen_moves(v, p, moves);
+    for (i = 0; i < n; i++) {
+        bd_pos child = *p;
+        bd_report r = bd_pos_do(v, &child, moves[i], slides);
+        if (depth == 1) counts[i] = 1;
+        else if (!slides && ends_game(v, &child, r.flags)) counts[i] = 0;
+        else counts[i] = leaves(&w, &child, depth - 1);
+    }
+    return n;
+}

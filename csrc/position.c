@@ -1,0 +1,217 @@
+#include "position.h"
+
+#include <string.h>
+
+int bd_piece_at(const bd_pos *p, int sq) {
+    bd_bb b = bd_bit(sq);
+    if (p->att & b) return BD_ATTACKER;
+    if (p->def & b) return BD_DEFENDER;
+    if (p->king == sq) return BD_KING;
+    return BD_EMPTY;
+}
+
+void bd_pos_rekey(bd_pos *p) {
+    uint64_t key = p->side == BD_DEFENDERS ? BD_ZOBRIST_SIDE : 0;
+    bd_bb b;
+    for (b = p->att; b;) key ^= BD_ZOBRIST[0][bd_pop_lsb(&b)];
+    for (b = p->def; b;) key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
+    if (p->king != BD_NONE) key ^= BD_ZOBRIST[2][p->king];
+    p->key = key;
+}
+
+int bd_pos_from_string(const char *text, bd_pos *out) {
+    bd_pos p;
+    int kings = 0, rank, i = 0;
+    memset(&p, 0, sizeof p);
+    p.king = BD_NONE;
+    for (rank = 6; rank >= 0; rank--) {
+        int file = 0;
+        while (file < 7) {
+            char c = text[i++];
+            if (c >= '1' && c <= '7') {
+                file += c - '0';
+                if (file > 7) return BD_POS_BAD_TEXT;
+                continue;
+            }
+            if (c == 'a') p.att |= bd_bit(rank * 7 + file);
+            else if (c == 'd') p.def |= bd_bit(rank * 7 + file);
+            else if (c == 'k') { p.king = (int8_t)(rank * 7 + file); kings++; }
+            else return BD_POS_BAD_TEXT;
+            file++;
+        }
+        if (rank > 0 && text[i++] != '/') return BD_POS_BAD_TEXT;
+    }
+    if (text[i++] != ' ') return BD_POS_BAD_TEXT;
+    if (text[i] == 'a') p.side = BD_ATTACKERS;
+    else if (text[i] == 'd') p.side = BD_DEFENDERS;
+    else return BD_POS_BAD_TEXT;
+    if (text[i + 1] != '\0') return BD_POS_BAD_TEXT;
+    if (kings > 1) return BD_POS_TWO_KINGS;
+    bd_pos_rekey(&p);
+    *out = p;
+    return BD_POS_OK;
+}
+
+void bd_pos_to_string(const bd_pos *p, char *out) {
+    static const char letter[4] = {0, 'a', 'd', 'k'};
+    int rank, file, n = 0;
+    for (rank = 6; rank >= 0; rank--) {
+        int run = 0;
+        for (file = 0; file < 7; file++) {
+            int piece = bd_piece_at(p, rank * 7 + file);
+            if (piece == BD_EMPTY) { run++; continue; }
+            if (run) { out[n++] = (char)('0' + run); run = 0; }
+            out[n++] = letter[piece];
+        }
+        if (run) out[n++] = (char)('0' + run);
+        if (rank) out[n++] = '/';
+    }
+    out[n++] = ' ';
+    out[n++] = p->side == BD_ATTACKERS ? 'a' : 'd';
+    out[n] = '\0';
+}
+
+/* Squares hostile to an attacker and to a defender, for the far side of a
+ * custodial capture. An empty corner is hostile to both; the empty throne to
+ * both when throne_hostile; the king only when armed, and never to his own. */
+static bd_bb hostile_to_attackers(const bd_variant *v, const bd_pos *p, bd_bb empty) {
+    bd_bb h = p->def | (BD_CORNERS & empty);
+    if (v->king_armed) h |= bd_king_bb(p);
+    if (v->throne_hostile) h |= BD_THRONE_BB & empty;
+    return h;
+}
+static bd_bb hostile_to_defenders(const bd_variant *v, const bd_pos *p, bd_bb empty) {
+    bd_bb h = p->att | (BD_CORNERS & empty);
+    if (v->throne_hostile) h |= BD_THRONE_BB & empty;
+    return h;
+}
+
+/* Is the king, on `king`, taken by an attacker that has just reached `to`
+ * beside him in direction `dir`? p is the position after the slide. */
+static int king_taken(const bd_variant *v, const bd_pos *p, int to, int dir, bd_bb empty) {
+    int king = p->king, d;
+    int far = BD_FAR[to][dir];
+    bd_bb att = p->att;
+    switch (v->king_capture) {
+    case BD_KING_NIELSEN:
+        if (king == BD_THRONE) {
+            for (d = 0; d < 4; d++)
+                if (!(att & bd_bit(BD_NEAR[king][d]))) return 0;
+            return 1;
+        }
+        if (bd_bit(king) & BD_BESIDE_THRONE) {
+            if (!(empty & BD_THRONE_BB)) return 0;
+            for (d = 0; d < 4; d++) {
+                int n = BD_NEAR[king][d];
+                if (n != BD_THRONE && !(att & bd_bit(n))) return 0;
+            }
+            return 1;
+        }
+        return far != BD_NONE && ((att | (BD_CORNERS & empty)) & bd_bit(far)) != 0;
+    case BD_KING_TWO:
+        return far != BD_NONE && (hostile_to_defenders(v, p, empty) & bd_bit(far)) != 0;
+    case BD_KING_FOUR_TWO:
+        if (king == BD_THRONE) {
+            for (d = 0; d < 4; d++)
+                if (!(att & bd_bit(BD_NEAR[king][d]))) return 0;
+            return 1;
+        }
+        return far != BD_NONE && ((att | (BD_CORNERS & empty)) & bd_bit(far)) != 0;
+    default: /* BD_KING_FOUR */
+        for (d = 0; d < 4; d++) {
+            int n = BD_NEAR[king][d];
+            if (n == BD_NONE) return 0;
+            if (!((att | (BD_THRONE_BB & empty)) & bd_bit(n))) return 0;
+        }
+        return 1;
+    }
+}
+
+/* Squares captured by the piece now on `to`, in position p (after the slide,
+ * before anything is removed). */
+static bd_bb captures_at(const bd_variant *v, const bd_pos *p, int to, int *king_gone) {
+    bd_bb empty = BD_ALL & ~bd_occupied(p);
+    bd_bb taken = 0;
+    int dir;
+    *king_gone = 0;
+    if (p->side == BD_ATTACKERS) {
+        bd_bb hostile = hostile_to_defenders(v, p, empty);
+        for (dir = 0; dir < 4; dir++) {
+            int n = BD_NEAR[to][dir], f;
+            if (n == BD_NONE) continue;
+            if (n == p->king) {
+                if (king_taken(v, p, to, dir, empty)) { *king_gone = 1; taken |= bd_bit(n); }
+                continue;
+            }
+            f = BD_FAR[to][dir];
+            if ((p->def & bd_bit(n)) && f != BD_NONE && (hostile & bd_bit(f)))
+                taken |= bd_bit(n);
+        }
+    } else {
+        bd_bb hostile;
+        if (to == p->king && !v->king_armed) return 0;
+        hostile = hostile_to_attackers(v, p, empty);
+        for (dir = 0; dir < 4; dir++) {
+            int n = BD_NEAR[to][dir], f = BD_FAR[to][dir];
+            if (n != BD_NONE && f != BD_NONE && (p->att & bd_bit(n)) && (hostile & bd_bit(f)))
+                taken |= bd_bit(n);
+        }
+    }
+    return taken;
+}
+
+static void slide_piece(bd_pos *p, int from, int to) {
+    bd_bb fromto = bd_bit(from) | bd_bit(to);
+    int piece;
+    if (p->king == from) {
+        p->king = (int8_t)to;
+        piece = 2;
+    } else if (p->side == BD_ATTACKERS) {
+        p->att ^= fromto;
+        piece = 0;
+    } else {
+        p->def ^= fromto;
+        piece = 1;
+    }
+    p->key ^= BD_ZOBRIST[piece][from] ^ BD_ZOBRIST[piece][to];
+}
+
+bd_report bd_pos_do(const bd_variant *v, bd_pos *p, bd_move m, int slides) {
+    int from = BD_FROM(m), to = BD_TO(m), king_gone = 0;
+    bd_report r;
+    r.captured = 0;
+    r.flags = 0;
+    if (p->king == from) {
+        r.flags |= BD_DID_KING_MOVED;
+        if (bd_escapes(v) & bd_bit(to)) r.flags |= BD_DID_KING_HOME;
+    }
+    slide_piece(p, from, to);
+    if (!slides) {
+        bd_bb taken = captures_at(v, p, to, &king_gone), b;
+        if (taken) {
+            if (king_gone) {
+                p->key ^= BD_ZOBRIST[2][p->king];
+                p->king = BD_NONE;
+                r.flags |= BD_DID_KING_TAKEN;
+            }
+            if (p->side == BD_ATTACKERS) {
+                for (b = taken & p->def; b;) p->key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
+                p->def &= ~taken;
+            } else {
+                for (b = taken; b;) p->key ^= BD_ZOBRIST[0][bd_pop_lsb(&b)];
+                p->att &= ~taken;
+            }
+            r.captured = taken;
+        }
+    }
+    p->side ^= 1;
+    p->key ^= BD_ZOBRIST_SIDE;
+    return r;
+}
+
+bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m) {
+    bd_pos copy = *p;
+    int king_gone;
+    slide_piece(&copy, BD_FROM(m), BD_TO(m));
+    return captures_at(v, &copy, BD_TO(m), &king_gone);
+}
