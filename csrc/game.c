@@ -12,7 +12,7 @@ int bd_encircled(const bd_pos *p) {
         if (grown == reach) break;
         reach = grown;
     }
-    return (reach & (p->def | bd_king_bb(p))) == 0;
+    return (reach & (p->dfn | bd_king_bb(p))) == 0;
 }
 
 int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
@@ -113,7 +113,7 @@ static int repeats_at(const bd_game *g, int ply) {
     for (i = ply - 2; i >= oldest; i -= 2) {
         const bd_pos *then = &g->hist[i].pos;
         if (then->key == now->key && then->att == now->att &&
-            then->def == now->def && then->king == now->king)
+            then->dfn == now->dfn && then->king == now->king)
             n++;
     }
     return n;

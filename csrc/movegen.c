@@ -21,13 +21,13 @@ static inline bd_bb king_targets(const bd_variant *v, const bd_pos *p, bd_bb blo
 bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from) {
     bd_bb block = blockers(v, p);
     if (from == p->king) return p->side == BD_DEFENDERS ? king_targets(v, p, block) : 0;
-    if (!((p->side == BD_ATTACKERS ? p->att : p->def) & bd_bit(from))) return 0;
+    if (!((p->side == BD_ATTACKERS ? p->att : p->dfn) & bd_bit(from))) return 0;
     return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
 }
 
 int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out) {
     bd_bb block = blockers(v, p);
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->def;
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
     bd_bb movers = soldiers | (p->side == BD_DEFENDERS ? bd_king_bb(p) : 0);
     int n = 0;
     while (movers) {
@@ -41,7 +41,7 @@ int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out) {
 
 int bd_count_moves(const bd_variant *v, const bd_pos *p) {
     bd_bb block = blockers(v, p);
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->def;
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
     int n = 0;
     while (soldiers) {
         int from = bd_pop_lsb(&soldiers);

@@ -5,7 +5,7 @@
 int bd_piece_at(const bd_pos *p, int sq) {
     bd_bb b = bd_bit(sq);
     if (p->att & b) return BD_ATTACKER;
-    if (p->def & b) return BD_DEFENDER;
+    if (p->dfn & b) return BD_DEFENDER;
     if (p->king == sq) return BD_KING;
     return BD_EMPTY;
 }
@@ -14,7 +14,7 @@ void bd_pos_rekey(bd_pos *p) {
     uint64_t key = p->side == BD_DEFENDERS ? BD_ZOBRIST_SIDE : 0;
     bd_bb b;
     for (b = p->att; b;) key ^= BD_ZOBRIST[0][bd_pop_lsb(&b)];
-    for (b = p->def; b;) key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
+    for (b = p->dfn; b;) key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
     if (p->king != BD_NONE) key ^= BD_ZOBRIST[2][p->king];
     p->key = key;
 }
@@ -34,7 +34,7 @@ int bd_pos_from_string(const char *text, bd_pos *out) {
                 continue;
             }
             if (c == 'a') p.att |= bd_bit(rank * 7 + file);
-            else if (c == 'd') p.def |= bd_bit(rank * 7 + file);
+            else if (c == 'd') p.dfn |= bd_bit(rank * 7 + file);
             else if (c == 'k') { p.king = (int8_t)(rank * 7 + file); kings++; }
             else return BD_POS_BAD_TEXT;
             file++;
@@ -75,7 +75,7 @@ void bd_pos_to_string(const bd_pos *p, char *out) {
  * custodial capture. An empty corner is hostile to both; the empty throne to
  * both when throne_hostile; the king only when armed, and never to his own. */
 static bd_bb hostile_to_attackers(const bd_variant *v, const bd_pos *p, bd_bb empty) {
-    bd_bb h = p->def | (BD_CORNERS & empty);
+    bd_bb h = p->dfn | (BD_CORNERS & empty);
     if (v->king_armed) h |= bd_king_bb(p);
     if (v->throne_hostile) h |= BD_THRONE_BB & empty;
     return h;
@@ -144,7 +144,7 @@ static bd_bb captures_at(const bd_variant *v, const bd_pos *p, int to, int *king
                 continue;
             }
             f = BD_FAR[to][dir];
-            if ((p->def & bd_bit(n)) && f != BD_NONE && (hostile & bd_bit(f)))
+            if ((p->dfn & bd_bit(n)) && f != BD_NONE && (hostile & bd_bit(f)))
                 taken |= bd_bit(n);
         }
     } else {
@@ -170,7 +170,7 @@ static void slide_piece(bd_pos *p, int from, int to) {
         p->att ^= fromto;
         piece = 0;
     } else {
-        p->def ^= fromto;
+        p->dfn ^= fromto;
         piece = 1;
     }
     p->key ^= BD_ZOBRIST[piece][from] ^ BD_ZOBRIST[piece][to];
@@ -195,8 +195,8 @@ bd_report bd_pos_do(const bd_variant *v, bd_pos *p, bd_move m, int slides) {
                 r.flags |= BD_DID_KING_TAKEN;
             }
             if (p->side == BD_ATTACKERS) {
-                for (b = taken & p->def; b;) p->key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
-                p->def &= ~taken;
+                for (b = taken & p->dfn; b;) p->key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
+                p->dfn &= ~taken;
             } else {
                 for (b = taken; b;) p->key ^= BD_ZOBRIST[0][bd_pop_lsb(&b)];
                 p->att &= ~taken;

@@ -14,7 +14,7 @@ enum { BD_EMPTY = 0, BD_ATTACKER = 1, BD_DEFENDER = 2, BD_KING = 3 };
 
 typedef struct bd_pos {
     bd_bb att;      /* attackers */
-    bd_bb def;      /* defenders, the king not included */
+    bd_bb dfn;      /* defenders, the king not included */
     uint64_t key;   /* Zobrist key of the pieces and the side to move */
     int8_t king;    /* the king's square, or BD_NONE */
     uint8_t side;   /* BD_ATTACKERS or BD_DEFENDERS, to move */
@@ -48,7 +48,7 @@ static inline bd_bb bd_king_bb(const bd_pos *p) {
     return p->king == BD_NONE ? 0 : bd_bit(p->king);
 }
 static inline bd_bb bd_occupied(const bd_pos *p) {
-    return p->att | p->def | bd_king_bb(p);
+    return p->att | p->dfn | bd_king_bb(p);
 }
 /* The squares where the king wins under this variant. */
 static inline bd_bb bd_escapes(const bd_variant *v) {

@@ -1,0 +1,311 @@
+"""One position, in the numbers the compiled engine uses.
+
+Squares are numbers ``rank * 7 + file`` (a1 = 0, d4 = 24, g7 = 48) and moves
+are numbers ``from * 64 + to``; :func:`square`, :func:`move` and
+:func:`move_text` go between them and their names. Every method checks its
+arguments before the C engine sees them.
+
+>>> e = Engine()
+>>> len(e.moves())
+40
+>>> report = e.do_move(move('d2', 'c2'))
+>>> report.captures, e.side
+((), 'defenders')
+>>> e.at('d4'), e.count('attacker')
+('king', 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Union
+
+from . import notation
+from ._engine import ffi, lib
+from .errors import ArgumentError, EngineError, MoveError, PositionError, SquareError
+from .variant import Variant, VariantLike, as_variant
+
+SETUP = notation.SETUP
+ATTACKERS = "attackers"
+DEFENDERS = "defenders"
+SIDES = (ATTACKERS, DEFENDERS)
+PIECES = ("", "attacker", "defender", "king")
+THRONE = 24
+CORNERS = (0, 6, 42, 48)
+
+Square = Union[int, str]
+MoveLike = Union[int, str]
+
+
+class Why(IntEnum):
+    """Why a move is refused; ``OK`` (0) when it is not."""
+
+    OK = 0
+    OFF_BOARD = 1
+    NO_PIECE = 2
+    NOT_YOURS = 3
+    SAME_SQUARE = 4
+    NOT_A_LINE = 5
+    BLOCKED = 6
+    THRONE = 7
+    CORNER = 8
+    GAME_OVER = 9
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """What a move did: the squares it emptied (the king's included) in
+    square order, whether the king moved, reached an escape square, or was
+    captured."""
+
+    captures: tuple[int, ...]
+    king_moved: bool
+    king_home: bool
+    king_taken: bool
+
+    @property
+    def ends(self) -> bool:
+        """The move ended the game on the board (escape or capture)."""
+        return self.king_home or self.king_taken
+
+    @property
+    def capture_names(self) -> tuple[str, ...]:
+        return tuple(square_name(s) for s in self.captures)
+
+
+# -- squares and moves ----------------------------------------------------
+
+_NAMES = tuple(notation.square_name(s % 7, s // 7) for s in range(49))
+_INDEX = {name: i for i, name in enumerate(_NAMES)}
+
+
+def square(value: Square) -> int:
+    """A square's number from its number or its name (either case).
+
+    >>> square('d4'), square(24)
+    (24, 24)
+    """
+    if isinstance(value, str):
+        sq = _INDEX.get(value.lower()) if len(value) == 2 else None
+        if sq is None:
+            raise SquareError(f"{value!r} is not a square: give a1 to g7")
+        return sq
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < 49:
+            return value
+        raise SquareError(f"square {value} is off the board: give 0 to 48")
+    raise SquareError(f"a square is a name like 'd4' or a number 0-48, not {type(value).__name__}")
+
+
+def square_name(sq: int) -> str:
+    """The name of square number ``sq``.
+
+    >>> square_name(0), square_name(48)
+    ('a1', 'g7')
+    """
+    return _NAMES[square(sq)]
+
+
+def move(from_square: Square, to_square: Square) -> int:
+    """The number of the move between two squares.
+
+    >>> move('d1', 'd3') == move(3, 17)
+    True
+    """
+    return square(from_square) << 6 | square(to_square)
+
+
+def move_from(m: int) -> int:
+    """The square a move leaves."""
+    return m >> 6
+
+
+def move_to(m: int) -> int:
+    """The square a move reaches."""
+    return m & 63
+
+
+def move_text(m: int) -> str:
+    """A move number as it is stored in a log: ``d1d3``.
+
+    >>> move_text(move('d1', 'd3'))
+    'd1d3'
+    """
+    return _NAMES[m >> 6] + _NAMES[m & 63]
+
+
+def parse_move(value: MoveLike) -> int:
+    """A move number from a number or from a move written either way
+    (``d1d3``, ``d1-d3xc3``, ``Kd4-d1``).
+
+    >>> parse_move('Kd4-d1') == move('d4', 'd1')
+    True
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < 4096 and (value >> 6) < 49 and (value & 63) < 49:
+            return value
+        raise MoveError(f"{value} is not a move number (from * 64 + to, squares 0-48)")
+    if isinstance(value, str):
+        stored = notation.move_parse(value)
+        if stored is None:
+            raise MoveError(f"{value!r} is not written as a move: give d1d3 or d1-d3")
+        return _INDEX[stored[:2]] << 6 | _INDEX[stored[2:]]
+    raise MoveError(f"a move is a string like 'd1d3' or a move number, not {type(value).__name__}")
+
+
+# -- the C side ----------------------------------------------------------
+
+
+def c_variant(variant: Variant):
+    """The variant as the engine's struct, made once per Variant."""
+    cached = variant._c
+    if cached is None:
+        fields = variant.fields()
+        fields["escape"] = ("corner", "edge").index(variant.escape)
+        fields["king_capture"] = ("nielsen", "two", "four_two", "four").index(variant.king_capture)
+        fields["no_move"] = ("draw", "loss").index(variant.no_move)
+        fields["repetition"] = ("draw", "loss").index(variant.repetition)
+        fields = {k: int(v) for k, v in fields.items()}
+        cached = ffi.new("bd_variant *", fields)
+        if lib.bd_variant_normalize(cached, variant.ply_cap) != 0:
+            raise EngineError(f"the engine refused the variant {variant.as_string()!r}")
+        object.__setattr__(variant, "_c", cached)
+    return cached
+
+
+def c_position(text: str):
+    """A position string as the engine's struct; PositionError if it is not one."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is a string, not {type(text).__name__}")
+    if not notation.position_ok(text):
+        raise PositionError(
+            f"{text!r} is not a position: seven rows of a/d/k and digits from rank 7 "
+            "down, separated by '/', a space, and the side to move (a or d)"
+        )
+    pos = ffi.new("bd_pos *")
+    code = lib.bd_pos_from_string(text.encode("ascii"), pos)
+    if code == 2:
+        raise PositionError(f"{text!r} has more than one king; the engine holds at most one")
+    if code != 0:
+        raise PositionError(f"{text!r} is not a position")
+    return pos
+
+
+def position_text(pos) -> str:
+    buf = ffi.new("char[]", 64)
+    lib.bd_pos_to_string(pos, buf)
+    return ffi.string(buf).decode("ascii")
+
+
+def report_of(r) -> MoveReport:
+    captured = r.captured
+    return MoveReport(
+        captures=tuple(s for s in range(49) if captured >> s & 1),
+        king_moved=bool(r.flags & 1),
+        king_home=bool(r.flags & 2),
+        king_taken=bool(r.flags & 4),
+    )
+
+
+def piece_index(piece: str) -> int:
+    if piece in ("attacker", "defender", "king"):
+        return PIECES.index(piece)
+    raise ArgumentError(f"a piece is 'attacker', 'defender' or 'king', not {piece!r}")
+
+
+def count_pieces(pos, piece: str) -> int:
+    kind = piece_index(piece)
+    if kind == 1:
+        return bin(pos.att).count("1")
+    if kind == 2:
+        return bin(pos.dfn).count("1")
+    return 0 if pos.king < 0 else 1
+
+
+class Engine:
+    """A position and the rule set it is played under. It plays any legal
+    slide asked of it, even past the end of a game; :class:`~brandubh.Rules`
+    is the class that knows when a game is over.
+
+    >>> Engine('7/7/7/3k3/7/7/a6 d').moves()[:2] == [move('d4', 'd1'), move('d4', 'd2')]
+    True
+    """
+
+    __slots__ = ("_pos", "_variant")
+
+    def __init__(self, position: str = SETUP, variant: VariantLike = None) -> None:
+        self._variant = as_variant(variant)
+        self._pos = c_position(position)
+
+    @classmethod
+    def from_string(cls, position: str, variant: VariantLike = None) -> "Engine":
+        """The same as ``Engine(position, variant)``."""
+        return cls(position, variant)
+
+    def copy(self) -> "Engine":
+        other = Engine.__new__(Engine)
+        other._variant = self._variant
+        other._pos = ffi.new("bd_pos *", self._pos[0])
+        return other
+
+    def to_string(self) -> str:
+        """The position as a string (seed 001's form)."""
+        return position_text(self._pos)
+
+    __str__ = to_string
+
+    def __repr__(self) -> str:
+        return f"Engine({self.to_string()!r}, {self._variant.as_string()!r})"
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def side(self) -> str:
+        """``'attackers'`` or ``'defenders'``: whose move it is."""
+        return SIDES[self._pos.side]
+
+    def moves(self) -> list[int]:
+        """The legal slides of the side to move, as move numbers."""
+        buf = ffi.new("bd_move[]", 160)
+        n = lib.bd_gen_moves(c_variant(self._variant), self._pos, buf)
+        return ffi.unpack(buf, n)
+
+    def do_move(self, m: MoveLike) -> MoveReport:
+        """Play a legal slide; MoveError when it is not one here."""
+        mv = parse_move(m)
+        why = self.why_not(mv >> 6, mv & 63)
+        if why != Why.OK:
+            raise MoveError(f"{move_text(mv)} cannot be played here: {why.name.lower()}")
+        return report_of(lib.bd_pos_do(c_variant(self._variant), self._pos, mv, 0))
+
+    def preview(self, m: MoveLike) -> tuple[int, ...]:
+        """The squares a legal move would empty, without playing it."""
+        mv = parse_move(m)
+        captured = lib.bd_pos_captures(c_variant(self._variant), self._pos, mv)
+        return tuple(s for s in range(49) if captured >> s & 1)
+
+    def why_not(self, from_square: Square, to_square: Square) -> Why:
+        """Why the slide cannot be played here, or ``Why.OK``. A square that
+        is not on the board gives ``Why.OFF_BOARD``."""
+        try:
+            f, t = square(from_square), square(to_square)
+        except SquareError:
+            return Why.OFF_BOARD
+        return Why(lib.bd_why_not(c_variant(self._variant), self._pos, f, t))
+
+    def at(self, sq: Square) -> str:
+        """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""
+        return PIECES[lib.bd_piece_at(self._pos, square(sq))]
+
+    def count(self, piece: str) -> int:
+        """How many of one piece (``'attacker'``, ``'defender'``, ``'king'``)."""
+        return count_pieces(self._pos, piece)
+
+    @property
+    def key_hex(self) -> str:
+        """The Zobrist key of the position: 16 hex digits, the same on
+        every machine for the same pieces and side to move."""
+        return f"{self._pos.key:016x}"

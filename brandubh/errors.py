@@ -1,0 +1,32 @@
+"""The exceptions the package raises. Each is a ValueError: the caller gave
+a value that is not what it should be."""
+
+from __future__ import annotations
+
+
+class BrandubhError(ValueError):
+    """The base of every error this package raises for a bad argument."""
+
+
+class VariantError(BrandubhError):
+    """A rule set, or one of its fields, is not one this package plays."""
+
+
+class PositionError(BrandubhError):
+    """A string is not a position, or describes one the engine cannot hold."""
+
+
+class SquareError(BrandubhError):
+    """Something that should name a square does not."""
+
+
+class MoveError(BrandubhError):
+    """Something that should be a move is not written as one."""
+
+
+class ArgumentError(BrandubhError):
+    """Some other argument is out of its range or of the wrong kind."""
+
+
+class EngineError(RuntimeError):
+    """The engine could not do what was asked (it ran out of memory)."""

@@ -1,0 +1,510 @@
+"""Squares, moves, positions and whole games of brandubh as strings.
+
+The strings a person and a log use. Functions only: nothing here holds a
+board and nothing here knows a rule. A move this module accepts is a move
+that is *written* correctly, which is a different thing from one that may be
+played: ``move_parse('d4d4')`` is ``'d4d4'`` although no rule set lets a
+piece stay where it is.
+
+This module uses the standard library only and imports nothing else from
+the ``brandubh`` package, so it loads without the compiled engine.
+
+Every function is total: a string that is not notation, or a value that is
+not a string at all, gives ``None`` (or ``()`` where the answer is a tuple
+to unpack); nothing raises.
+
+A square
+    A file letter ``a``-``g`` and a rank digit ``1``-``7``; ``a1`` is the
+    bottom left corner, ``d4`` the throne, ``g7`` the top right corner.
+    Written in lower case and read in either.
+
+A move
+    Stored as four characters, the square left and the square reached:
+    ``d1d3``. Shown with what happened::
+
+        d1-d3          a move
+        d1-d3xc3       a move that captured the piece on c3
+        d1-d3xc3,e3    one that captured two
+        Ke4-e1         the king's move
+        Kg2-g1++       the king reaching the square where he wins
+        c5-c4xd4#      the move that captured the king
+
+    The parts always come in this order: ``K``, the first square, ``-``,
+    the second square, the captures, the ending mark.
+
+A position
+    Seven rows from rank 7 down to rank 1 separated by ``/``, a digit for a
+    run of empty squares, ``a`` attacker, ``d`` defender, ``k`` king, then
+    one space and the side to move, ``a`` or ``d``. The set-up is
+    :data:`SETUP`.
+
+A game
+    Lines of text, each a keyword, white space, and a value::
+
+        variant brandubh
+        start 7/7/7/3k3/7/7/a6 d
+        moves d4d1 a1a2 d1g1
+        result resign attackers
+
+    ``variant`` and ``moves`` are required; ``start`` is left out when the
+    game began from the set-up; ``result`` is ``resign attackers``,
+    ``resign defenders`` or ``agreed`` and is left out unless the players
+    ended the game. A game with no moves has a bare ``moves`` line.
+
+>>> move_parse('Kd4-d1')
+'d4d1'
+>>> position_ok(SETUP)
+True
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Mapping
+from typing import Any, Iterable, Optional
+
+__all__ = [
+    "SETUP",
+    "square_name",
+    "square_parse",
+    "move_wire",
+    "move_split",
+    "move_parse",
+    "move_display",
+    "position_ok",
+    "position_cells",
+    "game_string",
+    "game_parse",
+]
+
+SETUP: str = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
+"""The position every game starts from unless it is told otherwise."""
+
+_FILES = "abcdefg"
+_RANKS = "1234567"
+_SIZE = 7
+
+# Explicit ASCII classes rather than re.IGNORECASE: with IGNORECASE a
+# Unicode pattern lets [k] match the Kelvin sign U+212A, which is not
+# notation.
+_SQ = r"[a-gA-G][1-7]"
+_MOVE_RE = re.compile(
+    r"(?:[kK])?"
+    r"(" + _SQ + r")"
+    r"-?"
+    r"(" + _SQ + r")"
+    r"(?:[xX]" + _SQ + r"(?:," + _SQ + r")*)?"
+    r"(?:\+\+|#)?"
+)
+_STORED_RE = re.compile(r"[a-g][1-7][a-g][1-7]")
+
+_KEYWORDS = ("variant", "start", "moves", "result")
+_SIDES = ("attackers", "defenders")
+
+
+def _index(value: object) -> Optional[int]:
+    """An integer from an int-like value that is not a bool, else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def square_name(file: int, rank: int) -> Optional[str]:
+    """The name of a square from its file and rank, both counted from 0.
+
+    ``None`` when either is off the board or is not an integer (a ``bool``
+    is not taken for one).
+
+    >>> square_name(3, 3)
+    'd4'
+    >>> square_name(0, 0), square_name(6, 6)
+    ('a1', 'g7')
+    >>> square_name(7, 0) is None
+    True
+    """
+    f = _index(file)
+    r = _index(rank)
+    if f is None or r is None:
+        return None
+    if not (0 <= f < _SIZE and 0 <= r < _SIZE):
+        return None
+    return _FILES[f] + _RANKS[r]
+
+
+def square_parse(name: object) -> tuple[int, int] | tuple[()]:
+    """The file and rank of a named square, both counted from 0.
+
+    Either case is read. ``()`` for anything that is not exactly the name
+    of a square (surrounding white space included).
+
+    >>> square_parse('d4')
+    (3, 3)
+    >>> square_parse('G7')
+    (6, 6)
+    >>> square_parse('h1')
+    ()
+    """
+    if not isinstance(name, str) or len(name) != 2:
+        return ()
+    f = _FILES.find(name[0].lower()) if name[0].isascii() else -1
+    r = _RANKS.find(name[1])
+    if f < 0 or r < 0:
+        return ()
+    return (f, r)
+
+
+def move_wire(from_name: object, to_name: object) -> Optional[str]:
+    """A stored move from two square names.
+
+    The names are read in either case; the move is written in lower case.
+    ``None`` unless both are squares. The two may be the same square: this
+    checks the writing, not whether the move may be played.
+
+    >>> move_wire('d1', 'd3')
+    'd1d3'
+    >>> move_wire('D1', 'D3')
+    'd1d3'
+    >>> move_wire('d1', 'd8') is None
+    True
+    """
+    a = square_parse(from_name)
+    b = square_parse(to_name)
+    if not a or not b:
+        return None
+    return square_name(*a) + square_name(*b)  # type: ignore[operator]
+
+
+def move_split(move: object) -> tuple[str, str] | tuple[()]:
+    """The two square names of a stored move.
+
+    Strict: exactly four characters, lower case, nothing more. ``()`` for
+    anything else.
+
+    >>> move_split('d1d3')
+    ('d1', 'd3')
+    >>> move_split('D1D3')
+    ()
+    >>> move_split('d1-d3')
+    ()
+    """
+    if not isinstance(move, str) or not _STORED_RE.fullmatch(move):
+        return ()
+    return (move[:2], move[2:])
+
+
+def move_parse(text: object) -> Optional[str]:
+    """A stored move from a string a person might type or a log might show.
+
+    Either form (``d1d3`` or ``d1-d3``), in either case, with or without the
+    ``K``, the hyphen, the captures (``xc3`` or ``xc3,e3``) and the ending
+    (``++`` or ``#``), in that order. White space around the move is
+    stripped; anything else (white space inside, text after) gives ``None``.
+
+    The captures are commentary and are read past: the position decides
+    what a move captures. Only the writing is checked, so a move from a
+    square to itself is accepted.
+
+    >>> move_parse('Kd4-d1')
+    'd4d1'
+    >>> move_parse('D1-D3XC3')
+    'd1d3'
+    >>> move_parse('c5-c4xd4#')
+    'c5c4'
+    >>> move_parse('d1 d3') is None
+    True
+    """
+    if not isinstance(text, str):
+        return None
+    m = _MOVE_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    return m.group(1).lower() + m.group(2).lower()
+
+
+def move_display(
+    move: object,
+    *,
+    king: object = False,
+    captures: Optional[Iterable[str]] = (),
+    king_home: object = False,
+    king_taken: object = False,
+) -> Optional[str]:
+    """A stored move as it is shown, with what happened.
+
+    ``king``: the piece that moved is the king (``K`` in front).
+    ``captures``: the names of the squares captured, in order (``x`` then
+    the names joined by ``,``; read in either case, written in lower case;
+    ``None`` or empty for none).
+    ``king_home``: the king's move ended where he wins (``++`` at the end).
+    ``king_taken``: the move captured the king (``#`` at the end).
+
+    The parts come in a fixed order: ``K``, the move, the captures, the
+    ending mark, so a king that captures as he escapes is ``Kb1-a1xb2++``.
+
+    ``None`` when ``move`` is not a stored move (see :func:`move_split`),
+    when ``captures`` is a string or not an iterable of square names, or
+    when both ``king_home`` and ``king_taken`` are true (a move has one
+    ending mark at most). What is shown is always read back by
+    :func:`move_parse`.
+
+    >>> move_display('d1d3')
+    'd1-d3'
+    >>> move_display('d1d3', captures=['c3', 'e3'])
+    'd1-d3xc3,e3'
+    >>> move_display('g2g1', king=True, king_home=True)
+    'Kg2-g1++'
+    >>> move_display('c5c4', captures=('d4',), king_taken=True)
+    'c5-c4xd4#'
+    """
+    squares = move_split(move)
+    if not squares:
+        return None
+    if king_home and king_taken:
+        return None
+    if captures is None:
+        captures = ()
+    if isinstance(captures, (str, bytes, bytearray)):
+        return None
+    try:
+        names = list(captures)
+    except TypeError:
+        return None
+    taken = []
+    for name in names:
+        sq = square_parse(name)
+        if not sq:
+            return None
+        taken.append(square_name(*sq))
+    text = ("K" if king else "") + squares[0] + "-" + squares[1]
+    if taken:
+        text += "x" + ",".join(taken)  # type: ignore[arg-type]
+    if king_home:
+        text += "++"
+    elif king_taken:
+        text += "#"
+    return text
+
+
+def _cells(s: object) -> Optional[tuple[tuple[tuple[str, ...], ...], str]]:
+    """The rows and side of a position string, or None."""
+    if not isinstance(s, str):
+        return None
+    board, sep, side = s.partition(" ")
+    if not sep or side not in ("a", "d"):
+        return None
+    texts = board.split("/")
+    if len(texts) != _SIZE:
+        return None
+    rows = []
+    for text in texts:
+        row: list[str] = []
+        for ch in text:
+            if ch in "adk":
+                row.append(ch)
+            elif ch in _RANKS:
+                row.extend([""] * int(ch))
+            else:
+                return None
+            if len(row) > _SIZE:
+                return None
+        if len(row) != _SIZE:
+            return None
+        rows.append(tuple(row))
+    return (tuple(rows), side)
+
+
+def position_ok(s: object) -> bool:
+    """True when the string is written as a position.
+
+    Seven rows separated by ``/``, each seven squares wide, written with the
+    letters ``a``, ``d``, ``k`` and the digits ``1``-``7`` (two digits in a
+    row are two runs and are added: ``16`` is seven squares); then exactly
+    one space and the side, ``a`` or ``d``; nothing before or after. It
+    judges the writing and never the sense: two kings, or none, pass.
+
+    >>> position_ok(SETUP)
+    True
+    >>> position_ok('7/7/7/3k3/7/7/a6 d')
+    True
+    >>> position_ok('7/7/7/3k3/7/7/a7 d')
+    False
+    """
+    return _cells(s) is not None
+
+
+def position_cells(
+    s: object,
+) -> tuple[tuple[tuple[str, ...], ...], str] | tuple[()]:
+    """The position as seven rows of seven cells, and the side to move.
+
+    Rank 7 first and file a first; each cell is ``''``, ``'a'``, ``'d'`` or
+    ``'k'``; the side is ``'a'`` or ``'d'``. ``()`` when the string is not
+    a position (see :func:`position_ok`).
+
+    >>> rows, side = position_cells('7/7/7/3k3/7/7/a6 d')
+    >>> rows[6][0], rows[3][3], rows[0][0], side
+    ('a', 'k', '', 'd')
+    >>> position_cells('7/7/7 a')
+    ()
+    """
+    got = _cells(s)
+    return () if got is None else got
+
+
+def _variant_ok(variant: object) -> bool:
+    """A variant name fits on one line of a game record."""
+    return (
+        isinstance(variant, str)
+        and variant != ""
+        and variant == variant.strip()
+        and len(variant.splitlines()) == 1
+    )
+
+
+def _result_words(result: object) -> Optional[str]:
+    """The value of a result line for a result mapping, or None."""
+    if not isinstance(result, Mapping):
+        return None
+    how = result.get("how")
+    if how == "agreed" and set(result) == {"how"}:
+        return "agreed"
+    if how == "resign" and set(result) == {"how", "by"}:
+        by = result.get("by")
+        if isinstance(by, str) and by in _SIDES:
+            return "resign " + by
+    return None
+
+
+def game_string(
+    variant: Optional[str] = "brandubh",
+    start: Optional[str] = None,
+    moves: Iterable[str] = (),
+    result: Optional[Mapping[str, str]] = None,
+) -> Optional[str]:
+    """A game as text: a ``variant`` line, a ``start`` line, a ``moves`` line
+    and a ``result`` line, in that order, each ending in a newline.
+
+    ``variant`` names the rule set: a word or a line, not empty, with no
+    line break and no white space at either end; ``None`` means
+    ``'brandubh'``. ``start`` is a position; the line is left out when it
+    is ``None`` or :data:`SETUP`. ``moves`` is an iterable of stored moves
+    (strict, as :func:`move_split` reads them), written separated by single
+    spaces; with no moves the line is a bare ``moves``. ``result`` is
+    ``None`` (no line), ``{'how': 'resign', 'by': 'attackers'}`` (or
+    ``'defenders'``), or ``{'how': 'agreed'}``, with no other keys.
+
+    ``None`` when any part is not written correctly.
+
+    >>> game_string(moves=['d1c1', 'd3c3'])
+    'variant brandubh\\nmoves d1c1 d3c3\\n'
+    >>> print(game_string(start='7/7/7/3k3/7/7/a6 d', moves=['d4d1'],
+    ...                   result={'how': 'agreed'}), end='')
+    variant brandubh
+    start 7/7/7/3k3/7/7/a6 d
+    moves d4d1
+    result agreed
+    >>> game_string(moves=['d1-c1']) is None
+    True
+    """
+    if variant is None:
+        variant = "brandubh"
+    if not _variant_ok(variant):
+        return None
+    lines = ["variant " + variant]
+    if start is not None and start != SETUP:
+        if not position_ok(start):
+            return None
+        lines.append("start " + start)
+    if isinstance(moves, (str, bytes, bytearray)):
+        return None
+    try:
+        listed = list(moves)
+    except TypeError:
+        return None
+    for move in listed:
+        if not move_split(move):
+            return None
+    lines.append(" ".join(["moves"] + listed))
+    if result is not None:
+        words = _result_words(result)
+        if words is None:
+            return None
+        lines.append("result " + words)
+    return "\n".join(lines) + "\n"
+
+
+_LINE_RE = re.compile(r"(\S+)(?:\s+(.*))?", re.DOTALL)
+
+
+def game_parse(text: object) -> Optional[dict[str, Any]]:
+    """A game from its text: the reverse of :func:`game_string`.
+
+    Gives a dict with ``variant`` (a str), ``start`` (a position;
+    :data:`SETUP` when the text had no start line), ``moves`` (a tuple of
+    stored moves) and ``result`` (``None`` when the text had no result
+    line, else a dict as :func:`game_string` takes).
+
+    Lines may come in any order. Blank lines are ignored, and so is white
+    space at either end of a line; the keyword and its value are separated
+    by white space; the moves by white space. The keywords and the result
+    words are lower case, and moves must be stored moves.
+
+    ``None`` when the text is not a game: a line it does not know, a line
+    given twice, a move, position or result that is not one, an empty
+    variant, or no ``variant`` or ``moves`` line.
+
+    >>> game = game_parse('variant brandubh\\nmoves d1c1 d3c3\\n')
+    >>> game['moves'], game['start'] == SETUP, game['result']
+    (('d1c1', 'd3c3'), True, None)
+    >>> game_parse('variant brandubh\\nmoves\\nresult resign defenders')['result']
+    {'how': 'resign', 'by': 'defenders'}
+    >>> game_parse('variant brandubh\\nmoves d1c1\\nmoves d3c3') is None
+    True
+    """
+    if not isinstance(text, str):
+        return None
+    seen: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        m = _LINE_RE.fullmatch(line)
+        if m is None:  # pragma: no cover - a stripped non-empty line matches
+            return None
+        key, value = m.group(1), m.group(2) or ""
+        if key not in _KEYWORDS or key in seen:
+            return None
+        seen[key] = value
+    if "variant" not in seen or "moves" not in seen:
+        return None
+
+    variant = seen["variant"]
+    if not _variant_ok(variant):
+        return None
+
+    start = SETUP
+    if "start" in seen:
+        start = seen["start"]
+        if not position_ok(start):
+            return None
+
+    moves = tuple(seen["moves"].split())
+    for move in moves:
+        if not move_split(move):
+            return None
+
+    result: Optional[dict[str, str]] = None
+    if "result" in seen:
+        words = seen["result"].split()
+        if words == ["agreed"]:
+            result = {"how": "agreed"}
+        elif len(words) == 2 and words[0] == "resign" and words[1] in _SIDES:
+            result = {"how": "resign", "by": words[1]}
+        else:
+            return None
+
+    return {"variant": variant, "start": start, "moves": moves, "result": result}

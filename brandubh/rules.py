@@ -1,0 +1,427 @@
+"""A game under a rule set: the moves made from a start, and how it ends.
+
+Seed 003's ``Game::Brandubh::Rules`` in Python. Squares and moves are the
+numbers :mod:`brandubh.engine` hands out; a move may also be given as text.
+
+>>> r = Rules()
+>>> while not r.is_over():
+...     _ = r.play(r.moves()[0])
+>>> outcome_name(r.outcome), r.winner
+('corner', 'defenders')
+>>> r.undo()
+True
+>>> r.is_over()
+False
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Optional
+
+from ._engine import ffi, lib
+from .engine import (
+    ATTACKERS,
+    DEFENDERS,
+    SETUP,
+    SIDES,
+    Engine,
+    MoveLike,
+    MoveReport,
+    Square,
+    Why,
+    c_position,
+    c_variant,
+    count_pieces,
+    move_text,
+    parse_move,
+    PIECES,
+    position_text,
+    report_of,
+    square,
+)
+from .errors import ArgumentError, EngineError
+from .variant import Variant, VariantLike, as_variant
+
+
+class Outcome(IntEnum):
+    """How a game ended, in the order the endings are asked. ``ONGOING`` is
+    0, so an outcome is true exactly when the game is over."""
+
+    ONGOING = 0
+    CORNER = 1
+    CAPTURE = 2
+    NO_PIECES = 3
+    REPETITION = 4
+    ENCIRCLED = 5
+    NO_MOVE = 6
+    PLY_CAP = 7
+    QUIET_CAP = 8
+
+
+OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
+
+# Seed 003's names for the outcomes, and the two endings it does not have.
+ONGOING = Outcome.ONGOING
+BY_CORNER = Outcome.CORNER
+BY_CAPTURE = Outcome.CAPTURE
+BY_NO_PIECES = Outcome.NO_PIECES
+DRAW_REPETITION = Outcome.REPETITION
+BY_ENCIRCLED = Outcome.ENCIRCLED
+DRAW_NO_MOVE = Outcome.NO_MOVE
+DRAW_PLY_CAP = Outcome.PLY_CAP
+DRAW_QUIET_CAP = Outcome.QUIET_CAP
+
+PLAY_OK = 0
+PLAY_OVER = 1
+PLAY_ILLEGAL = 2
+
+
+def outcome_name(outcome: object) -> Optional[str]:
+    """``'ongoing'``, ``'corner'``, ``'capture'``, ``'no_pieces'``,
+    ``'repetition'``, ``'encircled'``, ``'no_move'``, ``'ply_cap'`` or
+    ``'quiet_cap'``; None for anything that is not an outcome.
+
+    >>> outcome_name(BY_CORNER), outcome_name(99)
+    ('corner', None)
+    """
+    if isinstance(outcome, int) and not isinstance(outcome, bool) and 0 <= outcome < len(OUTCOME_NAMES):
+        return OUTCOME_NAMES[outcome]
+    return None
+
+
+@dataclass(frozen=True)
+class PlayoutStats:
+    """What :meth:`Rules.playouts` counted."""
+
+    games: int
+    plies: int
+    outcomes: dict[str, int]
+    attackers: int
+    defenders: int
+    draws: int
+
+
+_FIXED_WINNERS = {
+    "corner": DEFENDERS,
+    "capture": ATTACKERS,
+    "no_pieces": DEFENDERS,
+    "encircled": ATTACKERS,
+}
+
+_live = 0
+_live_lock = threading.Lock()
+
+
+def _release(game) -> None:
+    global _live
+    lib.bd_game_free(game)
+    with _live_lock:
+        _live -= 1
+
+
+def _own(game):
+    """Tie a C game's life to a Python object."""
+    global _live
+    if game == ffi.NULL:
+        raise EngineError("out of memory for a new game")
+    with _live_lock:
+        _live += 1
+    return ffi.gc(game, _release)
+
+
+class Rules:
+    """A game: a start position, a rule set, and the moves made.
+
+    ``Rules(position=SETUP, variant=None)``: variant as a
+    :class:`~brandubh.Variant`, a dict of fields, or a preset's name or
+    ``as_string()`` line.
+
+    >>> r = Rules(position='7/7/7/3k3/7/7/a6 d', variant={'repeat': 2})
+    >>> r.play('d4d1'), r.side
+    (0, 'attackers')
+    """
+
+    ONGOING = ONGOING
+    BY_CORNER = BY_CORNER
+    BY_CAPTURE = BY_CAPTURE
+    BY_NO_PIECES = BY_NO_PIECES
+    DRAW_REPETITION = DRAW_REPETITION
+    BY_ENCIRCLED = BY_ENCIRCLED
+    DRAW_NO_MOVE = DRAW_NO_MOVE
+    DRAW_PLY_CAP = DRAW_PLY_CAP
+    DRAW_QUIET_CAP = DRAW_QUIET_CAP
+    PLAY_OK = PLAY_OK
+    PLAY_OVER = PLAY_OVER
+    PLAY_ILLEGAL = PLAY_ILLEGAL
+
+    __slots__ = ("_g", "_variant", "_buf", "__weakref__")
+
+    def __init__(self, position: str = SETUP, variant: VariantLike = None) -> None:
+        self._variant = as_variant(variant)
+        start = c_position(position)
+        self._g = _own(lib.bd_game_new(c_variant(self._variant), start))
+        self._buf = ffi.new("bd_move[]", 160)
+
+    @classmethod
+    def new(cls, position: str = SETUP, variant: VariantLike = None) -> "Rules":
+        """The same as ``Rules(position, variant)``."""
+        return cls(position, variant)
+
+    def clone(self) -> "Rules":
+        """A copy with the whole history, sharing nothing with this game."""
+        other = Rules.__new__(Rules)
+        other._variant = self._variant
+        other._g = _own(lib.bd_game_clone(self._g))
+        other._buf = ffi.new("bd_move[]", 160)
+        return other
+
+    @staticmethod
+    def live() -> int:
+        """How many games exist in this process and have not been released."""
+        return _live
+
+    # -- playing ---------------------------------------------------------
+
+    def play(self, m: MoveLike) -> int:
+        """Play a move for the side to move: ``PLAY_OK`` (0), ``PLAY_OVER``
+        when the game had already ended, ``PLAY_ILLEGAL`` when the move is
+        not one of :meth:`moves`. On a refusal the game is exactly as it was.
+        What the move did is :meth:`report` afterwards."""
+        code = lib.bd_game_play(self._g, parse_move(m), ffi.NULL)
+        if code == 3:
+            raise EngineError("out of memory while recording a move")
+        return code
+
+    def undo(self) -> bool:
+        """Take the last move back, and whatever ending it brought."""
+        return bool(lib.bd_game_undo(self._g))
+
+    def moves(self) -> list[int]:
+        """The moves of the side to move, as move numbers in square order;
+        empty once the game is over."""
+        return ffi.unpack(self._buf, lib.bd_game_moves(self._g, self._buf))
+
+    def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
+        """What the move that reached ``ply`` (the last move by default) did;
+        None at the start."""
+        g = self._g
+        at = g.ply if ply is None else self._ply_arg(ply)
+        if at == 0:
+            return None
+        return report_of(g.hist[at])
+
+    def move_at(self, ply: int) -> Optional[int]:
+        """The move that reached ``ply`` (1 for the first move); None at 0."""
+        at = self._ply_arg(ply)
+        return self._g.hist[at].move if at else None
+
+    def log(self) -> list[int]:
+        """The moves made, in order."""
+        hist = self._g.hist
+        return [hist[i].move for i in range(1, self._g.ply + 1)]
+
+    # -- how it stands -----------------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self._g.outcome)
+
+    def is_over(self) -> bool:
+        return self._g.outcome != 0
+
+    def is_draw(self) -> bool:
+        return self._g.outcome != 0 and self._g.winner < 0
+
+    @property
+    def winner(self) -> Optional[str]:
+        """``'attackers'`` or ``'defenders'``; None when drawn or not over."""
+        w = self._g.winner
+        return SIDES[w] if w >= 0 else None
+
+    @staticmethod
+    def winner_of(outcome: object) -> Optional[str]:
+        """The side an outcome is always a win for, or None: for a draw, for
+        anything that is not an outcome, and for ``repetition`` and
+        ``no_move``, whose winner depends on the rule set and on who moved
+        (see :attr:`winner`).
+
+        >>> Rules.winner_of(BY_CAPTURE), Rules.winner_of(DRAW_PLY_CAP)
+        ('attackers', None)
+        """
+        return _FIXED_WINNERS.get(outcome_name(outcome))
+
+    @property
+    def repeats(self) -> int:
+        """How many times the position on the board has occurred, as the
+        repetition rule counts them, this time included."""
+        return lib.bd_game_repeats(self._g)
+
+    @property
+    def ply(self) -> int:
+        """Moves made, both sides counted."""
+        return self._g.ply
+
+    @property
+    def ply_cap(self) -> int:
+        return self._variant.ply_cap
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    def _pos(self):
+        return self._g.hist[self._g.ply].pos
+
+    @property
+    def position(self) -> str:
+        return position_text(ffi.addressof(self._g.hist[self._g.ply], "pos"))
+
+    @property
+    def start(self) -> str:
+        return position_text(ffi.addressof(self._g.hist[0], "pos"))
+
+    def board(self) -> Engine:
+        """An :class:`Engine` holding the same position: a copy."""
+        return Engine(self.position, self._variant)
+
+    @property
+    def side(self) -> str:
+        """``'attackers'`` or ``'defenders'``: whose move it is on the board."""
+        return SIDES[self._pos().side]
+
+    def at(self, sq: Square) -> str:
+        """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""
+        return PIECES[lib.bd_piece_at(ffi.addressof(self._g.hist[self._g.ply], "pos"), square(sq))]
+
+    def count(self, piece: str) -> int:
+        return count_pieces(self._pos(), piece)
+
+    @property
+    def key_hex(self) -> str:
+        return f"{self._pos().key:016x}"
+
+    def key_at(self, ply: int) -> Optional[str]:
+        """The key after that many moves (0: the start); None for a ply the
+        game has not reached."""
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
+            return None
+        return f"{self._g.hist[ply].pos.key:016x}"
+
+    def preview(self, m: MoveLike) -> Optional[MoveReport]:
+        """What a legal move would do, without playing it; None when it is
+        not legal here (whether or not the game is over)."""
+        mv = parse_move(m)
+        if self.why_not(mv >> 6, mv & 63) != Why.OK:
+            return None
+        pos = ffi.new("bd_pos *", self._pos())
+        return report_of(lib.bd_pos_do(c_variant(self._variant), pos, mv, 0))
+
+    def why_not(self, from_square: Square, to_square: Square) -> Why:
+        """Why a slide is refused in this position, or ``Why.OK``. It answers
+        for the position and does not know whether the game is over."""
+        try:
+            f, t = square(from_square), square(to_square)
+        except ValueError:
+            return Why.OFF_BOARD
+        return Why(lib.bd_why_not(c_variant(self._variant),
+                                  ffi.addressof(self._g.hist[self._g.ply], "pos"), f, t))
+
+    # -- many games at once ------------------------------------------------
+
+    def playouts(self, games: int, seed: int = 1) -> PlayoutStats:
+        """Play ``games`` games of uniformly random moves from here, all in
+        C; the game itself is left as it is. The same seed gives the same
+        games.
+
+        >>> s = Rules().playouts(100, seed=7)
+        >>> s.games, s.attackers + s.defenders + s.draws
+        (100, 100)
+        """
+        _check_int("games", games, 0, 1 << 40)
+        _check_int("seed", seed, 0, (1 << 64) - 1)
+        out = ffi.new("bd_playout_stats *")
+        if lib.bd_playouts(self._g, games, seed, out) != 0:
+            raise EngineError("out of memory for the playouts")
+        return PlayoutStats(
+            games=out.games,
+            plies=out.plies,
+            outcomes={OUTCOME_NAMES[i]: out.outcomes[i] for i in range(1, len(OUTCOME_NAMES))},
+            attackers=out.wins[0],
+            defenders=out.wins[1],
+            draws=out.draws,
+        )
+
+    def _ply_arg(self, ply: int) -> int:
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
+            raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {ply!r}")
+        return ply
+
+    def __repr__(self) -> str:
+        return (f"<Rules {self.position!r} ply={self.ply} "
+                f"outcome={outcome_name(self.outcome)} variant={self._variant.as_string()!r}>")
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ArgumentError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ArgumentError(f"{name} must be from {low} to {high}, not {value}")
+    return value
+
+
+MAX_PERFT_DEPTH = 20
+
+
+@dataclass(frozen=True)
+class PerftStats:
+    """Leaves at the last ply; with ``bulk=False``, also how many moves into
+    the last ply captured and how many ended the game."""
+
+    leaves: int
+    captures: int
+    endings: int
+
+
+def perft_stats(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
+                slides: bool = False, bulk: bool = True) -> PerftStats:
+    """Perft with its counts. ``bulk=False`` plays every leaf (slower; it
+    counts captures and endings at the last ply)."""
+    _check_int("depth", depth, 0, MAX_PERFT_DEPTH)
+    v = c_variant(as_variant(variant))
+    pos = c_position(position)
+    out = ffi.new("bd_perft_stats *")
+    lib.bd_perft(v, pos, depth, bool(slides), bool(bulk), out)
+    return PerftStats(out.leaves, out.captures, out.endings)
+
+
+def perft(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
+          slides: bool = False) -> int:
+    """The number of leaves of the move tree ``depth`` moves deep. A move
+    that ends the game is a leaf at its own depth; repetition and the caps
+    play no part. With ``slides``, nothing is captured and nothing ends.
+
+    >>> perft(3)
+    39512
+    >>> perft(3, slides=True)
+    39568
+    """
+    return perft_stats(depth, position, variant, slides).leaves
+
+
+def divide(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
+           slides: bool = False) -> dict[str, int]:
+    """Perft below each move, by the move as stored (``d1c1``).
+
+    >>> sum(divide(2).values())
+    960
+    """
+    _check_int("depth", depth, 1, MAX_PERFT_DEPTH)
+    v = c_variant(as_variant(variant))
+    pos = c_position(position)
+    moves = ffi.new("bd_move[]", 160)
+    counts = ffi.new("uint64_t[]", 160)
+    n = lib.bd_divide(v, pos, depth, bool(slides), moves, counts)
+    return {move_text(moves[i]): counts[i] for i in range(n)}
