@@ -643,11 +643,11 @@ def _perft(board, side, rules, depth, slides):
 
 def _child_count(board, side, rules, frm, to, depth, slides):
     """Leaves ``depth`` plies below the position after the move."""
+    if depth == 0:
+        return 1  # a leaf, whether or not the move ended the game
     moved_piece = board[frm]
     king_before = king_square(board)
     new_board, captured = apply_move(board, frm, to, rules, slides)
-    if depth == 0:
-        return 1
     if not slides:
         king_taken = king_before is not None and king_before in captured
         if tree_ending_after_move(new_board, moved_piece, to, king_taken, rules):
