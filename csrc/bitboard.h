@@ -32,11 +32,17 @@ typedef uint64_t bd_bb;
 
 static inline bd_bb bd_bit(int sq) { return 1ULL << sq; }
 
+/* The popcount instruction only where the build may assume it (a wheel for
+ * plain x86-64 may not); elsewhere the classic bit-parallel sum, which is
+ * faster than the library call the compiler would make. */
 static inline int bd_popcount(bd_bb b) {
-#if defined(_MSC_VER) && !defined(__clang__)
-    return (int)__popcnt64(b);
-#else
+#if defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON)
     return __builtin_popcountll(b);
+#else
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
 #endif
 }
 
@@ -57,17 +63,30 @@ static inline int bd_pop_lsb(bd_bb *b) {
     return sq;
 }
 
+/* The 7-bit occupancy of a square's rank and of its file. */
+static inline unsigned bd_rank_occ(bd_bb occ, int rank) {
+    return (unsigned)(occ >> (7 * rank)) & 127u;
+}
+static inline unsigned bd_file_occ(bd_bb occ, int file) {
+    return (unsigned)((((occ >> file) & BD_FILE_A) * BD_FILE_MAGIC) >> 42) & 127u;
+}
+
 /* The empty squares a rook on `sq` reaches over the occupancy `occ`. The
  * rank and the file are each looked up in a 7-bit table: the rank's bits
  * are contiguous; the file's are gathered by one multiplication. */
 static inline bd_bb bd_slides(int sq, bd_bb occ) {
     int file = sq % 7, rank = sq / 7;
-    unsigned rank_occ = (unsigned)(occ >> (7 * rank)) & 127u;
-    unsigned file_occ =
-        (unsigned)((((occ >> file) & BD_FILE_A) * BD_FILE_MAGIC) >> 42) & 127u;
-    bd_bb along_rank = (bd_bb)BD_SLIDE[file][rank_occ] << (7 * rank);
-    bd_bb along_file = BD_SPREAD[BD_SLIDE[rank][file_occ]] << file;
+    bd_bb along_rank = (bd_bb)BD_SLIDE[file][bd_rank_occ(occ, rank)] << (7 * rank);
+    bd_bb along_file = BD_SPREAD[BD_SLIDE[rank][bd_file_occ(occ, file)]] << file;
     return along_rank | along_file;
+}
+
+/* How many squares a soldier on `sq` can stop on: table counts for its rank
+ * and its file, corners and throne left out. */
+static inline int bd_soldier_count(int sq, bd_bb occ) {
+    int file = sq % 7, rank = sq / 7;
+    return BD_COUNT[rank][file][bd_rank_occ(occ, rank)] +
+           BD_COUNT[file][rank][bd_file_occ(occ, file)];
 }
 
 /* Every square one orthogonal step from a square of b. */

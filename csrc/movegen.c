@@ -2,53 +2,34 @@
 
 #include <stdlib.h>
 
-/* Squares that stop a slide: every piece, and the throne itself when pieces
- * may not pass it. */
-static inline bd_bb blockers(const bd_variant *v, const bd_pos *p) {
-    bd_bb occ = bd_occupied(p);
-    return v->throne_pass ? occ : occ | BD_THRONE_BB;
-}
-
-static inline bd_bb king_targets(const bd_variant *v, const bd_pos *p, bd_bb block) {
-    bd_bb t = bd_slides(p->king, block);
-    if (!v->throne_reentry) return t & ~BD_THRONE_BB;
-    /* A throne that blocks slides can still be reached and stopped on. */
-    if (!v->throne_pass && !(bd_occupied(p) & BD_THRONE_BB))
-        t |= bd_slides(p->king, block & ~BD_THRONE_BB) & BD_THRONE_BB;
-    return t;
-}
-
 bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from) {
-    bd_bb block = blockers(v, p);
-    if (from == p->king) return p->side == BD_DEFENDERS ? king_targets(v, p, block) : 0;
+    bd_bb block = bd_blockers(v, p);
+    if (from == p->king) return p->side == BD_DEFENDERS ? bd_king_targets(v, p, block) : 0;
     if (!((p->side == BD_ATTACKERS ? p->att : p->dfn) & bd_bit(from))) return 0;
     return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
 }
 
 int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out) {
-    bd_bb block = blockers(v, p);
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    bd_bb movers = soldiers | (p->side == BD_DEFENDERS ? bd_king_bb(p) : 0);
+    bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
     int n = 0;
     while (movers) {
         int from = bd_pop_lsb(&movers);
-        bd_bb t = from == p->king ? king_targets(v, p, block)
-                                  : bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+        bd_bb t = bd_piece_targets(v, p, from, block);
         while (t) out[n++] = BD_MOVE(from, bd_pop_lsb(&t));
     }
     return n;
 }
 
 int bd_count_moves(const bd_variant *v, const bd_pos *p) {
-    bd_bb block = blockers(v, p);
+    bd_bb block = bd_blockers(v, p);
     bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
     int n = 0;
     while (soldiers) {
         int from = bd_pop_lsb(&soldiers);
-        n += bd_popcount(bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB));
+        n += bd_soldier_count(from, block);
     }
     if (p->side == BD_DEFENDERS && p->king != BD_NONE)
-        n += bd_popcount(king_targets(v, p, block));
+        n += bd_popcount(bd_king_targets(v, p, block));
     return n;
 }
 

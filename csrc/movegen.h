@@ -21,6 +21,34 @@ enum {
     BD_WHY_GAME_OVER = 9
 };
 
+/* Squares that stop a slide: every piece, and the throne itself when pieces
+ * may not pass it. */
+static inline bd_bb bd_blockers(const bd_variant *v, const bd_pos *p) {
+    bd_bb occ = bd_occupied(p);
+    return v->throne_pass ? occ : occ | BD_THRONE_BB;
+}
+
+/* The pieces of the side to move. */
+static inline bd_bb bd_movers(const bd_pos *p) {
+    return p->side == BD_ATTACKERS ? p->att : p->dfn | bd_king_bb(p);
+}
+
+static inline bd_bb bd_king_targets(const bd_variant *v, const bd_pos *p, bd_bb block) {
+    bd_bb t = bd_slides(p->king, block);
+    if (!v->throne_reentry) return t & ~BD_THRONE_BB;
+    /* A throne that blocks slides can still be reached and stopped on. */
+    if (!v->throne_pass && !(bd_occupied(p) & BD_THRONE_BB))
+        t |= bd_slides(p->king, block & ~BD_THRONE_BB) & BD_THRONE_BB;
+    return t;
+}
+
+/* Where a piece of the side to move, on `from`, may stop; `block` is
+ * bd_blockers(v, p). */
+static inline bd_bb bd_piece_targets(const bd_variant *v, const bd_pos *p, int from, bd_bb block) {
+    if (from == p->king) return bd_king_targets(v, p, block);
+    return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+}
+
 /* The squares the piece on `from` (of the side to move) may reach. */
 bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from);
 /* Writes the moves of the side to move into out[BD_MAX_MOVES], ordered by

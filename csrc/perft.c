@@ -18,22 +18,27 @@ typedef struct walk {
 } walk;
 
 static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
-    bd_move moves[BD_MAX_MOVES];
+    bd_bb block, movers;
     uint64_t total = 0;
-    int n, i;
     if (depth == 0) return 1;
     if (depth == 1 && w->bulk) return (uint64_t)bd_count_moves(w->v, p);
-    n = bd_gen_moves(w->v, p, moves);
-    for (i = 0; i < n; i++) {
-        bd_pos child = *p;
-        bd_report r = bd_pos_do(w->v, &child, moves[i], w->slides);
-        int over = !w->slides && ends_game(w->v, &child, r.flags);
-        if (depth == 1) {
-            total++;
-            w->stats->captures += r.captured != 0;
-            w->stats->endings += over;
-        } else if (!over) {
-            total += leaves(w, &child, depth - 1);
+    /* Walk the target squares piece by piece, with no move list. */
+    block = bd_blockers(w->v, p);
+    movers = bd_movers(p);
+    while (movers) {
+        int from = bd_pop_lsb(&movers);
+        bd_bb targets = bd_piece_targets(w->v, p, from, block);
+        while (targets) {
+            bd_pos child = *p;
+            bd_report r = bd_pos_do(w->v, &child, BD_MOVE(from, bd_pop_lsb(&targets)), w->slides);
+            int over = !w->slides && ends_game(w->v, &child, r.flags);
+            if (depth == 1) {
+                total++;
+                w->stats->captures += r.captured != 0;
+                w->stats->endings += over;
+            } else if (!over) {
+                total += leaves(w, &child, depth - 1);
+            }
         }
     }
     return total;

@@ -127,91 +127,60 @@ static int king_taken(const bd_variant *v, const bd_pos *p, int to, int dir, bd_
     }
 }
 
+/* Of the candidates beside `at`, those with a hostile square beyond them on
+ * the same line, all four directions at once. The masks stop a shift from
+ * wrapping from one rank to the next. */
+static inline bd_bb closed_against(bd_bb at, bd_bb candidates, bd_bb hostile) {
+    return candidates & (((at << 1) & ((hostile & ~BD_FILE_A) >> 1)) |
+                         ((at >> 1) & ((hostile & ~(BD_FILE_A << 6)) << 1)) |
+                         ((at << 7) & (hostile >> 7)) |
+                         ((at >> 7) & (hostile << 7)));
+}
+
 /* Squares captured by the piece now on `to`, in position p (after the slide,
  * before anything is removed). */
 static bd_bb captures_at(const bd_variant *v, const bd_pos *p, int to, int *king_gone) {
-    bd_bb empty = BD_ALL & ~bd_occupied(p);
-    bd_bb taken = 0;
+    bd_bb empty = BD_ALL & ~bd_occupied(p), at = bd_bit(to), taken;
     int dir;
     *king_gone = 0;
-    if (p->side == BD_ATTACKERS) {
-        bd_bb hostile = hostile_to_defenders(v, p, empty);
-        for (dir = 0; dir < 4; dir++) {
-            int n = BD_NEAR[to][dir], f;
-            if (n == BD_NONE) continue;
-            if (n == p->king) {
-                if (king_taken(v, p, to, dir, empty)) { *king_gone = 1; taken |= bd_bit(n); }
-                continue;
-            }
-            f = BD_FAR[to][dir];
-            if ((p->dfn & bd_bit(n)) && f != BD_NONE && (hostile & bd_bit(f)))
-                taken |= bd_bit(n);
-        }
-    } else {
-        bd_bb hostile;
+    if (p->side == BD_DEFENDERS) {
         if (to == p->king && !v->king_armed) return 0;
-        hostile = hostile_to_attackers(v, p, empty);
-        for (dir = 0; dir < 4; dir++) {
-            int n = BD_NEAR[to][dir], f = BD_FAR[to][dir];
-            if (n != BD_NONE && f != BD_NONE && (p->att & bd_bit(n)) && (hostile & bd_bit(f)))
-                taken |= bd_bit(n);
+        return closed_against(at, BD_ADJACENT[to] & p->att, hostile_to_attackers(v, p, empty));
+    }
+    taken = closed_against(at, BD_ADJACENT[to] & p->dfn, hostile_to_defenders(v, p, empty));
+    if (p->king != BD_NONE && (BD_ADJACENT[to] & bd_bit(p->king))) {
+        for (dir = 0; BD_NEAR[to][dir] != p->king; dir++) {
+        }
+        if (king_taken(v, p, to, dir, empty)) {
+            *king_gone = 1;
+            taken |= bd_bit(p->king);
         }
     }
     return taken;
 }
 
-static void slide_piece(bd_pos *p, int from, int to) {
-    bd_bb fromto = bd_bit(from) | bd_bit(to);
-    int piece;
-    if (p->king == from) {
-        p->king = (int8_t)to;
-        piece = 2;
-    } else if (p->side == BD_ATTACKERS) {
-        p->att ^= fromto;
-        piece = 0;
+void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
+    int king_gone;
+    bd_bb taken = captures_at(v, p, to, &king_gone), b;
+    if (!taken) return;
+    if (king_gone) {
+        p->key ^= BD_ZOBRIST[2][p->king];
+        p->king = BD_NONE;
+        r->flags |= BD_DID_KING_TAKEN;
+    }
+    if (p->side == BD_ATTACKERS) {
+        for (b = taken & p->dfn; b;) p->key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
+        p->dfn &= ~taken;
     } else {
-        p->dfn ^= fromto;
-        piece = 1;
+        for (b = taken; b;) p->key ^= BD_ZOBRIST[0][bd_pop_lsb(&b)];
+        p->att &= ~taken;
     }
-    p->key ^= BD_ZOBRIST[piece][from] ^ BD_ZOBRIST[piece][to];
-}
-
-bd_report bd_pos_do(const bd_variant *v, bd_pos *p, bd_move m, int slides) {
-    int from = BD_FROM(m), to = BD_TO(m), king_gone = 0;
-    bd_report r;
-    r.captured = 0;
-    r.flags = 0;
-    if (p->king == from) {
-        r.flags |= BD_DID_KING_MOVED;
-        if (bd_escapes(v) & bd_bit(to)) r.flags |= BD_DID_KING_HOME;
-    }
-    slide_piece(p, from, to);
-    if (!slides) {
-        bd_bb taken = captures_at(v, p, to, &king_gone), b;
-        if (taken) {
-            if (king_gone) {
-                p->key ^= BD_ZOBRIST[2][p->king];
-                p->king = BD_NONE;
-                r.flags |= BD_DID_KING_TAKEN;
-            }
-            if (p->side == BD_ATTACKERS) {
-                for (b = taken & p->dfn; b;) p->key ^= BD_ZOBRIST[1][bd_pop_lsb(&b)];
-                p->dfn &= ~taken;
-            } else {
-                for (b = taken; b;) p->key ^= BD_ZOBRIST[0][bd_pop_lsb(&b)];
-                p->att &= ~taken;
-            }
-            r.captured = taken;
-        }
-    }
-    p->side ^= 1;
-    p->key ^= BD_ZOBRIST_SIDE;
-    return r;
+    r->captured = taken;
 }
 
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m) {
     bd_pos copy = *p;
     int king_gone;
-    slide_piece(&copy, BD_FROM(m), BD_TO(m));
+    if (!(BD_ADJACENT[BD_TO(m)] & bd_pos_slide(&copy, BD_FROM(m), BD_TO(m)))) return 0;
     return captures_at(v, &copy, BD_TO(m), &king_gone);
 }

@@ -47,6 +47,18 @@ def slide(index: int, occupancy: int) -> int:
     return reach
 
 
+def soldier_count(line: int, index: int, occupancy: int) -> int:
+    """How many cells a soldier on `index` of line `line` (a rank or a file,
+    0-6) can stop on: the cells it reaches, less the corners (cells 0 and 6
+    of the edge lines) and the throne (cell 3 of the middle line)."""
+    reach = slide(index, occupancy)
+    if line in (0, N - 1):
+        reach &= ~(1 | 1 << (N - 1))
+    if line == N // 2:
+        reach &= ~(1 << (N // 2))
+    return bin(reach).count("1")
+
+
 def spread(line: int) -> int:
     """A 7-bit mask of ranks put on the a-file of a bitboard."""
     return sum(1 << (N * k) for k in range(N) if line >> k & 1)
@@ -94,6 +106,17 @@ def render() -> str:
         out.append("  {" + ",".join(str(x) for x in row) + "},")
     out.append("};")
     out.append("")
+    out.append("/* COUNT[line][i][occ]: how many cells a soldier on cell i of that rank")
+    out.append(" * or file can stop on (corners and throne left out). */")
+    out.append("const uint8_t BD_COUNT[7][7][128] = {")
+    for line in range(N):
+        out.append("  {")
+        for i in range(N):
+            row = [soldier_count(line, i, occ) for occ in range(128)]
+            out.append("    {" + ",".join(str(x) for x in row) + "},")
+        out.append("  },")
+    out.append("};")
+    out.append("")
     out.append("/* SPREAD[m]: bit k of m moved to square (rank k, file a). */")
     out.append("const uint64_t BD_SPREAD[128] = {")
     for start in range(0, 128, 4):
@@ -115,6 +138,13 @@ def render() -> str:
             )
         out.append("};")
         out.append("")
+    out.append("/* ADJACENT[sq]: the squares one orthogonal step from sq. */")
+    out.append("const uint64_t BD_ADJACENT[49] = {")
+    for start in range(0, SQUARES, 4):
+        row = [sum(1 << n for n in near[sq] if n >= 0) for sq in range(start, min(start + 4, SQUARES))]
+        out.append("  " + " ".join(f"0x{b:013x}ULL," for b in row))
+    out.append("};")
+    out.append("")
     state = ZOBRIST_SEED
     keys = []
     for _ in range(3 * SQUARES + 1):
