@@ -54,13 +54,17 @@ def moves_of(game: Rules) -> list[tuple[int, int]]:
     return sorted((move_from(m), move_to(m)) for m in game.moves())
 
 
-def assert_same(game: Rules, model: ref.RefGame, where: str) -> None:
-    assert game.position == model.position(), where
-    assert outcome_name(game.outcome) == model.outcome, where
-    assert game.winner == model.winner, where
-    assert game.ply == model.ply, where
-    assert game.repeats == model.repeats(), where
-    assert moves_of(game) == model.moves(), where
+def assert_same(game: Rules, model: ref.RefGame, where) -> list[tuple[int, int]]:
+    """Compare everything the two can say; `where` is called for the message
+    only on a failure. Returns the legal moves."""
+    assert game.position == model.position(), where()
+    assert outcome_name(game.outcome) == model.outcome, where()
+    assert game.winner == model.winner, where()
+    assert game.ply == model.ply, where()
+    assert game.repeats == model.repeats(), where()
+    legal = model.moves()
+    assert moves_of(game) == legal, where()
+    return legal
 
 
 def play_out(variant, position: str, rng: random.Random, label: str) -> int:
@@ -68,21 +72,24 @@ def play_out(variant, position: str, rng: random.Random, label: str) -> int:
     game = Rules(position, variant if isinstance(variant, Variant) else Variant.from_fields(variant))
     model = ref.RefGame(position, variant.fields() if isinstance(variant, Variant) else variant)
     start = game.position
-    assert_same(game, model, f"{label} start {position}")
+
+    def where(note: str = "") -> str:
+        log = " ".join(ref.move_name(m >> 6, m & 63) for m in game.log())
+        return f"{label}: from {start!r} after [{log}] {note}"
+
+    legal = assert_same(game, model, where)
     while not game.is_over():
-        legal = model.moves()
         frm, to = rng.choice(legal)
-        expected = model.captures_of(frm, to)
-        where = f"{label} {start} {' '.join(ref.move_name(*divmod(m, 64)) for m in game.log())} +{ref.move_name(frm, to)}"
-        assert game.preview(move(frm, to)).captures == tuple(expected), where
-        assert game.play(move(frm, to)) == Rules.PLAY_OK, where
+        expected = tuple(model.captures_of(frm, to))
+        assert game.preview(move(frm, to)).captures == expected, where(ref.move_name(frm, to))
+        assert game.play(move(frm, to)) == Rules.PLAY_OK, where(ref.move_name(frm, to))
         model.play(frm, to)
-        assert game.report().captures == tuple(expected), where
-        assert_same(game, model, where)
+        assert game.report().captures == expected, where()
+        legal = assert_same(game, model, where)
         if rng.random() < 0.08:
             game.undo()
             model.undo()
-            assert_same(game, model, where + " (undo)")
+            legal = assert_same(game, model, lambda: where("(undo)"))
     # A finished game refuses every move, and undo all the way restores the start.
     assert game.moves() == [] and game.play(move(0, 1)) == Rules.PLAY_OVER
     plies = game.ply
@@ -90,7 +97,7 @@ def play_out(variant, position: str, rng: random.Random, label: str) -> int:
         assert game.undo()
         model.undo()
         if game.ply % 7 == 0:
-            assert_same(game, model, f"{label} undo to {game.ply}")
+            assert_same(game, model, lambda: where("(undoing)"))
     assert game.position == start and not game.undo()
     return plies
 
