@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ._engine import ffi, lib
 from .engine import (
@@ -43,6 +43,9 @@ from .engine import (
     square,
 )
 from .errors import ArgumentError, EngineError
+
+if TYPE_CHECKING:
+    from .search import SearchResult
 from .variant import Variant, VariantLike, as_variant
 
 
@@ -353,6 +356,51 @@ class Rules:
             defenders=out.wins[1],
             draws=out.draws,
         )
+
+    # -- the search --------------------------------------------------------
+
+    def search(self, budget: int = 20_000, seed: int = 1, depth: Optional[int] = None,
+               weights: Optional[dict] = None) -> Optional["SearchResult"]:
+        """The best move for the side to move that a search of ``budget``
+        positions finds, or None when the game is over. The game is not
+        changed. No clock is read: the same game, budget, seed, depth and
+        weights give the same result on any machine.
+
+        ``seed`` (0 to 2**32-1) settles the choice among root moves that
+        score alike and nothing else; ``depth`` stops the search after that
+        many moves ahead; ``weights`` changes some of :meth:`weights`.
+
+        >>> r = Rules('7/7/7/3k3/7/7/a6 d')
+        >>> found = r.search(budget=5_000)
+        >>> found.score > 29_000, found.mate_in, move_text(found.move)[:2]
+        (True, 3, 'd4')
+        """
+        from .search import SearchResult, c_weights, check_limits, run_search
+
+        check_limits(budget, seed, depth)
+        raw = run_search(self._g, budget, seed, depth, c_weights(weights))
+        if raw is None:
+            return None
+        return SearchResult(*raw)
+
+    def evaluate(self, weights: Optional[dict] = None) -> int:
+        """The position as the search scores it when it looks no further:
+        positive when it favours the attackers.
+
+        >>> Rules().evaluate() == Rules().evaluate({'ring': 30})
+        True
+        """
+        from .search import c_weights
+
+        return lib.bd_evaluate(c_variant(self._variant), ffi.addressof(self._g.hist[self._g.ply], "pos"),
+                               c_weights(weights))
+
+    @staticmethod
+    def weights() -> dict:
+        """The seven weights of the evaluation, by name."""
+        from .search import default_weights
+
+        return default_weights()
 
     def _ply_arg(self, ply: int) -> int:
         if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:

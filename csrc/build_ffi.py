@@ -62,7 +62,24 @@ typedef struct bd_playout_stats {
     uint64_t draws;
 } bd_playout_stats;
 
+typedef struct bd_weights {
+    int attacker; int defender; int lane_one; int lane_two; int freedom;
+    int corner_guard; int ring;
+} bd_weights;
+
+typedef struct bd_search_limits {
+    uint64_t budget; int depth; uint32_t seed;
+} bd_search_limits;
+
+typedef struct bd_search_result {
+    bd_move move; int score; int depth; uint64_t nodes; int stopped;
+    int pv_length; bd_move pv[96];
+} bd_search_result;
+
 #define BD_MAX_MOVES 160
+#define BD_MATE 30000
+#define BD_WIN 29000
+#define BD_MAX_DEPTH 64
 #define BD_POS_TEXT_MAX 64
 
 int bd_variant_normalize(bd_variant *v, int default_ply_cap);
@@ -89,6 +106,11 @@ void bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int b
 int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
               bd_move *moves, uint64_t *counts);
 int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out);
+
+void bd_default_weights(bd_weights *w);
+int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
+int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+              bd_search_result *out);
 """
 
 

@@ -9,5 +9,7 @@
 #include "game.h"
 #include "perft.h"
 #include "playout.h"
+#include "eval.h"
+#include "search.h"
 
 #endif

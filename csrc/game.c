@@ -16,8 +16,7 @@ int bd_encircled(const bd_pos *p) {
 }
 
 int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
-             int ply, int quiet, int *winner) {
-    int mover = p->side ^ 1, stuck = -1;
+             int ply, int quiet, int moves, int *winner) {
     *winner = BD_NOBODY;
     /* 1. The king reached an escape square. */
     if (flags & BD_DID_KING_HOME) { *winner = BD_DEFENDERS; return BD_BY_CORNER; }
@@ -34,16 +33,16 @@ int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
     if (v->encirclement && bd_encircled(p)) { *winner = BD_ATTACKERS; return BD_BY_ENCIRCLED; }
     /* 6. No move, when that is a draw. */
     if (v->no_move == BD_END_DRAW) {
-        stuck = bd_count_moves(v, p) == 0;
-        if (stuck) return BD_BY_NO_MOVE;
+        if (moves < 0) moves = bd_has_move(v, p);
+        if (moves == 0) return BD_BY_NO_MOVE;
     }
     /* 7 and 8. The caps. */
     if (ply >= v->ply_cap) return BD_BY_PLY_CAP;
     if (v->quiet_cap && quiet >= v->quiet_cap) return BD_BY_QUIET_CAP;
     /* 9. No move, when that is a loss. */
-    if (v->no_move == BD_END_LOSS && bd_count_moves(v, p) == 0) {
-        *winner = mover;
-        return BD_BY_NO_MOVE;
+    if (v->no_move == BD_END_LOSS) {
+        if (moves < 0) moves = bd_has_move(v, p);
+        if (moves == 0) { *winner = p->side ^ 1; return BD_BY_NO_MOVE; }
     }
     return BD_ONGOING;
 }
@@ -53,7 +52,7 @@ int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner) {
     if (p->king == BD_NONE) { *winner = BD_ATTACKERS; return BD_BY_CAPTURE; }
     if (bd_escapes(v) & bd_bit(p->king)) { *winner = BD_DEFENDERS; return BD_BY_CORNER; }
     if (v->no_pieces && !p->att) { *winner = BD_DEFENDERS; return BD_BY_NO_PIECES; }
-    if (bd_count_moves(v, p) == 0) {
+    if (!bd_has_move(v, p)) {
         if (v->no_move == BD_END_LOSS) *winner = p->side ^ 1;
         return BD_BY_NO_MOVE;
     }
@@ -121,17 +120,9 @@ static int repeats_at(const bd_game *g, int ply) {
 
 int bd_game_repeats(const bd_game *g) { return repeats_at(g, g->ply); }
 
-int bd_game_play(bd_game *g, bd_move m, bd_report *report) {
-    bd_entry *prev, *next;
+bd_report bd_game_push(bd_game *g, bd_move m) {
+    bd_entry *prev = &g->hist[g->ply], *next = prev + 1;
     bd_report r;
-    int from = BD_FROM(m), to = BD_TO(m);
-    if (g->outcome != BD_ONGOING) return BD_PLAY_OVER;
-    prev = &g->hist[g->ply];
-    if (from >= BD_SQUARES || to >= BD_SQUARES || !(bd_targets(&g->v, &prev->pos, from) & bd_bit(to)))
-        return BD_PLAY_ILLEGAL;
-    if (bd_game_reserve(g, 1) != 0) return BD_PLAY_NO_MEMORY;
-    prev = &g->hist[g->ply];
-    next = prev + 1;
     next->pos = prev->pos;
     r = bd_pos_do(&g->v, &next->pos, m, 0);
     next->captured = r.captured;
@@ -139,8 +130,26 @@ int bd_game_play(bd_game *g, bd_move m, bd_report *report) {
     next->flags = r.flags;
     next->quiet = (uint16_t)(r.captured ? 0 : prev->quiet + 1);
     g->ply++;
-    g->outcome = bd_judge(&g->v, &next->pos, r.flags, repeats_at(g, g->ply), g->ply,
-                          next->quiet, &g->winner);
+    return r;
+}
+
+void bd_game_judge(bd_game *g, int moves) {
+    const bd_entry *now = &g->hist[g->ply];
+    g->outcome = bd_judge(&g->v, &now->pos, now->flags, repeats_at(g, g->ply), g->ply,
+                          now->quiet, moves, &g->winner);
+}
+
+int bd_game_play(bd_game *g, bd_move m, bd_report *report) {
+    const bd_pos *now;
+    bd_report r;
+    int from = BD_FROM(m), to = BD_TO(m);
+    if (g->outcome != BD_ONGOING) return BD_PLAY_OVER;
+    now = &g->hist[g->ply].pos;
+    if (from >= BD_SQUARES || to >= BD_SQUARES || !(bd_targets(&g->v, now, from) & bd_bit(to)))
+        return BD_PLAY_ILLEGAL;
+    if (bd_game_reserve(g, 1) != 0) return BD_PLAY_NO_MEMORY;
+    r = bd_game_push(g, m);
+    bd_game_judge(g, -1);
     if (report) *report = r;
     return BD_PLAY_OK;
 }

@@ -62,10 +62,18 @@ int bd_game_repeats(const bd_game *g);
 /* Make room for `plies` more moves; 0, or -1 when out of memory. */
 int bd_game_reserve(bd_game *g, int plies);
 
+/* For callers that have checked the move and reserved room (the playouts
+ * and the search): record a legal move, then judge the ending. `moves` is
+ * how many moves the side to move now has (any number above 0 will do), or
+ * -1 when the caller has not counted them. */
+bd_report bd_game_push(bd_game *g, bd_move m);
+void bd_game_judge(bd_game *g, int moves);
+
 /* The ending a position is in after a move, given the record's counts, or
- * BD_ONGOING. `winner` receives the side that won, or BD_NOBODY. */
+ * BD_ONGOING; `moves` as for bd_game_judge. `winner` receives the side that
+ * won, or BD_NOBODY. */
 int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
-             int ply, int quiet, int *winner);
+             int ply, int quiet, int moves, int *winner);
 /* The ending a set-up position already is, or BD_ONGOING. */
 int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner);
 /* Encirclement: no defender and not the king can reach an edge square

@@ -33,6 +33,13 @@ int bd_count_moves(const bd_variant *v, const bd_pos *p) {
     return n;
 }
 
+int bd_has_move(const bd_variant *v, const bd_pos *p) {
+    bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
+    while (movers)
+        if (bd_piece_targets(v, p, bd_pop_lsb(&movers), block)) return 1;
+    return 0;
+}
+
 int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to) {
     int piece, step, sq;
     if (from < 0 || from >= BD_SQUARES || to < 0 || to >= BD_SQUARES) return BD_WHY_OFF_BOARD;

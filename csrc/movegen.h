@@ -56,6 +56,8 @@ bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from);
 int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);
 /* How many moves the side to move has, without listing them. */
 int bd_count_moves(const bd_variant *v, const bd_pos *p);
+/* Whether the side to move has any move: stops at the first piece that can. */
+int bd_has_move(const bd_variant *v, const bd_pos *p);
 /* BD_WHY_OK when the slide from -> to is legal in this position. */
 int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to);
 

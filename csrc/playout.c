@@ -10,19 +10,56 @@ static uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* The moves of the side to move as counts per piece: a move is chosen from
+ * these and only the chosen piece's squares are worked out, with no move
+ * list. A soldier's count is two table lookups. */
+typedef struct choices {
+    bd_bb block;
+    int from[13];
+    int count[13];
+    int pieces;
+    int total;
+} choices;
+
+static int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
+    bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
+    int n = 0, total = 0;
+    c->block = block;
+    while (movers) {
+        int from = bd_pop_lsb(&movers);
+        int count = from == p->king ? bd_popcount(bd_king_targets(v, p, block))
+                                    : bd_soldier_count(from, block);
+        c->from[n] = from;
+        c->count[n++] = count;
+        total += count;
+    }
+    c->pieces = n;
+    c->total = total;
+    return total;
+}
+
+static bd_move pick(const bd_variant *v, const bd_pos *p, const choices *c, uint64_t random) {
+    /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
+    int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32), i = 0;
+    bd_bb t;
+    while (k >= c->count[i]) k -= c->count[i++];
+    for (t = bd_piece_targets(v, p, c->from[i], c->block); k > 0; k--) t &= t - 1;
+    return BD_MOVE(c->from[i], bd_lsb(t));
+}
+
 int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out) {
     int base = g->ply, outcome = g->outcome, winner = g->winner;
     uint64_t rng = seed, k;
+    choices start, now;
     memset(out, 0, sizeof *out);
     /* Room for the longest game, so no playout allocates. */
     if (bd_game_reserve(g, g->v.ply_cap + 1) != 0) return -1;
+    list_choices(&g->v, &g->hist[base].pos, &start);
     for (k = 0; k < games; k++) {
-        bd_move moves[BD_MAX_MOVES];
+        now = start;
         while (g->outcome == BD_ONGOING) {
-            int n = bd_game_moves(g, moves);
-            /* Multiply-shift maps 32 random bits onto 0..n-1 without division. */
-            uint64_t pick = ((next_random(&rng) >> 32) * (uint64_t)n) >> 32;
-            bd_game_play(g, moves[pick], NULL);
+            bd_game_push(g, pick(&g->v, &g->hist[g->ply].pos, &now, next_random(&rng)));
+            bd_game_judge(g, list_choices(&g->v, &g->hist[g->ply].pos, &now));
         }
         out->games++;
         out->plies += (uint64_t)(g->ply - base);

@@ -1,0 +1,135 @@
+"""The search from Python: results, weights, and the bot's levels.
+
+The search itself is C (csrc/search.c): iterative deepening principal
+variation search with a transposition table, limited by a count of
+positions and never by a clock. The same game, budget, depth, seed and
+weights give the same move, score and node count on every machine.
+
+>>> from brandubh import Rules
+>>> found = Rules().search(budget=20_000, seed=7)
+>>> found.nodes <= 20_000, Rules().search(budget=20_000, seed=7) == found
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Mapping, Optional, Union
+
+from ._engine import ffi, lib
+from .errors import ArgumentError
+
+MATE = lib.BD_MATE
+WIN = lib.BD_WIN
+MAX_DEPTH = lib.BD_MAX_DEPTH
+MAX_BUDGET = 1 << 40
+
+WEIGHT_NAMES = ("attacker", "defender", "lane_one", "lane_two", "freedom", "corner_guard", "ring")
+
+
+def default_weights() -> dict[str, int]:
+    """The seven evaluation weights the search uses unless told otherwise.
+
+    >>> sorted(default_weights()) == sorted(WEIGHT_NAMES)
+    True
+    """
+    w = ffi.new("bd_weights *")
+    lib.bd_default_weights(w)
+    return {name: getattr(w, name) for name in WEIGHT_NAMES}
+
+
+_DEFAULT_C = ffi.new("bd_weights *")
+lib.bd_default_weights(_DEFAULT_C)
+
+
+def c_weights(weights: Optional[Mapping[str, int]]):
+    """The default weights with some changed, checked, as the engine's struct."""
+    if weights is None:
+        return _DEFAULT_C
+    if not isinstance(weights, Mapping):
+        raise ArgumentError(f"weights must be a dict of weight names to whole numbers, not {type(weights).__name__}")
+    w = ffi.new("bd_weights *", _DEFAULT_C[0])
+    for name, value in weights.items():
+        if name not in WEIGHT_NAMES:
+            raise ArgumentError(f"no weight named {name!r}; the weights are {', '.join(WEIGHT_NAMES)}")
+        if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
+            raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {value!r}")
+        setattr(w, name, value)
+    return w
+
+
+def check_limits(budget: object, seed: object, depth: object) -> None:
+    if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= MAX_BUDGET:
+        raise ArgumentError(f"budget must be a whole number of positions from 1 to 2**40, not {budget!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 32:
+        raise ArgumentError(f"seed must be a whole number from 0 to 4294967295, not {seed!r}")
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH):
+        raise ArgumentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, or None, not {depth!r}")
+
+
+def salt_seed(salt: Union[str, bytes, None]) -> int:
+    """A 32-bit search seed from any string or bytes, by a stable hash
+    (the first four bytes of SHA-256): the same salt, the same seed, on any
+    machine and in any Python.
+
+    >>> salt_seed('abc') == salt_seed(b'abc'), salt_seed(None)
+    (True, 1)
+    """
+    if salt is None:
+        return 1
+    if isinstance(salt, str):
+        salt = salt.encode("utf-8")
+    if not isinstance(salt, (bytes, bytearray)):
+        raise ArgumentError(f"salt must be a string or bytes, not {type(salt).__name__}")
+    return int.from_bytes(hashlib.sha256(bytes(salt)).digest()[:4], "big")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found.
+
+    ``move`` is the move (a move number from :class:`~brandubh.Rules`, the
+    stored form ``d1d3`` from :class:`~brandubh.Game`); ``score`` is for the
+    side to move: above 29,000 a win found, below -29,000 a loss; ``depth``
+    how many moves ahead the result comes from; ``nodes`` the positions
+    visited (never more than the budget); ``stopped`` true when the budget
+    ended an iteration part way; ``pv`` the line the search expects.
+    """
+
+    move: Union[int, str]
+    score: int
+    depth: int
+    nodes: int
+    stopped: bool
+    pv: tuple
+
+    @property
+    def is_win(self) -> bool:
+        return self.score > WIN
+
+    @property
+    def is_loss(self) -> bool:
+        return self.score < -WIN
+
+    @property
+    def mate_in(self) -> Optional[int]:
+        """Moves (plies) to the end of a forced result, or None."""
+        if abs(self.score) > WIN:
+            return MATE - abs(self.score)
+        return None
+
+
+def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights) -> Optional[tuple]:
+    """One C call; returns (move, score, depth, nodes, stopped, pv) or None."""
+    limits = ffi.new("bd_search_limits *", {"budget": budget, "depth": depth or 0, "seed": seed})
+    out = ffi.new("bd_search_result *")
+    code = lib.bd_search(game_ptr, limits, weights, out)
+    if code == 1:
+        return None
+    if code != 0:
+        from .errors import EngineError
+
+        raise EngineError("out of memory for the search")
+    pv = tuple(out.pv[i] for i in range(out.pv_length))
+    return out.move, out.score, out.depth, out.nodes, bool(out.stopped), pv

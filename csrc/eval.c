@@ -1,0 +1,46 @@
+#include "eval.h"
+
+#include "movegen.h"
+
+/* The three squares that close each corner: a2 b1 b2, f1 g2 f2, a6 b7 b6,
+ * f7 g6 f6. */
+#define CORNER_GUARDS 0x8b18000031a2ULL
+
+void bd_default_weights(bd_weights *w) {
+    w->attacker = 100;
+    w->defender = 140;
+    w->lane_one = 300;
+    w->lane_two = 50;
+    w->freedom = 4;
+    w->corner_guard = 25;
+    w->ring = 30;
+}
+
+/* Where the king may go as if it were the defenders' move. */
+static bd_bb king_reach(const bd_variant *v, const bd_pos *p, bd_bb block) {
+    bd_pos as_defenders = *p;
+    as_defenders.side = BD_DEFENDERS;
+    return bd_king_targets(v, &as_defenders, block);
+}
+
+bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p) {
+    if (p->king == BD_NONE) return 0;
+    return king_reach(v, p, bd_blockers(v, p)) & bd_escapes(v);
+}
+
+int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
+    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), reach, one, two = 0, t;
+    int score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
+    score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
+    if (p->king == BD_NONE) return score;
+    reach = king_reach(v, p, block);
+    one = reach & escapes;
+    /* Two moves: from each square he reaches, with his own square now empty. */
+    block &= ~bd_bit(p->king);
+    for (t = reach & ~escapes; t;) two |= bd_slides(bd_pop_lsb(&t), block);
+    two &= escapes & ~one;
+    score -= w->lane_one * bd_popcount(one) + w->lane_two * bd_popcount(two) +
+             w->freedom * bd_popcount(reach);
+    score += w->ring * bd_popcount(p->att & BD_ADJACENT[p->king]);
+    return score;
+}

@@ -1,0 +1,24 @@
+/* The evaluation: a position scored without looking further, from the
+ * attackers' side (positive favours the attackers). */
+#ifndef BD_EVAL_H
+#define BD_EVAL_H
+
+#include "position.h"
+
+/* Seed 003's seven weights. */
+typedef struct bd_weights {
+    int attacker;      /* each attacker on the board */
+    int defender;      /* each defender on the board (counts against) */
+    int lane_one;      /* each escape square the king reaches in one move */
+    int lane_two;      /* each escape square he reaches in two, not one */
+    int freedom;       /* each square the king can move to */
+    int corner_guard;  /* each attacker on a square that closes a corner */
+    int ring;          /* each attacker beside the king */
+} bd_weights;
+
+void bd_default_weights(bd_weights *w);
+int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
+/* The escape squares the king reaches in one move (what makes a "check"). */
+bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p);
+
+#endif

@@ -1,0 +1,379 @@
+/* The search. Numbered steps in search() and qsearch() are the order things
+ * are asked at each position. */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt.h"
+
+#define INF 32000
+#define QMAX 12          /* quiescence plies at most */
+
+/* Move-ordering classes, highest first. */
+#define ORDER_TT      (1 << 30)
+#define ORDER_WIN     (1 << 29)   /* the king home, or the king captured */
+#define ORDER_CAPTURE (1 << 26)
+#define ORDER_BLOCK   (1 << 25)   /* an attacker into the king's open line */
+#define ORDER_KILLER1 (1 << 24)
+#define ORDER_KILLER2 (1 << 23)
+#define HISTORY_MAX   (1 << 22)
+
+typedef struct ctx {
+    bd_game *g;                 /* a private copy: the search path is pushed on it */
+    const bd_weights *w;
+    bd_tt tt;
+    uint64_t nodes, budget;
+    int stopped;
+    bd_move killers[BD_MAX_PLY][2];
+    int32_t history[2][4096];
+    bd_move pv[BD_MAX_PLY + 1][BD_MAX_PLY];
+    int pv_len[BD_MAX_PLY + 1];
+} ctx;
+
+/* 1. Every position visited is counted; the budget is never passed. */
+static inline int visit(ctx *c) {
+    if (c->nodes >= c->budget) {
+        c->stopped = 1;
+        return 0;
+    }
+    c->nodes++;
+    return 1;
+}
+
+static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].pos; }
+
+/* Play a move on the private record and judge it as the game would:
+ * repetition and the caps end lines inside the search too. */
+static inline void push(ctx *c, bd_move m) {
+    bd_game_push(c->g, m);
+    bd_tt_prefetch(&c->tt, now(c)->key);
+    bd_game_judge(c->g, -1);
+}
+
+/* Only ever called on a position that was ongoing before the push. */
+static inline void pop(ctx *c) {
+    c->g->ply--;
+    c->g->outcome = BD_ONGOING;
+    c->g->winner = BD_NOBODY;
+}
+
+/* The score of a finished game for the side to move: the sooner a win the
+ * better, the later a loss the better. */
+static int ended_score(const bd_game *g, int ply) {
+    if (g->winner == BD_NOBODY) return 0;
+    return g->winner == g->hist[g->ply].pos.side ? BD_MATE - ply : -(BD_MATE - ply);
+}
+
+static inline int relative_eval(const ctx *c, const bd_pos *p) {
+    int s = bd_evaluate(&c->g->v, p, c->w);
+    return p->side == BD_ATTACKERS ? s : -s;
+}
+
+/* Mate scores are stored relative to the position, not to the root. */
+static inline int to_tt(int s, int ply) { return s > BD_WIN ? s + ply : s < -BD_WIN ? s - ply : s; }
+static inline int from_tt(int s, int ply) { return s > BD_WIN ? s - ply : s < -BD_WIN ? s + ply : s; }
+
+/* The squares between the king and the escape squares he has an open line
+ * to: where an attacker blocks him. */
+static bd_bb block_squares(const bd_variant *v, const bd_pos *p) {
+    bd_bb lanes = bd_king_lanes(v, p), block = bd_blockers(v, p), between = 0;
+    bd_bb from_king = p->king == BD_NONE ? 0 : bd_slides(p->king, block);
+    while (lanes) between |= bd_slides(bd_pop_lsb(&lanes), block) & from_king;
+    return between;
+}
+
+/* Ordering keys: table move, wins, captures, blocks, killers, history. */
+static void score_moves(const ctx *c, const bd_pos *p, const bd_move *moves, int n,
+                        bd_move tt_move, int ply, int *scores) {
+    const bd_variant *v = &c->g->v;
+    bd_bb enemies = p->side == BD_ATTACKERS ? p->dfn | bd_king_bb(p) : p->att;
+    bd_bb near_enemy = 0, blocks = p->side == BD_ATTACKERS ? block_squares(v, p) : 0;
+    bd_bb escapes = bd_escapes(v), e;
+    const bd_move *killers = c->killers[ply];
+    int i;
+    for (e = enemies; e;) near_enemy |= BD_ADJACENT[bd_pop_lsb(&e)];
+    for (i = 0; i < n; i++) {
+        bd_move m = moves[i];
+        bd_bb to = bd_bit(BD_TO(m));
+        int s;
+        if (m == tt_move) s = ORDER_TT;
+        else if (BD_FROM(m) == p->king && (to & escapes)) s = ORDER_WIN;
+        else {
+            bd_bb taken = (to & near_enemy) ? bd_pos_captures(v, p, m) : 0;
+            if (taken & bd_king_bb(p)) s = ORDER_WIN;
+            else if (taken) s = ORDER_CAPTURE + 1024 * bd_popcount(taken);
+            else if (to & blocks) s = ORDER_BLOCK;
+            else if (m == killers[0]) s = ORDER_KILLER1;
+            else if (m == killers[1]) s = ORDER_KILLER2;
+            else s = c->history[p->side][m];
+        }
+        scores[i] = s;
+    }
+}
+
+/* Bring the best remaining move to place i. */
+static inline bd_move pick(bd_move *moves, int *scores, int i, int n) {
+    int best = i, j;
+    for (j = i + 1; j < n; j++)
+        if (scores[j] > scores[best]) best = j;
+    if (best != i) {
+        bd_move m = moves[i];
+        int s = scores[i];
+        moves[i] = moves[best];
+        scores[i] = scores[best];
+        moves[best] = m;
+        scores[best] = s;
+    }
+    return moves[i];
+}
+
+static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
+    int32_t *h = &c->history[p->side][m];
+    if (c->killers[ply][0] != m) {
+        c->killers[ply][1] = c->killers[ply][0];
+        c->killers[ply][0] = m;
+    }
+    *h += depth * depth;
+    if (*h >= HISTORY_MAX) {
+        int s, k;
+        for (s = 0; s < 2; s++)
+            for (k = 0; k < 4096; k++) c->history[s][k] /= 2;
+    }
+}
+
+/* Quiescence: captures only, until the position is quiet; but a king with
+ * an open line home is like check: the attackers may not stand pat, and
+ * every move of theirs is looked at (all but a block or a capture lose). */
+static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
+    const bd_variant *v = &c->g->v;
+    const bd_pos *p;
+    bd_move moves[BD_MAX_MOVES];
+    int scores[BD_MAX_MOVES];
+    int n, i, best = -INF, threatened;
+    c->pv_len[ply] = 0;
+    /* 1. Count the position. */
+    if (!visit(c)) return 0;
+    /* 2. The game ended with the last move. */
+    if (c->g->outcome != BD_ONGOING) return ended_score(c->g, ply);
+    p = now(c);
+    /* 3. The king has an open line home and it is his side's move. */
+    threatened = bd_king_lanes(v, p) != 0;
+    if (threatened && p->side == BD_DEFENDERS) return BD_MATE - ply - 1;
+    threatened = threatened && p->side == BD_ATTACKERS;
+    /* 4. Stand pat, unless threatened. */
+    if (!threatened) {
+        best = relative_eval(c, p);
+        if (best >= beta || qply >= QMAX || ply >= BD_MAX_PLY - 1) return best;
+        if (best > alpha) alpha = best;
+    } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
+        return relative_eval(c, p);
+    }
+    /* 5. Captures (or, threatened, every move), best first. */
+    n = bd_gen_moves(v, p, moves);
+    score_moves(c, p, moves, n, 0, ply, scores);
+    for (i = 0; i < n; i++) {
+        bd_move m = pick(moves, scores, i, n);
+        int s;
+        if (!threatened && scores[i] < ORDER_CAPTURE) break;
+        push(c, m);
+        s = -qsearch(c, -beta, -alpha, ply + 1, qply + 1);
+        pop(c);
+        if (c->stopped) return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+static int search(ctx *c, int depth, int alpha, int beta, int ply) {
+    const bd_variant *v = &c->g->v;
+    const bd_pos *p;
+    bd_tt_entry *slot;
+    bd_move moves[BD_MAX_MOVES], tt_move = 0, best_move = 0;
+    int scores[BD_MAX_MOVES];
+    int n, i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1;
+    c->pv_len[ply] = 0;
+    /* 1. Count the position. */
+    if (!visit(c)) return 0;
+    /* 2. The game ended with the last move: the record has judged it. */
+    if (c->g->outcome != BD_ONGOING) return ended_score(c->g, ply);
+    p = now(c);
+    /* 3. The defenders to move with the king's line home open: a win. */
+    if (p->side == BD_DEFENDERS && bd_king_lanes(v, p)) return BD_MATE - ply - 1;
+    /* 4. Out of depth: look at captures and threats only. */
+    if (depth <= 0 || ply >= BD_MAX_PLY - QMAX - 1) return qsearch(c, alpha, beta, ply, 0);
+    /* 5. Mate distance: no result here beats a win already closer to the root. */
+    if (alpha < -(BD_MATE - ply)) alpha = -(BD_MATE - ply);
+    if (beta > BD_MATE - ply - 1) beta = BD_MATE - ply - 1;
+    if (alpha >= beta) return alpha;
+    /* 6. The transposition table: a cut-off off the principal variation, and
+     *    its move first in any case. */
+    slot = bd_tt_slot(&c->tt, p->key);
+    if (slot->key == p->key && slot->bound != BD_BOUND_NONE) {
+        tt_move = slot->move;
+        if (!pv_node && slot->depth >= depth) {
+            int s = from_tt(slot->score, ply);
+            if (slot->bound == BD_BOUND_EXACT ||
+                (slot->bound == BD_BOUND_LOWER && s >= beta) ||
+                (slot->bound == BD_BOUND_UPPER && s <= alpha))
+                return s;
+        }
+    }
+    /* 7. The moves, best first. */
+    n = bd_gen_moves(v, p, moves);
+    if (n == 0) return 0;
+    score_moves(c, p, moves, n, tt_move, ply, scores);
+    for (i = 0; i < n; i++) {
+        bd_move m = pick(moves, scores, i, n);
+        int s;
+        /* 8. Principal variation search: the first move with the full window,
+         *    the rest with a null window, searched again if they beat it. */
+        push(c, m);
+        if (i == 0) {
+            s = -search(c, depth - 1, -beta, -alpha, ply + 1);
+        } else {
+            s = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (!c->stopped && s > alpha && s < beta)
+                s = -search(c, depth - 1, -beta, -alpha, ply + 1);
+        }
+        pop(c);
+        if (c->stopped) return 0;
+        if (s > best) {
+            best = s;
+            best_move = m;
+            if (s > alpha) {
+                alpha = s;
+                c->pv[ply][0] = m;
+                memcpy(&c->pv[ply][1], c->pv[ply + 1], (size_t)c->pv_len[ply + 1] * sizeof(bd_move));
+                c->pv_len[ply] = c->pv_len[ply + 1] + 1;
+                if (alpha >= beta) {
+                    if (scores[i] < ORDER_BLOCK) reward(c, p, m, depth, ply);
+                    break;
+                }
+            }
+        }
+    }
+    /* 9. Remember what was found. */
+    slot->key = p->key;
+    slot->move = best_move;
+    slot->depth = (int8_t)depth;
+    slot->score = (int16_t)to_tt(best, ply);
+    slot->bound = best >= beta ? BD_BOUND_LOWER : best > alpha0 ? BD_BOUND_EXACT : BD_BOUND_UPPER;
+    return best;
+}
+
+/* A fixed mix of the seed and the move: the order of root moves that the
+ * ordering scores alike, so the seed picks among moves that search alike. */
+static uint32_t tie_break(uint32_t seed, bd_move m) {
+    uint32_t x = seed * 0x9E3779B1u ^ (uint32_t)m * 0x85EBCA77u;
+    x ^= x >> 15;
+    x *= 0x2C1B3C6Du;
+    x ^= x >> 12;
+    return x;
+}
+
+static void sort_root(bd_move *moves, int *keys, uint32_t *ties, int n) {
+    int i, j;
+    for (i = 1; i < n; i++) {
+        bd_move m = moves[i];
+        int k = keys[i];
+        uint32_t t = ties[i];
+        for (j = i; j > 0 && (keys[j - 1] < k || (keys[j - 1] == k && ties[j - 1] < t)); j--) {
+            moves[j] = moves[j - 1];
+            keys[j] = keys[j - 1];
+            ties[j] = ties[j - 1];
+        }
+        moves[j] = m;
+        keys[j] = k;
+        ties[j] = t;
+    }
+}
+
+int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+              bd_search_result *out) {
+    bd_move moves[BD_MAX_MOVES];
+    int keys[BD_MAX_MOVES];
+    uint32_t ties[BD_MAX_MOVES];
+    int n, i, depth, max_depth;
+    ctx *c;
+    memset(out, 0, sizeof *out);
+    if (g->outcome != BD_ONGOING) return 1;
+    c = (ctx *)calloc(1, sizeof *c);
+    if (!c) return -1;
+    c->g = bd_game_clone(g);
+    if (!c->g || bd_game_reserve(c->g, BD_MAX_PLY + 2) != 0 ||
+        bd_tt_init(&c->tt, limits->budget) != 0) {
+        bd_game_free(c->g);
+        free(c);
+        return -1;
+    }
+    c->w = w;
+    c->budget = limits->budget ? limits->budget : 1;
+    max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
+
+    /* The root's moves, ordered once by the ordering keys and the seed. */
+    n = bd_gen_moves(&g->v, now(c), moves);
+    score_moves(c, now(c), moves, n, 0, 0, keys);
+    for (i = 0; i < n; i++) ties[i] = tie_break(limits->seed, moves[i]);
+    sort_root(moves, keys, ties, n);
+    out->move = moves[0];
+
+    /* Iterative deepening. An iteration the budget stops is used only when
+     * its first move (the previous best) was searched in full: then its best
+     * among the moves searched in full stands. */
+    for (depth = 1; depth <= max_depth; depth++) {
+        int alpha = -INF, best = -INF, done;
+        bd_move best_move = 0;
+        bd_move pv[BD_MAX_PLY];
+        int pv_len = 0;
+        if (!visit(c)) break;
+        for (done = 0; done < n; done++) {
+            int s;
+            push(c, moves[done]);
+            if (done == 0) {
+                s = -search(c, depth - 1, -INF, INF, 1);
+            } else {
+                s = -search(c, depth - 1, -alpha - 1, -alpha, 1);
+                if (!c->stopped && s > alpha) s = -search(c, depth - 1, -INF, -alpha, 1);
+            }
+            pop(c);
+            if (c->stopped) break;
+            if (s > best) {
+                best = s;
+                best_move = moves[done];
+                pv[0] = best_move;
+                memcpy(&pv[1], c->pv[1], (size_t)c->pv_len[1] * sizeof(bd_move));
+                pv_len = c->pv_len[1] + 1;
+                if (s > alpha) alpha = s;
+            }
+        }
+        if (done > 0) {
+            out->move = best_move;
+            out->score = best;
+            out->depth = depth;
+            out->pv_length = pv_len;
+            memcpy(out->pv, pv, (size_t)pv_len * sizeof(bd_move));
+        }
+        if (c->stopped) break;
+        /* The best first next time; the others keep their order. */
+        for (i = 0; moves[i] != best_move; i++) {
+        }
+        for (; i > 0; i--) moves[i] = moves[i - 1];
+        moves[0] = best_move;
+        /* A forced result needs no deeper look, nor does a lone move. */
+        if ((best > BD_WIN || best < -BD_WIN) && BD_MATE - (best < 0 ? -best : best) <= depth) break;
+        if (n == 1) break;
+    }
+    out->nodes = c->nodes;
+    out->stopped = c->stopped;
+    bd_tt_free(&c->tt);
+    bd_game_free(c->g);
+    free(c);
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* The transposition table: positions already searched, by Zobrist key.
+ * Each search owns its table, sized from its budget, so a search's result
+ * never depends on an earlier one. */
+#ifndef BD_TT_H
+#define BD_TT_H
+
+#include <stdint.h>
+#include "position.h"
+
+enum { BD_BOUND_NONE = 0, BD_BOUND_UPPER = 1, BD_BOUND_LOWER = 2, BD_BOUND_EXACT = 3 };
+
+typedef struct bd_tt_entry {
+    uint64_t key;
+    int16_t score;
+    bd_move move;
+    int8_t depth;
+    uint8_t bound;
+} bd_tt_entry;
+
+typedef struct bd_tt {
+    bd_tt_entry *entries;
+    uint64_t mask;
+} bd_tt;
+
+/* A table of a power of two entries, about one per four nodes of budget,
+ * between 2^10 and 2^22 (64 MiB). 0, or -1 when out of memory. */
+int bd_tt_init(bd_tt *tt, uint64_t budget);
+void bd_tt_free(bd_tt *tt);
+
+static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {
+    return &tt->entries[key & tt->mask];
+}
+
+/* Start loading a slot that will be read soon. */
+static inline void bd_tt_prefetch(const bd_tt *tt, uint64_t key) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(bd_tt_slot(tt, key));
+#else
+    (void)tt;
+    (void)key;
+#endif
+}
+
+#endif
