@@ -1,0 +1,173 @@
+"""The search: forced wins, legality, determinism, the budget and the depth."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from brandubh import BrandubhError, Rules, move_text
+from brandubh.search import MATE, WIN, salt_seed
+from brandubh.variant import PRESETS
+
+ESCAPE_IN_ONE = "7/5a1/7/7/7/7/3k3 d"        # king on d1: a1 and g1 both open
+ESCAPE_IN_TWO = "7/5a1/7/7/2k4/7/7 d"        # Kc3-c1 opens a1 and g1 at once
+CAPTURE_IN_ONE = "7/3ak2/7/7/7/5a1/7 a"      # f2-f6 closes the king on e6 against d6
+BLOCK = "7/7/1a5/7/7/7/2k1a2 a"              # the king on c1 sees a1: b5-b1 blocks
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_escape_in_one(preset):
+    found = Rules(ESCAPE_IN_ONE, preset).search(budget=10_000)
+    assert move_text(found.move) in ("d1a1", "d1g1")
+    assert found.score == MATE - 1 and found.is_win and found.mate_in == 1
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_escape_in_two(preset):
+    found = Rules(ESCAPE_IN_TWO, preset).search(budget=50_000)
+    assert found.score == MATE - 3, found
+    game = Rules(ESCAPE_IN_TWO, preset)
+    game.play(found.move)
+    # Whatever the attackers do, the defenders then win at once.
+    for reply in game.moves():
+        game.play(reply)
+        assert game.search(budget=5_000).score == MATE - 1
+        game.undo()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_king_capture_in_one(preset):
+    found = Rules(CAPTURE_IN_ONE, preset).search(budget=10_000)
+    assert move_text(found.move) == "f2f6" and found.score == MATE - 1
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_block_stops_the_escape(preset):
+    found = Rules(BLOCK, preset).search(budget=200_000)
+    assert move_text(found.move) == "b5b1", found
+    # Every other move lets the king home next move.
+    game = Rules(BLOCK, preset)
+    for m in game.moves():
+        if move_text(m) != "b5b1":
+            game.play(m)
+            assert game.search(budget=2_000).score == MATE - 1, move_text(m)
+            game.undo()
+
+
+def test_finished_game_gives_none():
+    game = Rules("7/7/7/7/7/7/k6 a")  # the king already on a1
+    assert game.is_over() and game.search(budget=1_000) is None
+
+
+def _random_positions(n: int, seed: str):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        preset = rng.choice(list(PRESETS))
+        game = Rules(variant=preset)
+        for _ in range(rng.randint(0, 40)):
+            if game.is_over():
+                break
+            game.play(rng.choice(game.moves()))
+        if not game.is_over():
+            out.append(game)
+    return out
+
+
+def test_never_an_illegal_move_and_budget_respected():
+    rng = random.Random(5)
+    for game in _random_positions(60, "legal"):
+        budget = rng.choice([1, 2, 10, 100, 1_000, 5_000])
+        found = game.search(budget=budget, seed=rng.randrange(1 << 32))
+        assert found.move in game.moves()
+        assert 1 <= found.nodes <= budget
+        before = game.position, game.ply, game.log()
+        assert (game.position, game.ply, game.log()) == before
+
+
+def test_depth_respected_and_stopped_flag():
+    game = Rules()
+    shallow = game.search(budget=10_000_000, depth=2)
+    assert shallow.depth == 2 and not shallow.stopped
+    tiny = game.search(budget=500)
+    assert tiny.stopped and tiny.nodes == 500
+    assert tiny.depth >= 1 and tiny.move in game.moves()
+
+
+def test_pv_is_a_legal_line():
+    game = Rules(variant="modern")
+    found = game.search(budget=50_000)
+    assert found.pv and found.pv[0] == found.move
+    for m in found.pv:
+        assert game.play(m) == Rules.PLAY_OK
+    while game.ply:
+        game.undo()
+
+
+def test_seed_only_breaks_ties():
+    game = Rules()
+    results = {game.search(budget=3_000, seed=s).move for s in range(12)}
+    assert len(results) > 1  # the seed does choose among moves scored alike
+    a = game.search(budget=30_000, seed=3)
+    assert a == game.search(budget=30_000, seed=3)
+
+
+def test_weights_change_evaluate_and_are_checked():
+    game = Rules()
+    base = game.evaluate()
+    assert game.evaluate({"attacker": 101}) == base + 8
+    assert game.evaluate({"defender": 141}) == base - 4
+    assert set(Rules.weights()) == {"attacker", "defender", "lane_one", "lane_two", "freedom", "corner_guard", "ring"}
+    with pytest.raises(BrandubhError):
+        game.evaluate({"atacker": 1})
+    with pytest.raises(BrandubhError):
+        game.search(budget=100, weights={"ring": 1.5})
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"budget": 0}, {"budget": -5}, {"budget": 1.5}, {"budget": "100"},
+    {"budget": 100, "seed": -1}, {"budget": 100, "seed": 1 << 32},
+    {"budget": 100, "depth": 0}, {"budget": 100, "depth": 65}, {"budget": 100, "depth": True},
+])
+def test_bad_arguments(kwargs):
+    with pytest.raises(BrandubhError):
+        Rules().search(**kwargs)
+
+
+def test_salt_is_stable():
+    import hashlib
+
+    # The documented rule: the first four bytes of SHA-256, big-endian.
+    want = int.from_bytes(hashlib.sha256("brandubh ☘".encode()).digest()[:4], "big")
+    assert salt_seed("brandubh ☘") == salt_seed("brandubh ☘".encode()) == want
+    assert salt_seed("x") != salt_seed("y")
+    with pytest.raises(BrandubhError):
+        salt_seed(12)
+
+
+_CHILD = r"""
+import json, random
+from brandubh import Rules
+from brandubh.variant import PRESETS
+rng = random.Random(11)
+out = []
+for preset in PRESETS:
+    game = Rules(variant=preset)
+    for _ in range(6):
+        game.play(rng.choice(game.moves()))
+    f = game.search(budget=40_000, seed=9)
+    out.append([f.move, f.score, f.depth, f.nodes, f.stopped, list(f.pv)])
+print(json.dumps(out))
+"""
+
+
+def test_same_result_in_two_processes():
+    runs = [subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, check=True)
+            for _ in range(2)]
+    first, second = (json.loads(r.stdout) for r in runs)
+    assert first == second and len(first) == 4
+    assert all(row[3] > 0 for row in first)
