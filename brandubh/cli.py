@@ -1,5 +1,6 @@
 """The ``brandubh`` command.
 
+    brandubh bench [--depth N] [--budget N] [--verbose]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
 """
 
@@ -39,6 +40,23 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import POSITIONS, run_bench
+
+    result = run_bench(depth=args.depth, budget=args.budget)
+    if args.verbose:
+        from .engine import move_text
+
+        for (preset, position), move in zip(POSITIONS, result.moves):
+            print(f"{preset:10} {position:40} {move_text(move)}")
+    print(f"positions        : {len(POSITIONS)} (depth {args.depth}, at most {args.budget} nodes each)")
+    print(f"total time       : {result.seconds * 1000:.0f} ms")
+    print(f"nodes searched   : {result.nodes}")
+    print(f"nodes per second : {result.nps:,.0f}")
+    print(f"Bench: {result.nodes}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -66,6 +84,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play every leaf instead of counting the last ply, and count "
                         "captures and endings there")
     p.set_defaults(run=_perft)
+
+    from .bench import DEFAULT_BUDGET, DEFAULT_DEPTH
+
+    p = sub.add_parser("bench", help="search a fixed set of positions: speed and signature",
+                       description="Search 16 fixed positions over the four presets to a fixed "
+                       "depth and print the total nodes, the rate, and the signature line "
+                       "'Bench: N' (the total node count: it changes whenever what the "
+                       "search does changes).")
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
+                   help=f"how many moves ahead each search looks (default {DEFAULT_DEPTH})")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                   help=f"the most positions any one search may visit (default {DEFAULT_BUDGET})")
+    p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
+    p.set_defaults(run=_bench)
     return parser
 
 

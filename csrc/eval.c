@@ -28,12 +28,20 @@ bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p) {
     return king_reach(v, p, bd_blockers(v, p)) & bd_escapes(v);
 }
 
+bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p) {
+    if (p->king == BD_NONE) return 0;
+    return king_reach(v, p, bd_blockers(v, p));
+}
+
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
-    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), reach, one, two = 0, t;
+    return bd_evaluate_with(v, p, w, bd_king_reach(v, p));
+}
+
+int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
+    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), one, two = 0, t;
     int score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;
-    reach = king_reach(v, p, block);
     one = reach & escapes;
     /* Two moves: from each square he reaches, with his own square now empty. */
     block &= ~bd_bit(p->king);

@@ -18,6 +18,10 @@ typedef struct bd_weights {
 
 void bd_default_weights(bd_weights *w);
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
+/* The same, given bd_king_reach(v, p), for a caller that has it already. */
+int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach);
+/* The squares the king could move to if it were the defenders' move. */
+bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p);
 /* The escape squares the king reaches in one move (what makes a "check"). */
 bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p);
 

@@ -5,6 +5,8 @@
 
 int bd_encircled(const bd_pos *p) {
     bd_bb open = BD_ALL & ~p->att;
+    /* A defender or the king on the edge is not shut in: the usual case. */
+    if ((p->dfn | bd_king_bb(p)) & BD_EDGE) return 0;
     bd_bb reach = BD_EDGE & open, grown;
     /* Flood inwards from the edge: at most 24 steps reach the middle. */
     for (;;) {

@@ -65,8 +65,8 @@ static int ended_score(const bd_game *g, int ply) {
     return g->winner == g->hist[g->ply].pos.side ? BD_MATE - ply : -(BD_MATE - ply);
 }
 
-static inline int relative_eval(const ctx *c, const bd_pos *p) {
-    int s = bd_evaluate(&c->g->v, p, c->w);
+static inline int relative_eval(const ctx *c, const bd_pos *p, bd_bb king_reach) {
+    int s = bd_evaluate_with(&c->g->v, p, c->w, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
 
@@ -142,6 +142,27 @@ static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
     }
 }
 
+/* The moves that capture, scored by what they take: only squares beside an
+ * enemy can capture, so only those are tried. */
+static int gen_captures(const bd_variant *v, const bd_pos *p, bd_move *moves, int *scores) {
+    bd_bb enemies = p->side == BD_ATTACKERS ? p->dfn | bd_king_bb(p) : p->att;
+    bd_bb near_enemy = 0, block = bd_blockers(v, p), movers = bd_movers(p), e;
+    int n = 0;
+    for (e = enemies; e;) near_enemy |= BD_ADJACENT[bd_pop_lsb(&e)];
+    while (movers) {
+        int from = bd_pop_lsb(&movers);
+        bd_bb t = bd_piece_targets(v, p, from, block) & near_enemy;
+        while (t) {
+            bd_move m = BD_MOVE(from, bd_pop_lsb(&t));
+            bd_bb taken = bd_pos_captures(v, p, m);
+            if (!taken) continue;
+            moves[n] = m;
+            scores[n++] = (taken & bd_king_bb(p)) ? ORDER_WIN : ORDER_CAPTURE + 1024 * bd_popcount(taken);
+        }
+    }
+    return n;
+}
+
 /* Quiescence: captures only, until the position is quiet; but a king with
  * an open line home is like check: the attackers may not stand pat, and
  * every move of theirs is looked at (all but a block or a capture lose). */
@@ -151,6 +172,7 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     bd_move moves[BD_MAX_MOVES];
     int scores[BD_MAX_MOVES];
     int n, i, best = -INF, threatened;
+    bd_bb reach;
     c->pv_len[ply] = 0;
     /* 1. Count the position. */
     if (!visit(c)) return 0;
@@ -158,24 +180,28 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     if (c->g->outcome != BD_ONGOING) return ended_score(c->g, ply);
     p = now(c);
     /* 3. The king has an open line home and it is his side's move. */
-    threatened = bd_king_lanes(v, p) != 0;
+    reach = bd_king_reach(v, p);
+    threatened = (reach & bd_escapes(v)) != 0;
     if (threatened && p->side == BD_DEFENDERS) return BD_MATE - ply - 1;
     threatened = threatened && p->side == BD_ATTACKERS;
     /* 4. Stand pat, unless threatened. */
     if (!threatened) {
-        best = relative_eval(c, p);
+        best = relative_eval(c, p, reach);
         if (best >= beta || qply >= QMAX || ply >= BD_MAX_PLY - 1) return best;
         if (best > alpha) alpha = best;
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
-        return relative_eval(c, p);
+        return relative_eval(c, p, reach);
     }
     /* 5. Captures (or, threatened, every move), best first. */
-    n = bd_gen_moves(v, p, moves);
-    score_moves(c, p, moves, n, 0, ply, scores);
+    if (threatened) {
+        n = bd_gen_moves(v, p, moves);
+        score_moves(c, p, moves, n, 0, ply, scores);
+    } else {
+        n = gen_captures(v, p, moves, scores);
+    }
     for (i = 0; i < n; i++) {
         bd_move m = pick(moves, scores, i, n);
         int s;
-        if (!threatened && scores[i] < ORDER_CAPTURE) break;
         push(c, m);
         s = -qsearch(c, -beta, -alpha, ply + 1, qply + 1);
         pop(c);

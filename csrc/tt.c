@@ -4,7 +4,7 @@
 
 int bd_tt_init(bd_tt *tt, uint64_t budget) {
     uint64_t size = 1u << 10;
-    while (size < (1u << 22) && size * 4 <= budget) size *= 2;
+    while (size < (1u << 21) && size * 8 <= budget) size *= 2;
     tt->entries = (bd_tt_entry *)calloc((size_t)size, sizeof *tt->entries);
     tt->mask = size - 1;
     return tt->entries ? 0 : -1;

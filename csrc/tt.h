@@ -22,8 +22,9 @@ typedef struct bd_tt {
     uint64_t mask;
 } bd_tt;
 
-/* A table of a power of two entries, about one per four nodes of budget,
- * between 2^10 and 2^22 (64 MiB). 0, or -1 when out of memory. */
+/* A table of a power of two entries, about one per eight nodes of budget,
+ * between 2^10 and 2^21 (32 MiB): a larger table costs more in page faults
+ * than it saves. 0, or -1 when out of memory. */
 int bd_tt_init(bd_tt *tt, uint64_t budget);
 void bd_tt_free(bd_tt *tt);
 

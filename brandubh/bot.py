@@ -1,0 +1,93 @@
+"""``brandubh.Bot``: levels of play, each a node budget.
+
+>>> from brandubh import Bot, Rules
+>>> game = Rules()
+>>> m = Bot(3, seed=1).choose(game)
+>>> m in game.moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Optional, Union
+
+from .errors import ArgumentError
+from .search import check_limits, salt_seed
+
+# level: (budget in positions, chance of a random move instead of a search)
+LEVELS: dict[int, tuple[int, float]] = {
+    1: (200, 0.25),
+    2: (1_000, 0.08),
+    3: (4_000, 0.0),
+    4: (16_000, 0.0),
+    5: (64_000, 0.0),
+    6: (256_000, 0.0),
+    7: (1_000_000, 0.0),
+    8: (4_000_000, 0.0),
+}
+MAX_LEVEL = max(LEVELS)
+
+SeedLike = Union[int, str, bytes, None]
+
+
+class Bot:
+    """A player: a level from 1 (a beginner who sometimes blunders) to 8
+    (the strongest), or an explicit ``budget``. ``seed`` (any int, str or
+    bytes) makes its choices repeatable; with none, a :class:`~brandubh.Game`'s
+    own seed is used when it has one.
+
+    ``choose(game)`` takes a :class:`~brandubh.Game` (and returns the move as
+    stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (and returns a move
+    number); None when the game is over. The game is not changed.
+
+    >>> Bot(1).budget, Bot(8).budget
+    (200, 4000000)
+    """
+
+    def __init__(self, level: int = 4, seed: SeedLike = None, *, budget: Optional[int] = None,
+                 depth: Optional[int] = None, weights: Optional[dict] = None) -> None:
+        if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+            raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {level!r}")
+        if seed is not None and not isinstance(seed, (int, str, bytes)):
+            raise ArgumentError(f"seed must be an int, a string or bytes, not {type(seed).__name__}")
+        self.level = level
+        self.budget, self.blunder = LEVELS[level]
+        if budget is not None:
+            self.budget, self.blunder = budget, 0.0
+        check_limits(self.budget, 1, depth)
+        self.depth = depth
+        self.weights = weights
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"Bot(level={self.level}, budget={self.budget}, seed={self.seed!r})"
+
+    def _salt(self, game: Any, rules: Any) -> bytes:
+        seed = self.seed
+        if seed is None:
+            seed = getattr(game, "_seed_bytes", None) or b""
+        if isinstance(seed, int):
+            seed = str(seed)
+        if isinstance(seed, str):
+            seed = seed.encode("utf-8")
+        # The same bot in the same game position and move number chooses the
+        # same way; different moves of one game get different salts.
+        return bytes(seed) + b"|" + rules.key_hex.encode() + b"|" + str(rules.ply).encode()
+
+    def choose(self, game: Any) -> Union[int, str, None]:
+        rules = getattr(game, "_rules", game)
+        moves = rules.moves()
+        if not moves:
+            return None
+        salt = self._salt(game, rules)
+        if self.blunder and random.Random(salt).random() < self.blunder:
+            chosen = random.Random(salt + b"|blunder").choice(moves)
+        else:
+            chosen = rules.search(budget=self.budget, seed=salt_seed(salt), depth=self.depth,
+                                  weights=self.weights).move
+        if rules is game:
+            return chosen
+        from .engine import move_text
+
+        return move_text(chosen)

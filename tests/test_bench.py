@@ -1,0 +1,28 @@
+"""The bench signature: the total node count of the fixed bench searches.
+
+It is pinned so that any change to what the search or the evaluation does is
+seen (and the number updated on purpose, with the change's measured effect in
+its commit), as Stockfish's "Bench:" line is used."""
+
+import subprocess
+import sys
+
+from brandubh.bench import POSITIONS, run_bench
+from brandubh.variant import PRESETS
+
+BENCH_SIGNATURE = 5_535_999
+
+
+def test_bench_positions_cover_every_preset():
+    assert len(POSITIONS) >= 16
+    assert {preset for preset, _ in POSITIONS} == set(PRESETS)
+
+
+def test_bench_signature():
+    assert run_bench().nodes == BENCH_SIGNATURE
+
+
+def test_bench_command_prints_the_signature():
+    run = subprocess.run([sys.executable, "-m", "brandubh", "bench", "--depth", "3"],
+                         capture_output=True, text=True, check=True)
+    assert f"Bench: {run_bench(depth=3).nodes}" in run.stdout.splitlines()
