@@ -1,0 +1,19 @@
+"""Benchmarks, not tests: nothing here asserts a time.
+
+    python -m pytest bench --benchmark-only
+
+Each benchmark stores its rate in ``extra_info`` (shown with
+``--benchmark-verbose`` or saved with ``--benchmark-json``); the compiler flags
+the engine was built with are recorded beside them."""
+
+import sysconfig
+
+import pytest
+
+
+@pytest.fixture
+def flags(benchmark):
+    benchmark.extra_info["cflags"] = " ".join(
+        f for f in (sysconfig.get_config_var("CFLAGS") or "").split() if f.startswith(("-O", "-m", "-f"))
+    ) + " + -O3 -std=c99 (csrc/build_ffi.py)"
+    return benchmark
