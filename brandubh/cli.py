@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the most positions any one search may visit (default {DEFAULT_BUDGET})")
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
+
+    from . import match
+
+    match.register(sub)
     return parser
 
 
