@@ -104,14 +104,15 @@ void bd_game_free(bd_game *g) {
 
 /* Occurrences of the position at `ply`, as the repetition rule counts them.
  * Only positions since the last capture can match it (a capture cannot be
- * undone), and only every second one has the same side to move. */
+ * undone), only every second one has the same side to move, and the one two
+ * plies back never matches (each side has moved a piece since). */
 static int repeats_at(const bd_game *g, int ply) {
     const bd_pos *now = &g->hist[ply].pos;
     int first = g->v.repeat_counts_start ? 0 : 1;
     int oldest = ply - g->hist[ply].quiet, i, n = 1;
     if (ply == 0) return 1;
     if (oldest < first) oldest = first;
-    for (i = ply - 2; i >= oldest; i -= 2) {
+    for (i = ply - 4; i >= oldest; i -= 2) {
         const bd_pos *then = &g->hist[i].pos;
         if (then->key == now->key && then->att == now->att &&
             then->dfn == now->dfn && then->king == now->king)

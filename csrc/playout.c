@@ -10,41 +10,44 @@ static uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* The moves of the side to move as counts per piece: a move is chosen from
- * these and only the chosen piece's squares are worked out, with no move
- * list. A soldier's count is two table lookups. */
+/* The moves of the side to move as five sets of squares: where the soldiers
+ * slide east, west, north and south (each square one move), and where the
+ * king goes. A move is chosen from the counts; only then is its piece found,
+ * by walking back from the square it reaches. No move list is written. */
 typedef struct choices {
-    bd_bb block;
-    int from[13];
-    int count[13];
-    int pieces;
+    bd_bb sets[5];
+    int count[5];
     int total;
 } choices;
 
+static const int BACK[4] = {-1, 1, -7, 7};
+
 static int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
-    bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
-    int n = 0, total = 0;
-    c->block = block;
-    while (movers) {
-        int from = bd_pop_lsb(&movers);
-        int count = from == p->king ? bd_popcount(bd_king_targets(v, p, block))
-                                    : bd_soldier_count(from, block);
-        c->from[n] = from;
-        c->count[n++] = count;
-        total += count;
+    bd_bb block = bd_blockers(v, p), allowed = ~(BD_CORNERS | BD_THRONE_BB);
+    int d, total = 0;
+    bd_slide_sets(p->side == BD_ATTACKERS ? p->att : p->dfn, BD_ALL & ~block, c->sets);
+    c->sets[4] = p->side == BD_DEFENDERS && p->king != BD_NONE ? bd_king_targets(v, p, block) : 0;
+    for (d = 0; d < 5; d++) {
+        if (d < 4) c->sets[d] &= allowed;
+        c->count[d] = bd_popcount(c->sets[d]);
+        total += c->count[d];
     }
-    c->pieces = n;
     c->total = total;
     return total;
 }
 
-static bd_move pick(const bd_variant *v, const bd_pos *p, const choices *c, uint64_t random) {
+static bd_move pick(const bd_pos *p, const choices *c, uint64_t random) {
     /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
-    int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32), i = 0;
-    bd_bb t;
-    while (k >= c->count[i]) k -= c->count[i++];
-    for (t = bd_piece_targets(v, p, c->from[i], c->block); k > 0; k--) t &= t - 1;
-    return BD_MOVE(c->from[i], bd_lsb(t));
+    int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32), d = 0, to, from;
+    bd_bb t, soldiers;
+    while (k >= c->count[d]) k -= c->count[d++];
+    for (t = c->sets[d]; k > 0; k--) t &= t - 1;
+    to = bd_lsb(t);
+    if (d == 4) return BD_MOVE(p->king, to);
+    soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
+    for (from = to + BACK[d]; !(soldiers & bd_bit(from)); from += BACK[d]) {
+    }
+    return BD_MOVE(from, to);
 }
 
 int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out) {
@@ -58,7 +61,7 @@ int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out
     for (k = 0; k < games; k++) {
         now = start;
         while (g->outcome == BD_ONGOING) {
-            bd_game_push(g, pick(&g->v, &g->hist[g->ply].pos, &now, next_random(&rng)));
+            bd_game_push(g, pick(&g->hist[g->ply].pos, &now, next_random(&rng)));
             bd_game_judge(g, list_choices(&g->v, &g->hist[g->ply].pos, &now));
         }
         out->games++;

@@ -138,6 +138,10 @@ def render() -> str:
             )
         out.append("};")
         out.append("")
+    out.append("/* FILE_OF[sq], RANK_OF[sq]: cheaper than dividing by 7 on the hot paths. */")
+    out.append("const uint8_t BD_FILE_OF[49] = {" + ",".join(str(sq % N) for sq in range(SQUARES)) + "};")
+    out.append("const uint8_t BD_RANK_OF[49] = {" + ",".join(str(sq // N) for sq in range(SQUARES)) + "};")
+    out.append("")
     out.append("/* ADJACENT[sq]: the squares one orthogonal step from sq. */")
     out.append("const uint64_t BD_ADJACENT[49] = {")
     for start in range(0, SQUARES, 4):
