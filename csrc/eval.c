@@ -38,15 +38,18 @@ int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
 }
 
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
-    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), one, two = 0, t;
+    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), one, two;
     int score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;
     one = reach & escapes;
-    /* Two moves: from each square he reaches, with his own square now empty. */
-    block &= ~bd_bit(p->king);
-    for (t = reach & ~escapes; t;) two |= bd_slides(bd_pop_lsb(&t), block);
-    two &= escapes & ~one;
+    /* Two moves: slides from every square he reaches at once, his own square
+     * now empty. */
+    {
+        bd_bb sets[4];
+        bd_slide_sets(reach & ~escapes, BD_ALL & ~(block & ~bd_bit(p->king)), sets);
+        two = (sets[0] | sets[1] | sets[2] | sets[3]) & escapes & ~one;
+    }
     score -= w->lane_one * bd_popcount(one) + w->lane_two * bd_popcount(two) +
              w->freedom * bd_popcount(reach);
     score += w->ring * bd_popcount(p->att & BD_ADJACENT[p->king]);

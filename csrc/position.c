@@ -159,6 +159,27 @@ static bd_bb captures_at(const bd_variant *v, const bd_pos *p, int to, int *king
     return taken;
 }
 
+/* One step in each direction, with the masks that keep a step on its rank. */
+static inline bd_bb step_east(bd_bb b) { return (b << 1) & ~BD_FILE_A & BD_ALL; }
+static inline bd_bb step_west(bd_bb b) { return (b >> 1) & ~(BD_FILE_A << 6); }
+static inline bd_bb step_north(bd_bb b) { return (b << 7) & BD_ALL; }
+static inline bd_bb step_south(bd_bb b) { return b >> 7; }
+
+bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p) {
+    bd_bb empty = BD_ALL & ~bd_occupied(p), victims, hostile;
+    if (p->side == BD_ATTACKERS) {
+        victims = p->dfn;
+        hostile = hostile_to_defenders(v, p, empty);
+    } else {
+        victims = p->att;
+        hostile = hostile_to_attackers(v, p, empty);
+    }
+    /* A victim with a hostile square beyond it, seen from the square before it. */
+    return (step_west(victims & step_west(hostile)) | step_east(victims & step_east(hostile)) |
+            step_south(victims & step_south(hostile)) | step_north(victims & step_north(hostile))) &
+           empty;
+}
+
 void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
     int king_gone;
     bd_bb taken = captures_at(v, p, to, &king_gone), b;

@@ -65,6 +65,12 @@ void bd_pos_to_string(const bd_pos *p, char *out);
 /* The captures of the piece that has just slid to `to` (the side to move has
  * not yet passed): removes them and records them in r. */
 void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
+/* The squares where a soldier of the side to move, arriving, would capture a
+ * soldier: exact for any mover that does not leave the throne or a corner
+ * (whose square, left empty, may turn hostile) and is not an unarmed king;
+ * the king himself is captured by rules of his own, not counted here. Lets
+ * the search find captures without trying every move. */
+bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p);
 /* The squares the move would empty, without playing it. */
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 

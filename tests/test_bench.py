@@ -10,7 +10,7 @@ import sys
 from brandubh.bench import POSITIONS, run_bench
 from brandubh.variant import PRESETS
 
-BENCH_SIGNATURE = 5_535_999
+BENCH_SIGNATURE = 5_597_037
 
 
 def test_bench_positions_cover_every_preset():
