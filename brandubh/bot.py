@@ -66,7 +66,7 @@ class Bot:
     def _salt(self, game: Any, rules: Any) -> bytes:
         seed = self.seed
         if seed is None:
-            seed = getattr(game, "_seed_bytes", None) or b""
+            seed = getattr(game, "_seed", None) or b""
         if isinstance(seed, int):
             seed = str(seed)
         if isinstance(seed, str):

@@ -16,6 +16,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 from enum import IntEnum
@@ -135,6 +136,19 @@ def _own(game):
     return ffi.gc(game, _release)
 
 
+def _serialised(method):
+    """Run the method holding the game's lock: two threads using one game
+    take turns (the engine releases the GIL, so without it one thread could
+    read a record while another grows it)."""
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
 class Rules:
     """A game: a start position, a rule set, and the moves made.
 
@@ -160,25 +174,28 @@ class Rules:
     PLAY_OVER = PLAY_OVER
     PLAY_ILLEGAL = PLAY_ILLEGAL
 
-    __slots__ = ("_g", "_variant", "_buf", "__weakref__")
+    __slots__ = ("_g", "_variant", "_buf", "_lock", "__weakref__")
 
     def __init__(self, position: str = SETUP, variant: VariantLike = None) -> None:
         self._variant = as_variant(variant)
         start = c_position(position)
         self._g = _own(lib.bd_game_new(c_variant(self._variant), start))
         self._buf = ffi.new("bd_move[]", 160)
+        self._lock = threading.RLock()
 
     @classmethod
     def new(cls, position: str = SETUP, variant: VariantLike = None) -> "Rules":
         """The same as ``Rules(position, variant)``."""
         return cls(position, variant)
 
+    @_serialised
     def clone(self) -> "Rules":
         """A copy with the whole history, sharing nothing with this game."""
         other = Rules.__new__(Rules)
         other._variant = self._variant
         other._g = _own(lib.bd_game_clone(self._g))
         other._buf = ffi.new("bd_move[]", 160)
+        other._lock = threading.RLock()
         return other
 
     @staticmethod
@@ -188,6 +205,7 @@ class Rules:
 
     # -- playing ---------------------------------------------------------
 
+    @_serialised
     def play(self, m: MoveLike) -> int:
         """Play a move for the side to move: ``PLAY_OK`` (0), ``PLAY_OVER``
         when the game had already ended, ``PLAY_ILLEGAL`` when the move is
@@ -198,15 +216,18 @@ class Rules:
             raise EngineError("out of memory while recording a move")
         return code
 
+    @_serialised
     def undo(self) -> bool:
         """Take the last move back, and whatever ending it brought."""
         return bool(lib.bd_game_undo(self._g))
 
+    @_serialised
     def moves(self) -> list[int]:
         """The moves of the side to move, as move numbers in square order;
         empty once the game is over."""
         return ffi.unpack(self._buf, lib.bd_game_moves(self._g, self._buf))
 
+    @_serialised
     def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
         """What the move that reached ``ply`` (the last move by default) did;
         None at the start."""
@@ -216,11 +237,13 @@ class Rules:
             return None
         return report_of(g.hist[at])
 
+    @_serialised
     def move_at(self, ply: int) -> Optional[int]:
         """The move that reached ``ply`` (1 for the first move); None at 0."""
         at = self._ply_arg(ply)
         return self._g.hist[at].move if at else None
 
+    @_serialised
     def log(self) -> list[int]:
         """The moves made, in order."""
         hist = self._g.hist
@@ -257,6 +280,7 @@ class Rules:
         return _FIXED_WINNERS.get(outcome_name(outcome))
 
     @property
+    @_serialised
     def repeats(self) -> int:
         """How many times the position on the board has occurred, as the
         repetition rule counts them, this time included."""
@@ -279,33 +303,41 @@ class Rules:
         return self._g.hist[self._g.ply].pos
 
     @property
+    @_serialised
     def position(self) -> str:
         return position_text(ffi.addressof(self._g.hist[self._g.ply], "pos"))
 
     @property
+    @_serialised
     def start(self) -> str:
         return position_text(ffi.addressof(self._g.hist[0], "pos"))
 
+    @_serialised
     def board(self) -> Engine:
         """An :class:`Engine` holding the same position: a copy."""
         return Engine(self.position, self._variant)
 
     @property
+    @_serialised
     def side(self) -> str:
         """``'attackers'`` or ``'defenders'``: whose move it is on the board."""
         return SIDES[self._pos().side]
 
+    @_serialised
     def at(self, sq: Square) -> str:
         """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""
         return PIECES[lib.bd_piece_at(ffi.addressof(self._g.hist[self._g.ply], "pos"), square(sq))]
 
+    @_serialised
     def count(self, piece: str) -> int:
         return count_pieces(self._pos(), piece)
 
     @property
+    @_serialised
     def key_hex(self) -> str:
         return f"{self._pos().key:016x}"
 
+    @_serialised
     def key_at(self, ply: int) -> Optional[str]:
         """The key after that many moves (0: the start); None for a ply the
         game has not reached."""
@@ -313,6 +345,7 @@ class Rules:
             return None
         return f"{self._g.hist[ply].pos.key:016x}"
 
+    @_serialised
     def preview(self, m: MoveLike) -> Optional[MoveReport]:
         """What a legal move would do, without playing it; None when it is
         not legal here (whether or not the game is over)."""
@@ -322,6 +355,7 @@ class Rules:
         pos = ffi.new("bd_pos *", self._pos())
         return report_of(lib.bd_pos_do(c_variant(self._variant), pos, mv, 0))
 
+    @_serialised
     def why_not(self, from_square: Square, to_square: Square) -> Why:
         """Why a slide is refused in this position, or ``Why.OK``. It answers
         for the position and does not know whether the game is over."""
@@ -334,6 +368,7 @@ class Rules:
 
     # -- many games at once ------------------------------------------------
 
+    @_serialised
     def playouts(self, games: int, seed: int = 1) -> PlayoutStats:
         """Play ``games`` games of uniformly random moves from here, all in
         C; the game itself is left as it is. The same seed gives the same
@@ -359,6 +394,7 @@ class Rules:
 
     # -- the search --------------------------------------------------------
 
+    @_serialised
     def search(self, budget: int = 20_000, seed: int = 1, depth: Optional[int] = None,
                weights: Optional[dict] = None) -> Optional["SearchResult"]:
         """The best move for the side to move that a search of ``budget``
@@ -383,6 +419,7 @@ class Rules:
             return None
         return SearchResult(*raw)
 
+    @_serialised
     def evaluate(self, weights: Optional[dict] = None) -> int:
         """The position as the search scores it when it looks no further:
         positive when it favours the attackers.
@@ -407,6 +444,7 @@ class Rules:
             raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {ply!r}")
         return ply
 
+    @_serialised
     def __repr__(self) -> str:
         return (f"<Rules {self.position!r} ply={self.ply} "
                 f"outcome={outcome_name(self.outcome)} variant={self._variant.as_string()!r}>")
