@@ -31,6 +31,9 @@ _LAZY = {
     "move_text": "engine", "parse_move": "engine", "ATTACKERS": "engine", "DEFENDERS": "engine",
     "Rules": "rules", "Outcome": "rules", "outcome_name": "rules", "perft": "rules",
     "perft_stats": "rules", "divide": "rules", "PerftStats": "rules", "PlayoutStats": "rules",
+    "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
+    "Result": "game", "Refused": "game", "Replay": "game",
+    "Bot": "bot", "SearchResult": "search",
 }
 
 __all__ = ["SETUP", "__version__", *_LAZY]

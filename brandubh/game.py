@@ -1,0 +1,1085 @@
+"""A whole game of brandubh, as a person or a program plays it.
+
+Seed 000's ``Game::Brandubh`` in Python, over :class:`brandubh.rules.Rules`.
+A :class:`Game` knows the two seats (``'p1'`` and ``'p2'``) and which side
+each has, whose move it is, which moves are legal and what each would do,
+why a move was refused, and when and how the game ended. It keeps a log the
+game can be played again from, and writes itself as the text of seed 001.
+
+A refusal is returned, never raised: :meth:`Game.play`, :meth:`Game.resign`
+and the three draw methods give ``None``, or a :class:`Refusal` saying what
+was wrong, and then nothing has changed. A bad *construction* raises a
+:class:`~brandubh.errors.BrandubhError` (a ``ValueError``): a refused move is
+an ordinary thing for a player to do, a seat called ``'p3'`` in ``Game()`` is
+a mistake in the program.
+
+>>> game = Game()
+>>> game.turn, game.side_to_move
+('p1', 'attackers')
+>>> print(game.play('d1d4'))
+d1 to d4: the attacker on d1 is blocked by the piece on d2
+>>> game.play('d2c2') is None
+True
+>>> game.shown, game.turn
+(['d2-c2'], 'p2')
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import types
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
+
+from . import notation
+from .engine import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
+from .errors import ArgumentError, BrandubhError
+from .rules import Rules, outcome_name
+from .variant import Variant, VariantLike
+
+__all__ = [
+    "Game",
+    "LegalMove",
+    "Refusal",
+    "RefusalCode",
+    "Refused",
+    "Replay",
+    "Result",
+    "SEATS",
+    "SIDES",
+]
+
+SEATS = ("p1", "p2")
+"""The two seats at the table. ``p1`` has the attackers unless told otherwise."""
+
+SIDES = (ATTACKERS, DEFENDERS)
+"""The two sides: ``'attackers'`` and ``'defenders'``."""
+
+SEED_BYTES = 32
+
+_NAMES = tuple(str(notation.square_name(sq % 7, sq // 7)) for sq in range(49))
+_NEIGHBOURS = tuple(
+    tuple(sq + d for d, ok in ((-7, sq >= 7), (7, sq < 42), (-1, sq % 7 > 0), (1, sq % 7 < 6)) if ok)
+    for sq in range(49)
+)
+_KINDS = {"": "", "a": "attacker", "d": "defender", "k": "king"}
+
+# A string shaped like a move whose squares need not be on the board: the
+# difference between "not on the board" and "not a move at all".
+_LOOSE_MOVE = re.compile(r"[kK]?([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})(?:[xX#+].*)?")
+
+
+# -- refusals ----------------------------------------------------------------
+
+
+class RefusalCode(str, enum.Enum):
+    """Why something a player asked for was refused. The value is the name
+    in lower case, so a code travels as a plain string (JSON, a log line).
+
+    The first four are about the request, the next eight are the engine's
+    reasons a slide cannot be made (:class:`brandubh.engine.Why`), the last
+    three are about draw offers.
+
+    >>> RefusalCode.BLOCKED.value
+    'blocked'
+    >>> RefusalCode('game_over') is RefusalCode.GAME_OVER
+    True
+    """
+
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_A_SEAT = "not_a_seat"
+    NOT_A_MOVE = "not_a_move"
+    OFF_BOARD = "off_board"
+    NO_PIECE = "no_piece"
+    NOT_YOURS = "not_yours"
+    SAME_SQUARE = "same_square"
+    NOT_A_LINE = "not_a_line"
+    BLOCKED = "blocked"
+    THRONE = "throne"
+    CORNER = "corner"
+    OFFER_WAITING = "offer_waiting"
+    NO_OFFER = "no_offer"
+    OWN_OFFER = "own_offer"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """What was wrong with a request; nothing was changed. ``code`` is a
+    :class:`RefusalCode`, ``message`` a sentence a person can read, naming
+    the squares and the piece. ``str()`` gives the message, and a refusal is
+    always true, so ``if refused:`` reads as it should.
+
+    >>> refused = Game().play('d1-a1')
+    >>> refused.code
+    <RefusalCode.CORNER: 'corner'>
+    >>> str(refused)
+    'd1 to a1: the king alone may stop on a corner'
+    >>> bool(refused)
+    True
+    """
+
+    code: RefusalCode
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __bool__(self) -> bool:
+        return True
+
+
+class Refused(BrandubhError):
+    """Raised by :meth:`Game.play_or_raise`; ``refusal`` is the
+    :class:`Refusal`, and the exception's text is its message.
+
+    >>> try:
+    ...     Game().play_or_raise('d4d1')
+    ... except Refused as e:
+    ...     print(e.refusal.code.value, '-', e)
+    not_yours - d4 to d1: the king on d4 belongs to the defenders, and it is the attackers' move
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+
+    @property
+    def code(self) -> RefusalCode:
+        """The refusal's code.
+
+        >>> Refused(Refusal(RefusalCode.NO_OFFER, 'no draw has been offered')).code.value
+        'no_offer'
+        """
+        return self.refusal.code
+
+
+# -- what a game hands out ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    """One move the side to move may make, and what it would do.
+
+    ``move`` is the stored form (``'d1c1'``), ``from_square`` and
+    ``to_square`` the two square names, ``piece`` what moves
+    (``'attacker'``, ``'defender'`` or ``'king'``), ``captures`` the squares
+    it would empty, in square order (the king's included when it takes him),
+    and ``wins`` is true when the game would then be over with the mover the
+    winner.
+
+    >>> game = Game(position='7/7/7/7/a6/6k/7 d')
+    >>> [m.move for m in game.legal() if m.wins]
+    ['g2g1', 'g2g7']
+    >>> game.legal()[0]
+    LegalMove(move='g2g1', from_square='g2', to_square='g1', piece='king', captures=(), wins=True)
+    """
+
+    move: str
+    from_square: str
+    to_square: str
+    piece: str
+    captures: tuple[str, ...]
+    wins: bool
+
+    def __str__(self) -> str:
+        return self.move
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``how`` is one of the endings of :class:`brandubh.rules.Outcome`
+    (``'corner'``, ``'capture'``, ``'no_pieces'``, ``'repetition'``,
+    ``'encircled'``, ``'no_move'``, ``'ply_cap'``, ``'quiet_cap'``) or one of
+    the two things players do, ``'resign'`` and ``'agreed'``. ``winner`` is
+    the seat that won and ``side`` its side; both are None for a draw.
+
+    >>> game = Game()
+    >>> game.resign('p1') is None
+    True
+    >>> game.result
+    Result(how='resign', winner='p2', side='defenders')
+    >>> game.result.is_draw
+    False
+    """
+
+    how: str
+    winner: Optional[str]
+    side: Optional[str]
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won.
+
+        >>> Result('agreed', None, None).is_draw
+        True
+        """
+        return self.winner is None
+
+
+class Replay(NamedTuple):
+    """What :meth:`Game.replay` and :meth:`Game.from_text` return: the
+    ``game``, the ``refusal`` that stopped the replay (None when every move,
+    and the result if one was given, went in), and how many moves were
+    ``played``. It unpacks as a tuple.
+
+    >>> game, refused, played = Game.replay(['d1c1', 'd1c1'])
+    >>> played, refused.code.value, game.log
+    (1, 'no_piece', ['d1c1'])
+    >>> Game.replay(['d1c1']).ok
+    True
+    """
+
+    game: "Game"
+    refusal: Optional[Refusal]
+    played: int
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was refused.
+
+        >>> Game.replay(['d1d4']).ok
+        False
+        """
+        return self.refusal is None
+
+
+# -- a method that is also a class method -------------------------------------
+
+
+class _ClassOrInstance:
+    """A method with one body for ``Class.name(...)`` and another for
+    ``instance.name(...)``. It carries the docstring, so help() and doctest
+    find it."""
+
+    def __init__(self, on_class: Callable[..., Any], on_instance: Callable[..., Any]) -> None:
+        self._on_class = on_class
+        self._on_instance = on_instance
+        self.__doc__ = on_class.__doc__
+        self.__name__ = on_class.__name__
+        self.__module__ = on_class.__module__
+        self.__wrapped__ = on_class
+
+    def __get__(self, obj: Any, objtype: Optional[type] = None) -> Callable[..., "Replay"]:
+        if obj is None:
+            return types.MethodType(self._on_class, objtype)
+        return types.MethodType(self._on_instance, obj)
+
+
+# -- the game ----------------------------------------------------------------
+
+
+def _seat_ok(seat: object) -> bool:
+    return isinstance(seat, str) and seat in SEATS
+
+
+def _other_seat(seat: str) -> str:
+    return "p2" if seat == "p1" else "p1"
+
+
+def _other_side(side: str) -> str:
+    return DEFENDERS if side == ATTACKERS else ATTACKERS
+
+
+def _check_seed(seed: object) -> Optional[bytes]:
+    if seed is None:
+        return None
+    if not isinstance(seed, (bytes, bytearray)):
+        raise ArgumentError(f"seed must be {SEED_BYTES} bytes or None, not {type(seed).__name__}")
+    if len(seed) != SEED_BYTES:
+        raise ArgumentError(f"seed must be exactly {SEED_BYTES} bytes, not {len(seed)}")
+    return bytes(seed)
+
+
+def _check_attackers(attackers: object) -> str:
+    if not _seat_ok(attackers):
+        raise ArgumentError(f"attackers must be the seat 'p1' or 'p2', not {attackers!r}")
+    return str(attackers)
+
+
+MoveArg = Union[str, LegalMove]
+
+
+class Game:
+    """A game of brandubh between two seats.
+
+    ``Game(attackers='p1', *, variant=None, position=None, seed=None)``:
+
+    ``attackers``
+        The seat that has the attackers, and so moves first from the set-up.
+    ``variant``
+        The rule set: a :class:`~brandubh.Variant`, a dict of its fields, or
+        the string its ``as_string()`` writes (a preset's name is one). The
+        ``brandubh`` preset when left out.
+    ``position``
+        Where the game starts, as a position string. The set-up when left
+        out. A position that is already an ending gives a game that is over
+        before any move.
+    ``seed``
+        Exactly 32 bytes, or None. The rules never read it; it is held for
+        whoever plays this game against a program, and is handed back by
+        :attr:`seed` only once the game is finished.
+
+    Raises a :class:`~brandubh.errors.BrandubhError` (a ``ValueError``)
+    when an argument is not what it should be.
+
+    >>> game = Game(attackers='p2', variant={'repeat': 2},
+    ...             position='7/7/7/3k3/7/7/a6 d', seed=bytes(32))
+    >>> game.turn, game.side_of('p1'), game.seat_of('attackers')
+    ('p1', 'defenders', 'p2')
+    >>> game.variant.as_string()
+    'brandubh repeat=2'
+    >>> Game(attackers='p3')
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: attackers must be the seat 'p1' or 'p2', not 'p3'
+    """
+
+    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal")
+
+    def __init__(
+        self,
+        attackers: str = "p1",
+        *,
+        variant: VariantLike = None,
+        position: Optional[str] = None,
+        seed: Optional[bytes] = None,
+    ) -> None:
+        self._attackers = _check_attackers(attackers)
+        self._seed = _check_seed(seed)
+        self._rules = Rules(SETUP if position is None else position, variant)
+        self._ending: Optional[Result] = None  # a resignation or an agreed draw
+        self._offer: Optional[str] = None
+        self._legal: Optional[tuple[LegalMove, ...]] = None
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.status} ply={self.ply} attackers={self._attackers} "
+                f"variant={self.variant.as_string()!r} position={self.position!r}>")
+
+    # -- seats and sides ---------------------------------------------------
+
+    @property
+    def attackers(self) -> str:
+        """The seat that has the attackers.
+
+        >>> Game('p2').attackers
+        'p2'
+        """
+        return self._attackers
+
+    @property
+    def variant(self) -> Variant:
+        """The rule set, a :class:`~brandubh.Variant`.
+
+        >>> Game(variant='codingame').variant.ply_cap
+        200
+        """
+        return self._rules.variant
+
+    @property
+    def start(self) -> str:
+        """The position the game started from.
+
+        >>> Game().start == SETUP
+        True
+        """
+        return self._rules.start
+
+    def side_of(self, seat: object) -> Optional[str]:
+        """The side a seat has, or None for something that is not a seat.
+
+        >>> game = Game()
+        >>> game.side_of('p1'), game.side_of('p2'), game.side_of('p3')
+        ('attackers', 'defenders', None)
+        """
+        if not _seat_ok(seat):
+            return None
+        return ATTACKERS if seat == self._attackers else DEFENDERS
+
+    def seat_of(self, side: object) -> Optional[str]:
+        """The seat a side belongs to, or None for something that is not a side.
+
+        >>> Game('p2').seat_of('defenders'), Game().seat_of('kings')
+        ('p1', None)
+        """
+        if not isinstance(side, str) or side not in SIDES:
+            return None
+        return self._attackers if side == ATTACKERS else _other_seat(self._attackers)
+
+    # -- how it stands -----------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        """``'active'``, or ``'finished'`` once the game has ended.
+
+        >>> game = Game()
+        >>> game.status
+        'active'
+        >>> _ = game.resign('p2'); game.status
+        'finished'
+        """
+        return "finished" if self._over() else "active"
+
+    def _over(self) -> bool:
+        return self._ending is not None or self._rules.is_over()
+
+    @property
+    def turn(self) -> Optional[str]:
+        """The seat whose move it is, or None when the game is finished.
+
+        >>> game = Game(position='7/7/7/3k3/7/7/a6 d')
+        >>> game.turn
+        'p2'
+        """
+        side = self.side_to_move
+        return None if side is None else self.seat_of(side)
+
+    @property
+    def side_to_move(self) -> Optional[str]:
+        """``'attackers'`` or ``'defenders'``, or None when the game is finished.
+
+        >>> Game().side_to_move
+        'attackers'
+        """
+        return None if self._over() else self._rules.side
+
+    @property
+    def result(self) -> Optional[Result]:
+        """How the game ended, a :class:`Result`; None while it is active.
+
+        >>> game = Game.from_text('variant brandubh\\nstart 7/7/7/3k3/7/7/a6 d\\n'
+        ...                       'moves d4d1 a1a2 d1g1\\n').game
+        >>> game.result
+        Result(how='corner', winner='p2', side='defenders')
+        """
+        if self._ending is not None:
+            return self._ending
+        rules = self._rules
+        if not rules.is_over():
+            return None
+        side = rules.winner
+        return Result(str(outcome_name(rules.outcome)), self.seat_of(side), side)
+
+    @property
+    def winner(self) -> Optional[str]:
+        """The seat that won, or None while the game is active or when it
+        was drawn.
+
+        >>> game = Game()
+        >>> game.winner
+        >>> _ = game.resign('p1'); game.winner
+        'p2'
+        """
+        result = self.result
+        return None if result is None else result.winner
+
+    @property
+    def position(self) -> str:
+        """The position on the board, as a position string (seed 001).
+
+        >>> Game().position
+        '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a'
+        """
+        return self._rules.position
+
+    @property
+    def signature(self) -> str:
+        """A key for the position on the board: 16 hexadecimal characters,
+        the same for the same pieces on the same squares and the same side to
+        move, on every machine.
+
+        >>> a = Game().play_or_raise('d2c2').play_or_raise('d3d2').play_or_raise('c2c3')
+        >>> b = Game().play_or_raise('d2c2').play_or_raise('d3d2').play_or_raise('c2c3')
+        >>> a.signature == b.signature, len(a.signature)
+        (True, 16)
+        """
+        return self._rules.key_hex
+
+    @property
+    def repeats(self) -> int:
+        """How many times the position on the board has occurred in this
+        game, this time included, as the repetition rule counts them.
+
+        >>> game = Game()
+        >>> for mv in ['d1c1', 'd3c3', 'c1d1', 'c3d3']:
+        ...     _ = game.play(mv)
+        >>> game.repeats
+        2
+        """
+        return self._rules.repeats
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been made, both sides' counted.
+
+        >>> Game().play_or_raise('d1c1').ply
+        1
+        """
+        return self._rules.ply
+
+    def at(self, name: object) -> Optional[str]:
+        """What stands on a square: ``'attacker'``, ``'defender'``, ``'king'``,
+        or ``''`` for an empty square; None for something that is not the
+        name of a square. Either case is read.
+
+        >>> game = Game()
+        >>> game.at('d4'), game.at('D1'), game.at('a1'), game.at('h9')
+        ('king', 'attacker', '', None)
+        """
+        if not notation.square_parse(name):
+            return None
+        return self._rules.at(str(name).lower())
+
+    @property
+    def pieces(self) -> dict[str, str]:
+        """A new dict from the name of every occupied square, in square order
+        (a1, b1, ... g7), to what stands on it.
+
+        >>> Game(position='7/7/7/3k3/7/7/a6 d').pieces
+        {'a1': 'attacker', 'd4': 'king'}
+        """
+        board = self._board()
+        return {_NAMES[sq]: piece for sq, piece in enumerate(board) if piece}
+
+    @property
+    def log(self) -> list[str]:
+        """A new list of the moves made, as they are stored.
+
+        >>> Game().play_or_raise('d1c1').play_or_raise('d3c3').log
+        ['d1c1', 'd3c3']
+        """
+        return [move_text(m) for m in self._rules.log()]
+
+    @property
+    def shown(self) -> list[str]:
+        """A new list of the moves made, as they are shown (seed 001):
+        ``d1-d3xc3``, ``Ke4-e1``, ``Kg2-g1++`` for the king reaching where he
+        wins, ``c5-c4xd4#`` for the move that captured him.
+
+        >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a')
+        >>> game.play('c5c4') is None
+        True
+        >>> game.shown
+        ['c5-c4xd4#']
+        """
+        rules = self._rules
+        out = []
+        for ply in range(1, rules.ply + 1):
+            report = rules.report(ply)
+            assert report is not None
+            out.append(str(notation.move_display(
+                move_text(rules.move_at(ply)),  # type: ignore[arg-type]
+                king=report.king_moved,
+                captures=report.capture_names,
+                king_home=report.king_home,
+                king_taken=report.king_taken,
+            )))
+        return out
+
+    @property
+    def seed(self) -> Optional[bytes]:
+        """The seed the game was given, once the game is finished; None
+        before then, so that what a program will choose cannot be read off
+        a game in progress.
+
+        >>> game = Game(seed=bytes(range(32)))
+        >>> game.seed is None
+        True
+        >>> _ = game.resign('p1'); game.seed == bytes(range(32))
+        True
+        """
+        return self._seed if self._over() else None
+
+    @property
+    def draw_offered_by(self) -> Optional[str]:
+        """The seat whose draw offer is waiting for an answer, or None.
+
+        >>> game = Game()
+        >>> _ = game.offer_draw('p2'); game.draw_offered_by
+        'p2'
+        """
+        return self._offer
+
+    # -- moves ---------------------------------------------------------------
+
+    def legal(self) -> list[LegalMove]:
+        """A new list of the moves of the side to move, as :class:`LegalMove`,
+        ordered by the square left and then the square reached; empty when
+        the game is finished.
+
+        >>> moves = Game().legal()
+        >>> len(moves), moves[0].move, moves[0].piece
+        (40, 'd1b1', 'attacker')
+        """
+        if self._legal is None:
+            self._legal = self._list_legal()
+        return list(self._legal)
+
+    def _list_legal(self) -> tuple[LegalMove, ...]:
+        if self._over():
+            return ()
+        rules = self._rules
+        mover = rules.side
+        board = self._board()
+        enemy = ("defender", "king") if mover == ATTACKERS else ("attacker",)
+        out = []
+        for m in rules.moves():
+            f, t = m >> 6, m & 63
+            rules.play(m)
+            over = rules.is_over()
+            captures: tuple[str, ...] = ()
+            # Only a move that ends next to an enemy can capture; ask the
+            # record what it took only then (or when the game ended).
+            if over or any(board[n] in enemy for n in _NEIGHBOURS[t]):
+                report = rules.report()
+                assert report is not None
+                captures = report.capture_names
+            wins = over and rules.winner == mover
+            rules.undo()
+            out.append(LegalMove(_NAMES[f] + _NAMES[t], _NAMES[f], _NAMES[t], board[f], captures, wins))
+        return tuple(out)
+
+    def _board(self) -> list[str]:
+        """What stands on each square, by square number."""
+        rows, _side = notation.position_cells(self.position)  # type: ignore[misc]
+        return [_KINDS[rows[6 - sq // 7][sq % 7]] for sq in range(49)]
+
+    def play(self, move: MoveArg, seat: Optional[str] = None) -> Optional[Refusal]:
+        """Play a move for the side to move. The move may be written as it is
+        stored (``d1c1``) or as it is shown (``d1-c1``, ``Kd4-d1``,
+        ``d1-d3xc3``: the captures and ending are commentary and are read
+        past), in either case, or be a :class:`LegalMove`. When ``seat`` is
+        given it must be that seat's turn.
+
+        Returns None, or a :class:`Refusal` and nothing has changed. A move
+        withdraws any draw offer.
+
+        >>> game = Game()
+        >>> game.play('d1c1') is None
+        True
+        >>> print(game.play('d1-c1', 'p1'))
+        it is p2's move (the defenders), not p1's
+        """
+        if seat is not None and not _seat_ok(seat):
+            return self._not_a_seat(seat)
+        if self._over():
+            return self._game_over()
+        side = self._rules.side
+        if seat is not None and self.side_of(seat) != side:
+            turn = self.seat_of(side)
+            return Refusal(RefusalCode.NOT_YOUR_TURN,
+                           f"it is {turn}'s move (the {side}), not {seat}'s")
+        if isinstance(move, LegalMove):
+            move = move.move
+        stored = notation.move_parse(move)
+        if stored is None:
+            return self._not_a_move(move)
+        f, t = stored[:2], stored[2:]
+        why = self._rules.why_not(f, t)
+        if why != Why.OK:
+            return self._why_refusal(why, f, t)
+        code = self._rules.play(stored)
+        if code != Rules.PLAY_OK:  # pragma: no cover - why_not said it was legal
+            raise AssertionError(f"the rules refused {stored} ({code}) that why_not allowed")
+        self._offer = None
+        self._legal = None
+        return None
+
+    def play_or_raise(self, move: MoveArg, seat: Optional[str] = None) -> "Game":
+        """:meth:`play`, for a caller who would sooner have an exception:
+        raises :class:`Refused` (a ``ValueError``) carrying the refusal, and
+        returns the game, for chaining.
+
+        >>> Game().play_or_raise('d1c1').play_or_raise('d3c3').log
+        ['d1c1', 'd3c3']
+        """
+        refused = self.play(move, seat)
+        if refused is not None:
+            raise Refused(refused)
+        return self
+
+    def undo(self) -> bool:
+        """Take back the last thing that happened: a resignation or an agreed
+        draw when that is how the game ended, and otherwise the last move.
+        Any draw offer is withdrawn. True, or False when there was nothing to
+        take back (the offer is withdrawn even then).
+
+        >>> game = Game().play_or_raise('d1c1')
+        >>> _ = game.resign('p2')
+        >>> game.undo(), game.status, game.ply
+        (True, 'active', 1)
+        >>> game.undo(), game.ply, game.undo()
+        (True, 0, False)
+        """
+        self._offer = None
+        if self._ending is not None:
+            self._ending = None
+            self._legal = None
+            return True
+        if self._rules.undo():
+            self._legal = None
+            return True
+        return False
+
+    # -- what players do -------------------------------------------------------
+
+    def resign(self, seat: str) -> Optional[Refusal]:
+        """The seat gives the game to the other side, whoever's move it is.
+        None, or a :class:`Refusal`.
+
+        >>> game = Game()
+        >>> game.resign('p2') is None, game.result.how, game.winner
+        (True, 'resign', 'p1')
+        >>> game.resign('p1').code.value
+        'game_over'
+        """
+        if not _seat_ok(seat):
+            return self._not_a_seat(seat)
+        if self._over():
+            return self._game_over()
+        winner = _other_seat(seat)
+        self._ending = Result("resign", winner, self.side_of(winner))
+        self._offer = None
+        self._legal = None
+        return None
+
+    def offer_draw(self, seat: str) -> Optional[Refusal]:
+        """The seat offers a draw. Either seat may, at any time, when no offer
+        is waiting. The offer stands until it is answered or a move is made.
+        None, or a :class:`Refusal`.
+
+        >>> game = Game()
+        >>> game.offer_draw('p1') is None
+        True
+        >>> print(game.offer_draw('p2'))
+        p1 has offered a draw already: p2 may accept or decline it
+        """
+        if not _seat_ok(seat):
+            return self._not_a_seat(seat)
+        if self._over():
+            return self._game_over()
+        if self._offer is not None:
+            if self._offer == seat:
+                message = f"{seat}'s offer of a draw is already waiting for an answer"
+            else:
+                message = f"{self._offer} has offered a draw already: {seat} may accept or decline it"
+            return Refusal(RefusalCode.OFFER_WAITING, message)
+        self._offer = seat
+        return None
+
+    def accept_draw(self, seat: str) -> Optional[Refusal]:
+        """The other seat accepts the waiting offer, and the game ends in an
+        agreed draw. None, or a :class:`Refusal`.
+
+        >>> game = Game()
+        >>> _ = game.offer_draw('p1')
+        >>> print(game.accept_draw('p1'))
+        p1 offered the draw and cannot answer it: it is for p2 to accept or decline
+        >>> game.accept_draw('p2') is None, game.result
+        (True, Result(how='agreed', winner=None, side=None))
+        """
+        refused = self._answer(seat)
+        if refused is not None:
+            return refused
+        self._offer = None
+        self._ending = Result("agreed", None, None)
+        self._legal = None
+        return None
+
+    def decline_draw(self, seat: str) -> Optional[Refusal]:
+        """The other seat declines the waiting offer; the game goes on.
+        None, or a :class:`Refusal`.
+
+        >>> game = Game()
+        >>> print(game.decline_draw('p2'))
+        no draw has been offered
+        >>> _ = game.offer_draw('p1')
+        >>> game.decline_draw('p2') is None, game.draw_offered_by
+        (True, None)
+        """
+        refused = self._answer(seat)
+        if refused is not None:
+            return refused
+        self._offer = None
+        return None
+
+    def _answer(self, seat: str) -> Optional[Refusal]:
+        if not _seat_ok(seat):
+            return self._not_a_seat(seat)
+        if self._over():
+            return self._game_over()
+        if self._offer is None:
+            return Refusal(RefusalCode.NO_OFFER, "no draw has been offered")
+        if self._offer == seat:
+            return Refusal(RefusalCode.OWN_OFFER,
+                           f"{seat} offered the draw and cannot answer it: "
+                           f"it is for {_other_seat(seat)} to accept or decline")
+        return None
+
+    # -- the record ------------------------------------------------------------
+
+    def as_text(self) -> str:
+        """The game as text (seed 001's game format): the rule set, where it
+        started when that was not the set-up, its moves, and a ``result``
+        line when the players ended it by a resignation or an agreed draw.
+
+        >>> game = Game(position='7/7/7/3k3/7/7/a6 d').play_or_raise('d4d1')
+        >>> _ = game.resign('p1')
+        >>> print(game.as_text(), end='')
+        variant brandubh
+        start 7/7/7/3k3/7/7/a6 d
+        moves d4d1
+        result resign attackers
+        """
+        result: Optional[dict[str, str]] = None
+        if self._ending is not None:
+            if self._ending.how == "agreed":
+                result = {"how": "agreed"}
+            else:
+                result = {"how": "resign", "by": _other_side(str(self._ending.side))}
+        text = notation.game_string(
+            variant=self.variant.as_string(), start=self.start, moves=self.log, result=result,
+        )
+        assert text is not None
+        return text
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        attackers: str = "p1",
+        *,
+        seed: Optional[bytes] = None,
+    ) -> Replay:
+        """A game from the text :meth:`as_text` writes. The seats are not
+        part of the text and may be given after it, and so may a seed.
+        Returns as :meth:`replay` does: a :class:`Replay` of the game, the
+        refusal that stopped it or None, and how many moves went in.
+        Raises :class:`~brandubh.errors.ArgumentError` for text that is not
+        a game, and the variant's or position's error for a bad line.
+
+        >>> text = 'variant brandubh\\nmoves d1c1 d3c3\\nresult agreed\\n'
+        >>> game, refused, played = Game.from_text(text, attackers='p2')
+        >>> game.log, refused, played, game.result.how, game.turn
+        (['d1c1', 'd3c3'], None, 2, 'agreed', None)
+        >>> game.as_text() == text
+        True
+        """
+        parsed = notation.game_parse(text)
+        if parsed is None:
+            raise ArgumentError(
+                f"not the text of a game: {text!r:.80} (it needs a variant and a moves line; "
+                "see brandubh.notation.game_parse)"
+            )
+        return cls.replay(
+            parsed["moves"], result=parsed["result"], attackers=attackers,
+            variant=parsed["variant"], position=parsed["start"], seed=seed,
+        )
+
+    def _replay_class(  # type: ignore[misc]
+        cls: "type[Game]",  # noqa: N805 - bound to the class by _ClassOrInstance
+        moves: Iterable[MoveArg] = (),
+        *,
+        result: Optional[Mapping[str, str]] = None,
+        attackers: str = "p1",
+        variant: VariantLike = None,
+        position: Optional[str] = None,
+        seed: Optional[bytes] = None,
+    ) -> Replay:
+        """Build a game and play moves into it.
+
+        As a class method, ``Game.replay(moves, *, result=None, attackers='p1',
+        variant=None, position=None, seed=None)`` takes what :class:`Game`
+        takes. As a method, ``game.replay(moves, *, result=None)`` starts a
+        new game from the same seats, rule set and start position as
+        ``game`` (not its seed, which a finished replay would give away).
+
+        ``moves`` is a list of moves in either written form; ``result``, for
+        an ending the players made after the moves, is ``{'how': 'resign',
+        'by': 'attackers'}`` (or ``'defenders'``, the side that resigned) or
+        ``{'how': 'agreed'}``.
+
+        Returns a :class:`Replay`: the game, None or the :class:`Refusal`
+        that stopped the replay, and how many moves were played. The game
+        holds the moves played before the refusal. (Seed 000's "scalar
+        context" form is ``Game.replay(...).game``.)
+
+        >>> game, refused, played = Game.replay(['d1c1', 'd3c3'], attackers='p2')
+        >>> refused, played, game.turn
+        (None, 2, 'p2')
+        >>> again = game.replay(game.log, result={'how': 'resign', 'by': 'defenders'}).game
+        >>> again.log == game.log, again.winner
+        (True, 'p2')
+        """
+        game = cls(attackers, variant=variant, position=position, seed=seed)
+        return game._feed(moves, result)
+
+    def _replay_instance(
+        self,
+        moves: Iterable[MoveArg] = (),
+        *,
+        result: Optional[Mapping[str, str]] = None,
+    ) -> Replay:
+        game = type(self)(self._attackers, variant=self.variant, position=self.start)
+        return game._feed(moves, result)
+
+    _replay_class.__name__ = _replay_instance.__name__ = "replay"
+    _replay_class.__qualname__ = _replay_instance.__qualname__ = "Game.replay"
+    replay = _ClassOrInstance(_replay_class, _replay_instance)
+    del _replay_class, _replay_instance
+
+    def _feed(self, moves: Iterable[MoveArg], result: Optional[Mapping[str, str]]) -> Replay:
+        if isinstance(moves, (str, bytes, bytearray)):
+            raise ArgumentError("moves must be a list of moves, not one string")
+        try:
+            listed = list(moves)
+        except TypeError:
+            raise ArgumentError(f"moves must be a list of moves, not {type(moves).__name__}") from None
+        ending = _check_result(result)
+        played = 0
+        for mv in listed:
+            refused = self.play(mv)
+            if refused is not None:
+                return Replay(self, refused, played)
+            played += 1
+        if ending is not None:
+            if ending == "agreed":
+                refused = self._game_over() if self._over() else None
+                if refused is None:
+                    self._ending = Result("agreed", None, None)
+                    self._offer = None
+                    self._legal = None
+            else:
+                refused = self.resign(self._attackers if ending == ATTACKERS
+                                      else _other_seat(self._attackers))
+            if refused is not None:
+                return Replay(self, refused, played)
+        return Replay(self, None, played)
+
+    # -- refusals ----------------------------------------------------------------
+
+    @staticmethod
+    def _not_a_seat(seat: object) -> Refusal:
+        return Refusal(RefusalCode.NOT_A_SEAT, f"{seat!r} is not a seat: the seats are p1 and p2")
+
+    def _game_over(self) -> Refusal:
+        return Refusal(RefusalCode.GAME_OVER, "the game is over: " + self._ended_how())
+
+    def _ended_how(self) -> str:
+        result = self.result
+        assert result is not None
+        how = result.how
+        won = f"the {result.side} ({result.winner}) won" if result.winner else "drawn"
+        rules = self._rules
+        if how == "resign":
+            return f"the {_other_side(str(result.side))} resigned"
+        if how == "agreed":
+            return "the players agreed a draw"
+        if how == "corner":
+            where = "a corner" if self.variant.escape == "corner" else "the edge"
+            what = f"the king stood on {where}" if rules.ply == 0 else f"the king reached {where}"
+        elif how == "capture":
+            what = "there was no king on the board" if rules.ply == 0 else "the king was captured"
+        elif how == "no_pieces":
+            what = "the attackers had no piece left"
+        elif how == "repetition":
+            what = f"a position occurred for the {_ordinal(self.variant.repeat)} time"
+        elif how == "encircled":
+            what = "the defenders were encircled"
+        elif how == "no_move":
+            what = f"the {rules.side} had no move"
+        elif how == "ply_cap":
+            what = f"the limit of {self.variant.ply_cap} moves was reached"
+        else:
+            what = f"{self.variant.quiet_cap} moves in a row captured nothing"
+        return f"{what}, {won}" if result.winner else f"{what}, a draw"
+
+    @staticmethod
+    def _not_a_move(move: object) -> Refusal:
+        if isinstance(move, str):
+            loose = _LOOSE_MOVE.fullmatch(move.strip())
+            if loose:
+                f, t = loose.group(1).lower(), loose.group(2).lower()
+                off = [s for s in (f, t) if not notation.square_parse(s)]
+                if off:
+                    where = " and ".join(dict.fromkeys(off))
+                    verb = "is" if len(set(off)) == 1 else "are"
+                    return Refusal(RefusalCode.OFF_BOARD,
+                                   f"{f} to {t}: {where} {verb} not on the board (a1 to g7)")
+            return Refusal(RefusalCode.NOT_A_MOVE,
+                           f"{move!r} is not written as a move: give it as d1d3 or d1-d3")
+        return Refusal(RefusalCode.NOT_A_MOVE,
+                       f"a move is written as a string like 'd1d3', not {type(move).__name__}")
+
+    def _why_refusal(self, why: Why, f: str, t: str) -> Refusal:
+        rules = self._rules
+        piece = rules.at(f)
+        head = f"{f} to {t}: "
+        if why == Why.NO_PIECE:
+            return Refusal(RefusalCode.NO_PIECE, head + f"there is no piece on {f}")
+        if why == Why.NOT_YOURS:
+            owner = ATTACKERS if piece == "attacker" else DEFENDERS
+            return Refusal(RefusalCode.NOT_YOURS, head + f"the {piece} on {f} belongs to the "
+                           f"{owner}, and it is the {rules.side}' move")
+        if why == Why.SAME_SQUARE:
+            return Refusal(RefusalCode.SAME_SQUARE,
+                           head + f"the {piece} on {f} has to move to another square")
+        if why == Why.NOT_A_LINE:
+            return Refusal(RefusalCode.NOT_A_LINE, head + f"the {piece} on {f} moves along a rank "
+                           f"or a file, and {t} is on neither")
+        if why == Why.BLOCKED:
+            return Refusal(RefusalCode.BLOCKED, head + self._blocked(piece, f, t))
+        if why == Why.THRONE:
+            if piece == "king":
+                return Refusal(RefusalCode.THRONE, head + "the king may not return to the throne")
+            return Refusal(RefusalCode.THRONE, head + "the king alone may stop on the throne")
+        if why == Why.CORNER:
+            return Refusal(RefusalCode.CORNER, head + "the king alone may stop on a corner")
+        if why == Why.OFF_BOARD:  # pragma: no cover - notation only gives squares on the board
+            return Refusal(RefusalCode.OFF_BOARD, head + "that is not on the board")
+        if why == Why.GAME_OVER:  # pragma: no cover - the game checks this first
+            return self._game_over()
+        raise AssertionError(f"no refusal for {why!r}")  # pragma: no cover
+
+    def _blocked(self, piece: str, f: str, t: str) -> str:
+        """Which square stops the slide from f to t, as the engine walks it."""
+        a, b = square(f), square(t)
+        step = (1 if b > a else -1) if a // 7 == b // 7 else (7 if b > a else -7)
+        sq = a + step
+        while True:
+            if self._rules.at(sq):
+                return f"the {piece} on {f} is blocked by the piece on {_NAMES[sq]}"
+            if sq == b:
+                break
+            if sq == THRONE and not self.variant.throne_pass:
+                return (f"the {piece} on {f} may not cross the throne on d4: "
+                        "under these rules the throne blocks every piece")
+            sq += step
+        return f"the {piece} on {f} is blocked"  # pragma: no cover - the engine said blocked
+
+
+def _ordinal(n: int) -> str:
+    small = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+    return small.get(n, f"{n}th")
+
+
+def _check_result(result: object) -> Optional[str]:
+    """'agreed', a side that resigned, or None; ArgumentError otherwise."""
+    if result is None:
+        return None
+    if isinstance(result, Mapping):
+        how = result.get("how")
+        if how == "agreed" and set(result) == {"how"}:
+            return "agreed"
+        if how == "resign" and set(result) == {"how", "by"} and result.get("by") in SIDES:
+            return str(result["by"])
+    raise ArgumentError(
+        "result must be {'how': 'resign', 'by': 'attackers'} (or 'defenders') "
+        f"or {{'how': 'agreed'}}, not {result!r}"
+    )
