@@ -13,7 +13,7 @@ import random
 from typing import Any, Optional, Union
 
 from .errors import ArgumentError
-from .search import check_limits, salt_seed
+from .search import check_limits, features_off, salt_seed
 
 # level: (budget in positions, chance of a random move instead of a search)
 LEVELS: dict[int, tuple[int, float]] = {
@@ -46,7 +46,8 @@ class Bot:
     """
 
     def __init__(self, level: int = 4, seed: SeedLike = None, *, budget: Optional[int] = None,
-                 depth: Optional[int] = None, weights: Optional[dict] = None) -> None:
+                 depth: Optional[int] = None, weights: Optional[dict] = None,
+                 off: tuple = ()) -> None:
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {level!r}")
         if seed is not None and not isinstance(seed, (int, str, bytes)):
@@ -58,6 +59,8 @@ class Bot:
         check_limits(self.budget, 1, depth)
         self.depth = depth
         self.weights = weights
+        # Search features turned off, to measure them (brandubh match "off=tt").
+        self.off = features_off(off)
         self.seed = seed
 
     def __repr__(self) -> str:
@@ -85,7 +88,7 @@ class Bot:
             chosen = random.Random(salt + b"|blunder").choice(moves)
         else:
             chosen = rules.search(budget=self.budget, seed=salt_seed(salt), depth=self.depth,
-                                  weights=self.weights).move
+                                  weights=self.weights, _off=self.off).move
         if rules is game:
             return chosen
         from .engine import move_text

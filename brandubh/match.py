@@ -8,9 +8,11 @@ say what a change to the search or the evaluation is worth:
     brandubh match "budget=20000,ring=45" "budget=20000" --games 400
 
 A setting is comma-separated ``key=value`` pairs: ``level`` (1-8),
-``budget`` (positions per move), ``depth``, and any evaluation weight
+``budget`` (positions per move), ``depth``, any evaluation weight
 (``attacker``, ``defender``, ``lane_one``, ``lane_two``, ``freedom``,
-``corner_guard``, ``ring``).
+``corner_guard``, ``ring``), and ``off=`` search features to turn off, joined
+by ``+`` (``tt``, ``killers``, ``history``, ``pvs``, ``threats``,
+``qsearch``, ``blocks``): ``"budget=5000,off=killers+history"``.
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .errors import ArgumentError
-from .search import WEIGHT_NAMES
+from .search import FEATURES, WEIGHT_NAMES
 from .variant import Variant, as_variant
 
 SETUP = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
@@ -39,6 +41,9 @@ def parse_setting(text: str) -> dict:
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, eq, raw = part.partition("=")
         key = key.strip()
+        if key == "off" and eq:
+            out["off"] = tuple(filter(None, raw.strip().split("+")))
+            continue
         if not eq or not raw.strip().lstrip("-").isdigit():
             raise ArgumentError(f"{part!r} in {text!r} is not key=whole-number")
         value = int(raw)
@@ -192,8 +197,9 @@ def register(subparsers) -> None:
         "match", help="two engine settings play each other",
         description="Two engine settings play each other over opening positions with colours "
         "swapped, in parallel processes; prints the score and the Elo difference of A over B "
-        "with its 95%% interval. A setting is key=value pairs: level, budget, depth, or a "
-        "weight (" + ", ".join(WEIGHT_NAMES) + ").")
+        "with its 95%% interval. A setting is key=value pairs: level, budget, depth, a "
+        "weight (" + ", ".join(WEIGHT_NAMES) + "), or off=FEATURE+FEATURE to turn search "
+        "features off (" + ", ".join(FEATURES) + ").")
     p.add_argument("a", metavar="A", help='the first setting, e.g. "level=5"')
     p.add_argument("b", metavar="B", help='the second setting, e.g. "level=4"')
     p.add_argument("--games", type=int, default=200, help="games to play (default 200)")

@@ -396,7 +396,7 @@ class Rules:
 
     @_serialised
     def search(self, budget: int = 20_000, seed: int = 1, depth: Optional[int] = None,
-               weights: Optional[dict] = None) -> Optional["SearchResult"]:
+               weights: Optional[dict] = None, _off: int = 0) -> Optional["SearchResult"]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
         changed. No clock is read: the same game, budget, seed, depth and
@@ -414,7 +414,7 @@ class Rules:
         from .search import SearchResult, c_weights, check_limits, run_search
 
         check_limits(budget, seed, depth)
-        raw = run_search(self._g, budget, seed, depth, c_weights(weights))
+        raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off)
         if raw is None:
             return None
         return SearchResult(*raw)

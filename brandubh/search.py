@@ -120,9 +120,26 @@ class SearchResult:
         return None
 
 
-def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights) -> Optional[tuple]:
+# Search features that `brandubh match` can turn off to measure them
+# (csrc/search.h, BD_OFF_*).
+FEATURES = {"tt": 1, "killers": 2, "history": 4, "pvs": 8, "threats": 16, "qsearch": 32, "blocks": 64}
+
+
+def features_off(names) -> int:
+    """The engine's mask for a list of feature names to turn off."""
+    mask = 0
+    for name in names:
+        if name not in FEATURES:
+            raise ArgumentError(f"no search feature named {name!r}; they are {', '.join(FEATURES)}")
+        mask |= FEATURES[name]
+    return mask
+
+
+def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
+               off: int = 0) -> Optional[tuple]:
     """One C call; returns (move, score, depth, nodes, stopped, pv) or None."""
-    limits = ffi.new("bd_search_limits *", {"budget": budget, "depth": depth or 0, "seed": seed})
+    limits = ffi.new("bd_search_limits *", {"budget": budget, "depth": depth or 0, "seed": seed,
+                                            "off": off})
     out = ffi.new("bd_search_result *")
     code = lib.bd_search(game_ptr, limits, weights, out)
     if code == 1:

@@ -68,7 +68,7 @@ typedef struct bd_weights {
 } bd_weights;
 
 typedef struct bd_search_limits {
-    uint64_t budget; int depth; uint32_t seed;
+    uint64_t budget; int depth; uint32_t seed; int off;
 } bd_search_limits;
 
 typedef struct bd_search_result {

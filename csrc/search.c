@@ -25,6 +25,7 @@ typedef struct ctx {
     bd_tt tt;
     uint64_t nodes, budget;
     int stopped;
+    int off;                    /* BD_OFF_* */
     bd_move killers[BD_MAX_PLY][2];
     int32_t history[2][4096];
     bd_move pv[BD_MAX_PLY + 1][BD_MAX_PLY];
@@ -112,7 +113,7 @@ static void score_moves(const ctx *c, const bd_pos *p, const bd_move *moves, int
                         bd_move tt_move, int ply, int *scores) {
     const bd_variant *v = &c->g->v;
     capture_map map = capture_map_of(v, p);
-    bd_bb blocks = p->side == BD_ATTACKERS ? block_squares(v, p) : 0;
+    bd_bb blocks = p->side == BD_ATTACKERS && !(c->off & BD_OFF_BLOCKS) ? block_squares(v, p) : 0;
     bd_bb escapes = bd_escapes(v);
     const bd_move *killers = c->killers[ply];
     int i;
@@ -130,6 +131,8 @@ static void score_moves(const ctx *c, const bd_pos *p, const bd_move *moves, int
             else if (m == killers[0]) s = ORDER_KILLER1;
             else if (m == killers[1]) s = ORDER_KILLER2;
             else s = c->history[p->side][m];
+            if (s >= ORDER_KILLER2 && s < ORDER_BLOCK && (c->off & BD_OFF_KILLERS)) s = 0;
+            if (s < ORDER_KILLER2 && (c->off & BD_OFF_HISTORY)) s = 0;
         }
         scores[i] = s;
     }
@@ -222,8 +225,9 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     reach = bd_king_reach(v, p);
     threatened = (reach & bd_escapes(v)) != 0;
     if (threatened && p->side == BD_DEFENDERS) return BD_MATE - ply - 1;
-    threatened = threatened && p->side == BD_ATTACKERS;
+    threatened = threatened && p->side == BD_ATTACKERS && !(c->off & BD_OFF_THREATS);
     /* 4. Stand pat, unless threatened. */
+    if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, reach);
     if (!threatened) {
         best = relative_eval(c, p, reach);
         if (best >= beta || qply >= QMAX || ply >= BD_MAX_PLY - 1) return best;
@@ -280,7 +284,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     /* 6. The transposition table: a cut-off off the principal variation, and
      *    its move first in any case. */
     slot = bd_tt_slot(&c->tt, p->key);
-    if (slot->key == p->key && slot->bound != BD_BOUND_NONE) {
+    if (slot->key == p->key && slot->bound != BD_BOUND_NONE && !(c->off & BD_OFF_TT)) {
         tt_move = slot->move;
         if (!pv_node && slot->depth >= depth) {
             int s = from_tt(slot->score, ply);
@@ -300,7 +304,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
         /* 8. Principal variation search: the first move with the full window,
          *    the rest with a null window, searched again if they beat it. */
         push(c, m);
-        if (i == 0) {
+        if (i == 0 || (c->off & BD_OFF_PVS)) {
             s = -search(c, depth - 1, -beta, -alpha, ply + 1);
         } else {
             s = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -379,6 +383,7 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
         return -1;
     }
     c->w = w;
+    c->off = limits->off;
     c->budget = limits->budget ? limits->budget : 1;
     max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
 

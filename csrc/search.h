@@ -15,10 +15,23 @@
 #define BD_MAX_PLY 96
 #define BD_MAX_DEPTH 64
 
+/* Features that can be turned off, one at a time, to measure what each is
+ * worth (brandubh match); 0 in play. */
+enum {
+    BD_OFF_TT = 1,          /* transposition table: no cut-offs, no table move */
+    BD_OFF_KILLERS = 2,
+    BD_OFF_HISTORY = 4,
+    BD_OFF_PVS = 8,         /* every move searched with the full window */
+    BD_OFF_THREATS = 16,    /* an open line home is not treated as check */
+    BD_OFF_QSEARCH = 32,    /* the evaluation at the horizon, no quiescence */
+    BD_OFF_BLOCKS = 64      /* blocks of the king's line not ordered first */
+};
+
 typedef struct bd_search_limits {
     uint64_t budget;    /* positions the search may visit, at least 1 */
     int depth;          /* stop after this many moves ahead; 0 for no limit */
     uint32_t seed;      /* settles the choice among root moves that score alike */
+    int off;            /* BD_OFF_* features turned off; 0 in play */
 } bd_search_limits;
 
 typedef struct bd_search_result {
