@@ -30,13 +30,16 @@ import enum
 import re
 import types
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
 from .engine import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
 from .errors import ArgumentError, BrandubhError
 from .rules import Rules, outcome_name
 from .variant import Variant, VariantLike
+
+if TYPE_CHECKING:
+    from .search import SearchResult
 
 __all__ = [
     "Game",
@@ -59,10 +62,6 @@ SIDES = (ATTACKERS, DEFENDERS)
 SEED_BYTES = 32
 
 _NAMES = tuple(str(notation.square_name(sq % 7, sq // 7)) for sq in range(49))
-_NEIGHBOURS = tuple(
-    tuple(sq + d for d, ok in ((-7, sq >= 7), (7, sq < 42), (-1, sq % 7 > 0), (1, sq % 7 < 6)) if ok)
-    for sq in range(49)
-)
 _KINDS = {"": "", "a": "attacker", "d": "defender", "k": "king"}
 
 # A string shaped like a move whose squares need not be on the board: the
@@ -627,28 +626,58 @@ class Game:
         rules = self._rules
         mover = rules.side
         board = self._board()
-        enemy = ("defender", "king") if mover == ATTACKERS else ("attacker",)
-        out = []
-        for m in rules.moves():
-            f, t = m >> 6, m & 63
-            rules.play(m)
-            over = rules.is_over()
-            captures: tuple[str, ...] = ()
-            # Only a move that ends next to an enemy can capture; ask the
-            # record what it took only then (or when the game ended).
-            if over or any(board[n] in enemy for n in _NEIGHBOURS[t]):
-                report = rules.report()
-                assert report is not None
-                captures = report.capture_names
-            wins = over and rules.winner == mover
-            rules.undo()
-            out.append(LegalMove(_NAMES[f] + _NAMES[t], _NAMES[f], _NAMES[t], board[f], captures, wins))
-        return tuple(out)
+        return tuple(
+            LegalMove(_NAMES[m >> 6] + _NAMES[m & 63], _NAMES[m >> 6], _NAMES[m & 63], board[m >> 6],
+                      tuple(_NAMES[sq] for sq in captured), winner == mover)
+            for m, captured, _outcome, winner in rules.legal()
+        )
 
     def _board(self) -> list[str]:
         """What stands on each square, by square number."""
         rows, _side = notation.position_cells(self.position)  # type: ignore[misc]
         return [_KINDS[rows[6 - sq // 7][sq % 7]] for sq in range(49)]
+
+    # -- a program's move ------------------------------------------------------
+
+    def search(self, budget: int = 20_000, salt: Union[str, bytes, None] = None,
+               depth: Optional[int] = None, weights: Optional[dict] = None) -> Optional["SearchResult"]:
+        """The move a search of ``budget`` positions thinks best for the side
+        to move, or None when the game is finished. The game is not changed.
+
+        No clock is read: the same game, budget and salt give the same move
+        on any machine. ``salt`` (any string or bytes, with the game's own
+        seed when it has one) decides among moves the search scores alike,
+        so two programs given different salts do not play the same game.
+        The result's ``move`` and ``pv`` are in the stored form.
+
+        >>> game = Game()
+        >>> found = game.search(budget=5_000, salt='me')
+        >>> found.move in {m.move for m in game.legal()}, found.nodes <= 5_000
+        (True, True)
+        >>> game.play(found.move) is None
+        True
+        """
+        from .search import SearchResult, salt_seed
+
+        if self._over():
+            return None
+        seed = salt_seed((self._seed or b"") + (salt.encode() if isinstance(salt, str) else salt or b""))
+        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights)
+        if found is None:  # pragma: no cover - the game is not over
+            return None
+        return SearchResult(move_text(found.move), found.score, found.depth, found.nodes,
+                            found.stopped, tuple(move_text(m) for m in found.pv))
+
+    @property
+    def bot(self) -> type:
+        """The class that plays this game: :class:`brandubh.Bot`.
+
+        >>> Game().bot.__name__
+        'Bot'
+        """
+        from .bot import Bot
+
+        return Bot
 
     def play(self, move: MoveArg, seat: Optional[str] = None) -> Optional[Refusal]:
         """Play a move for the side to move. The move may be written as it is

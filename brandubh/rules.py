@@ -228,6 +228,32 @@ class Rules:
         return ffi.unpack(self._buf, lib.bd_game_moves(self._g, self._buf))
 
     @_serialised
+    def legal(self) -> list[tuple[int, tuple[int, ...], "Outcome", Optional[str]]]:
+        """Every move of the side to move with what it would do, in one call:
+        ``(move, squares it empties, the outcome it brings, the winner)``.
+        Empty once the game is over.
+
+        >>> first = Rules().legal()[0]
+        >>> move_text(first[0]), first[1], outcome_name(first[2])
+        ('d1b1', (), 'ongoing')
+        """
+        n_max = 160
+        moves = self._buf
+        captured = ffi.new("bd_bb[]", n_max)
+        outcome = ffi.new("int[]", n_max)
+        winner = ffi.new("int[]", n_max)
+        n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
+        if n < 0:
+            raise EngineError("out of memory while listing moves")
+        out = []
+        for i in range(n):
+            c = captured[i]
+            squares = tuple(s for s in range(49) if c >> s & 1) if c else ()
+            w = winner[i]
+            out.append((moves[i], squares, Outcome(outcome[i]), SIDES[w] if w >= 0 else None))
+        return out
+
+    @_serialised
     def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
         """What the move that reached ``ply`` (the last move by default) did;
         None at the start."""

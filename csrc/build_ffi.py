@@ -100,6 +100,7 @@ int bd_game_play(bd_game *g, bd_move m, bd_report *report);
 int bd_game_undo(bd_game *g);
 int bd_game_moves(const bd_game *g, bd_move *out);
 int bd_game_repeats(const bd_game *g);
+int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
 
 void bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
               bd_perft_stats *stats);

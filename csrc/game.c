@@ -174,3 +174,19 @@ int bd_game_moves(const bd_game *g, bd_move *out) {
     if (g->outcome != BD_ONGOING) return 0;
     return bd_gen_moves(&g->v, &g->hist[g->ply].pos, out);
 }
+
+int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner) {
+    int n = bd_game_moves(g, moves), i;
+    if (n == 0) return 0;
+    if (bd_game_reserve(g, 1) != 0) return -1;
+    for (i = 0; i < n; i++) {
+        captured[i] = bd_game_push(g, moves[i]).captured;
+        bd_game_judge(g, -1);
+        outcome[i] = g->outcome;
+        winner[i] = g->winner;
+        g->ply--;
+        g->outcome = BD_ONGOING;
+        g->winner = BD_NOBODY;
+    }
+    return n;
+}

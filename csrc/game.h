@@ -59,6 +59,10 @@ int bd_game_undo(bd_game *g);
 /* The moves of the side to move; none once the game is over. */
 int bd_game_moves(const bd_game *g, bd_move *out);
 int bd_game_repeats(const bd_game *g);
+/* Every move of the side to move with what it would capture and the ending
+ * it would bring (and its winner), each played and taken back: BD_MAX_MOVES
+ * entries at most in each array. Returns how many, or -1 when out of memory. */
+int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
 /* Make room for `plies` more moves; 0, or -1 when out of memory. */
 int bd_game_reserve(bd_game *g, int plies);
 

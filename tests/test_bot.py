@@ -1,0 +1,66 @@
+"""Game.search and the Bot: stored-form moves, salts, levels, determinism."""
+
+import pytest
+
+from brandubh import BrandubhError, Bot, Game, Rules
+from brandubh.bot import LEVELS
+
+
+def test_game_search_gives_stored_moves():
+    game = Game(variant="codingame")
+    found = game.search(budget=10_000, salt="me")
+    assert isinstance(found.move, str) and found.move in {m.move for m in game.legal()}
+    assert all(isinstance(m, str) and len(m) == 4 for m in found.pv)
+    assert game.ply == 0  # the game is not changed
+
+
+def test_game_search_salt_is_stable_and_matters():
+    game = Game()
+    a = game.search(budget=3_000, salt="alpha")
+    assert a == game.search(budget=3_000, salt=b"alpha")
+    moves = {game.search(budget=3_000, salt=f"s{i}").move for i in range(12)}
+    assert len(moves) > 1
+
+
+def test_game_search_uses_the_game_seed():
+    seeds = [bytes([i]) * 32 for i in range(10)]
+    moves = {Game(seed=s).search(budget=3_000).move for s in seeds}
+    assert len(moves) > 1
+    assert Game(seed=seeds[3]).search(budget=3_000) == Game(seed=seeds[3]).search(budget=3_000)
+
+
+def test_finished_game_search_is_none():
+    game = Game()
+    game.resign("p1")
+    assert game.search(budget=100) is None
+    assert Bot(3).choose(game) is None
+
+
+def test_bot_on_game_and_rules():
+    assert Game().bot is Bot
+    game, rules = Game(), Rules()
+    bot = Bot(3, seed=42)
+    assert bot.choose(game) in {m.move for m in game.legal()}
+    assert bot.choose(rules) in rules.moves()
+    assert bot.choose(game) == Bot(3, seed=42).choose(Game())
+
+
+def test_levels_grow():
+    budgets = [LEVELS[level][0] for level in sorted(LEVELS)]
+    assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
+    assert LEVELS[1][1] > 0 and LEVELS[max(LEVELS)][1] == 0
+
+
+def test_a_bot_game_finishes():
+    game = Game(variant="modern", seed=bytes(32))
+    bots = {"p1": Bot(1), "p2": Bot(2)}
+    while game.status == "active":
+        assert game.play(bots[game.turn].choose(game)) is None
+    assert game.result is not None and game.seed == bytes(32)
+
+
+@pytest.mark.parametrize("kwargs", [{"level": 0}, {"level": 9}, {"level": "3"}, {"level": 3, "seed": 1.5},
+                                    {"level": 3, "budget": 0}, {"level": 3, "off": ("nothing",)}])
+def test_bad_bot_arguments(kwargs):
+    with pytest.raises(BrandubhError):
+        Bot(**kwargs)
