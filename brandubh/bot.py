@@ -80,7 +80,8 @@ class Bot:
 
     def choose(self, game: Any) -> Union[int, str, None]:
         rules = getattr(game, "_rules", game)
-        moves = rules.moves()
+        # A Game may be finished (a resignation) while its record is not.
+        moves = rules.moves() if getattr(game, "status", "active") == "active" else []
         if not moves:
             return None
         salt = self._salt(game, rules)
