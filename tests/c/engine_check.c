@@ -1,0 +1,77 @@
+/* A C driver for memory checkers: a search, a long random game with undo,
+ * playouts, perft and the move list, under every preset, with every
+ * allocation freed. Built and run by tests/test_valgrind.py (and usable with
+ * any sanitizer):
+ *
+ *     gcc -O1 -g -Icsrc csrc/[a-z]*.c tests/c/engine_check.c -o engine_check
+ *     valgrind --error-exitcode=1 --leak-check=full ./engine_check
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+
+static const bd_variant PRESETS[4] = {
+    /* esc pass re-entry hostile armed king         encircle nopieces nomove rep repeat start ply quiet */
+    {0, 1, 0, 1, 1, BD_KING_NIELSEN, 0, 1, 0, 0, 3, 1, 400, 0},   /* brandubh */
+    {0, 1, 1, 1, 1, BD_KING_FOUR_TWO, 1, 0, 1, 1, 3, 0, 200, 0},  /* codingame */
+    {0, 1, 1, 1, 1, BD_KING_TWO, 0, 1, 1, 1, 3, 1, 4096, 100},    /* modern */
+    {0, 1, 1, 0, 1, BD_KING_TWO, 0, 1, 1, 0, 3, 1, 4096, 0},      /* opentafl */
+};
+
+static uint64_t next(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+int main(void) {
+    int k, failures = 0;
+    uint64_t rng = 88172645463325252ULL;
+    for (k = 0; k < 4; k++) {
+        bd_variant v = PRESETS[k];
+        bd_pos start;
+        bd_game *g, *copy;
+        bd_move moves[BD_MAX_MOVES];
+        bd_bb captured[BD_MAX_MOVES];
+        int outcome[BD_MAX_MOVES], winner[BD_MAX_MOVES];
+        bd_weights w;
+        bd_search_limits limits = {20000, 0, 7, 0};
+        bd_search_result found;
+        bd_playout_stats stats;
+        bd_perft_stats perft;
+        char text[BD_POS_TEXT_MAX];
+        int n, plies = 0;
+
+        if (bd_variant_normalize(&v, v.ply_cap) != 0) return 2;
+        if (bd_pos_from_string("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", &start) != BD_POS_OK) return 2;
+        g = bd_game_new(&v, &start);
+        if (!g) return 3;
+        bd_default_weights(&w);
+        /* A long random game, searching now and then, with undo. */
+        while (g->outcome == BD_ONGOING) {
+            n = bd_game_legal(g, moves, captured, outcome, winner);
+            if (n <= 0) { failures++; break; }
+            if (plies % 25 == 0 && bd_search(g, &limits, &w, &found) != 0) failures++;
+            bd_game_play(g, moves[next(&rng) % (uint64_t)n], NULL);
+            if (next(&rng) % 10 == 0) bd_game_undo(g);
+            bd_pos_to_string(&g->hist[g->ply].pos, text);
+            plies++;
+        }
+        copy = bd_game_clone(g);
+        while (bd_game_undo(copy)) {
+        }
+        if (bd_playouts(copy, 200, 5, &stats) != 0 || stats.games != 200) failures++;
+        bd_perft(&v, &start, 3, 0, 0, &perft);
+        if (perft.leaves != 39512) failures++;
+        limits.budget = 200000;
+        if (bd_search(copy, &limits, &w, &found) != 0 || found.nodes > 200000) failures++;
+        printf("preset %d: %d plies, outcome %d, search %llu nodes\n", k, plies, g->outcome,
+               (unsigned long long)found.nodes);
+        bd_game_free(copy);
+        bd_game_free(g);
+    }
+    printf("%s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}
