@@ -115,3 +115,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (brandubh perft 6 --divide | head)
+        sys.stderr.close()
+        return 0
