@@ -28,6 +28,7 @@ def main() -> None:
         game.play(game.moves()[i % 40])
         if i % 4 == 0:
             game.clone()
+    del game
     gc.collect()
     print(f"games made and dropped: {games:,} in {time.perf_counter() - t0:.1f} s")
     print(f"Rules.live(): {live0} before, {Rules.live()} after")
