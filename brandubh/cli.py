@@ -2,6 +2,9 @@
 
     brandubh bench [--depth N] [--budget N] [--verbose]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
+    brandubh match A B [--games N] [--jobs N] ...
+    brandubh codingame [--level N] [--budget N] [--seed N]
+    brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
 """
 
 from __future__ import annotations
@@ -99,9 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 
-    from . import match
+    from . import codingame, match, referee
 
     match.register(sub)
+    codingame.register(sub)
+    referee.register(sub)
     return parser
 
 
