@@ -34,6 +34,7 @@ import sys
 import time
 from typing import Callable, Optional, Sequence, TextIO
 
+from .argtypes import real, whole
 from .bot import MAX_LEVEL as _BOT_MAX_LEVEL
 from .errors import BrandubhError
 from .protocol import NONE, TURN_LINES, Tracker
@@ -268,46 +269,6 @@ examples:
   brandubh referee "brandubh codingame" "python3 my_bot.py" --games 100"""
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 1 << 32:
-        raise argparse.ArgumentTypeError(f"the seed is from 0 to 4294967295, not {value}")
-    return value
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"the rate must be a positive number, not {text}")
-    return value
-
-
-def _level(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= MAX_LEVEL:
-        raise argparse.ArgumentTypeError(f"the level is from 1 to {MAX_LEVEL}, not {value}")
-    return value
-
-
 def register(subparsers) -> None:
     """Add the ``codingame`` command to the ``brandubh`` command's
     subparsers."""
@@ -315,20 +276,20 @@ def register(subparsers) -> None:
         "codingame", help="play as a bot over the CodinGame protocol (stdin/stdout)",
         description=_DESCRIPTION, epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--level", type=_level, default=MAX_LEVEL, metavar=f"1-{MAX_LEVEL}",
+    p.add_argument("--level", type=whole(1, MAX_LEVEL), default=MAX_LEVEL, metavar=f"1-{MAX_LEVEL}",
                    help=f"play as brandubh.Bot at this level: 1 (a beginner who sometimes "
                         f"blunders) to {MAX_LEVEL} (the default); the level's budget is "
                         "capped by the time budget")
-    p.add_argument("--budget", type=_positive_int, metavar="NODES",
+    p.add_argument("--budget", type=whole(1), metavar="NODES",
                    help="positions to search on each turn after the first "
                         "(default: 50%% of 50 ms at the assumed rate, 125000)")
-    p.add_argument("--first-budget", type=_positive_int, metavar="NODES",
+    p.add_argument("--first-budget", type=whole(1), metavar="NODES",
                    help="positions to search on the first turn (default: 35%% of 100 ms "
                         "at the assumed rate, 175000, or 1.4 times --budget)")
-    p.add_argument("--seed", type=_seed, default=1, metavar="N",
+    p.add_argument("--seed", type=whole(0, (1 << 32) - 1), default=1, metavar="N",
                    help="the bot's seed: it chooses among moves the search scores alike and, "
                         "at levels 1 and 2, when to blunder (0 to 2^32-1, default 1)")
-    p.add_argument("--rate", type=_rate, default=float(ASSUMED_RATE), metavar="NPS",
+    p.add_argument("--rate", type=real(0, open_low=True), default=float(ASSUMED_RATE), metavar="NPS",
                    help="positions a second to assume when deriving the budgets "
                         f"(default {ASSUMED_RATE})")
     p.add_argument("--variant", default="codingame", metavar="NAME",

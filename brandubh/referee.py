@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, TextIO
 
 from . import notation
+from .argtypes import real, whole
 from .engine import move_text, parse_move
 from .errors import BrandubhError
 from .protocol import MOVE_RE, turn_input
@@ -1109,56 +1110,6 @@ the faults, and each bot's answer times (median and worst). Exit status: 0,
 interrupted."""
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
-    return value
-
-
-def _ms(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of milliseconds, not {text}")
-    return value
-
-
-def _scale(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
-    return value
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < 0.5:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 0.5, not {text}")
-    return value
-
-
 def _sprt_arg(text: str) -> tuple[float, float]:
     try:
         return parse_sprt(text)
@@ -1176,9 +1127,9 @@ def register(subparsers) -> None:
     p.add_argument("bot_a", metavar="BOT_A", help="the first bot's command (A), quoted")
     p.add_argument("bot_b", metavar="BOT_B", help="the second bot's command (B), quoted")
     g = p.add_argument_group("games")
-    g.add_argument("--games", "-n", type=_positive_int, default=2, metavar="N",
+    g.add_argument("--games", "-n", type=whole(1), default=2, metavar="N",
                    help="how many games (default 2: one with each bot attacking)")
-    g.add_argument("--jobs", "-j", type=_positive_int, default=1, metavar="N",
+    g.add_argument("--jobs", "-j", type=whole(1), default=1, metavar="N",
                    help="games played at once (default 1; keep it at most the number of cores, "
                         "or the bots' times suffer)")
     g.add_argument("--variant", default="codingame", metavar="NAME",
@@ -1189,33 +1140,33 @@ def register(subparsers) -> None:
                         "swapped: one position string per line, or games in the package's game "
                         "format (variant, start and moves lines; a bare 'moves d2c2 d3c3' line "
                         "too); '#' starts a comment")
-    g.add_argument("--random-plies", type=_count, default=0, metavar="N",
+    g.add_argument("--random-plies", type=whole(0), default=0, metavar="N",
                    help="add N random legal moves to each opening (a different opening for "
                         "each pair of games; default 0)")
     g.add_argument("--seed", type=int, default=1, metavar="N",
                    help="the seed of the random openings (default 1)")
     t = p.add_argument_group("time")
-    t.add_argument("--first-ms", type=_ms, default=DEFAULT_FIRST_MS, metavar="MS",
+    t.add_argument("--first-ms", type=real(0), default=DEFAULT_FIRST_MS, metavar="MS",
                    help=f"the limit for a bot's first answer (default {DEFAULT_FIRST_MS:g})")
-    t.add_argument("--turn-ms", type=_ms, default=DEFAULT_TURN_MS, metavar="MS",
+    t.add_argument("--turn-ms", type=real(0), default=DEFAULT_TURN_MS, metavar="MS",
                    help=f"the limit for every later answer (default {DEFAULT_TURN_MS:g})")
-    t.add_argument("--startup-ms", type=_ms, default=DEFAULT_STARTUP_MS, metavar="MS",
+    t.add_argument("--startup-ms", type=real(0), default=DEFAULT_STARTUP_MS, metavar="MS",
                    help="time a bot has after its process starts before its first turn's "
                         f"clock runs (default {DEFAULT_STARTUP_MS:g})")
-    t.add_argument("--time-scale", type=_scale, default=1.0, metavar="X",
+    t.add_argument("--time-scale", type=real(0, open_low=True), default=1.0, metavar="X",
                    help="multiply the two turn limits by X (a slow machine, a debug build)")
     t.add_argument("--lenient", action="store_true",
                    help="a late answer is counted, not lost; a bot loses by timeout only "
                         "when it has not answered after --hang-ms")
-    t.add_argument("--hang-ms", type=_ms, default=DEFAULT_HANG_MS, metavar="MS",
+    t.add_argument("--hang-ms", type=real(0), default=DEFAULT_HANG_MS, metavar="MS",
                    help=f"with --lenient, when a bot is taken to hang (default {DEFAULT_HANG_MS:g})")
     s = p.add_argument_group("statistics")
     s.add_argument("--sprt", type=_sprt_arg, metavar="ELO0,ELO1",
                    help="run a sequential probability ratio test of 'A is at most ELO0 "
                         "stronger' against 'at least ELO1' and stop when it decides")
-    s.add_argument("--alpha", type=_probability, default=0.05, metavar="P",
+    s.add_argument("--alpha", type=real(0, 0.5, open_low=True, open_high=True), default=0.05, metavar="P",
                    help="the SPRT's false positive rate (default 0.05)")
-    s.add_argument("--beta", type=_probability, default=0.05, metavar="P",
+    s.add_argument("--beta", type=real(0, 0.5, open_low=True, open_high=True), default=0.05, metavar="P",
                    help="the SPRT's false negative rate (default 0.05)")
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true",
@@ -1227,7 +1178,7 @@ def register(subparsers) -> None:
     o.add_argument("--games-out", metavar="FILE",
                    help="write every game's text to FILE, each after a '#' line saying how "
                         "it ended")
-    o.add_argument("--stderr-limit", type=_count, default=DEFAULT_STDERR_LIMIT, metavar="BYTES",
+    o.add_argument("--stderr-limit", type=whole(0), default=DEFAULT_STDERR_LIMIT, metavar="BYTES",
                    help="keep at most this much of each bot's standard error per game: the "
                         f"first and the last halves (default {DEFAULT_STDERR_LIMIT})")
     o.add_argument("--verbose", "-v", action="store_true",
