@@ -4,7 +4,7 @@ It reads a turn on standard input (the role, the opponent's last move, seven
 board lines; see :mod:`brandubh.protocol`), answers one move on standard
 output, and does so until its input ends::
 
-    brandubh codingame [--level 1-8] [--budget NODES] [--first-budget NODES] [--seed N]
+    brandubh codingame [--level 1-6] [--budget NODES] [--first-budget NODES] [--seed N]
 
 It keeps its own game record from the boards it is given
 (:class:`~brandubh.protocol.Tracker`), so the search sees the history and
@@ -21,8 +21,8 @@ turn then gets 1.4 times as much unless ``--first-budget`` says otherwise);
 ``--rate`` changes the assumed speed instead.
 
 **Strength.** The bot plays as :class:`brandubh.Bot` at ``--level`` (1, a
-beginner who sometimes blunders, to 8, the default), the level's budget
-capped by the time budget: at the default budgets, levels 6 to 8 play alike.
+beginner who sometimes blunders, to 6, the default), the level's budget
+capped by the time budget: at the default budgets, levels 5 and 6 play alike.
 It is deterministic: the same input, level, budgets and seed give the same
 answers on every machine.
 """
@@ -259,7 +259,7 @@ It plays as brandubh.Bot at --level. The search has no clock: it stops
 after a budget of positions, the level's budget capped by the time budget.
 By default the time budgets aim at 35% of the 100 ms first-turn limit and
 50% of the 50 ms later limit at an assumed 5 M positions a second (175,000
-and 125,000 positions); at those budgets levels 6 to 8 play alike."""
+and 125,000 positions); at those budgets levels 5 and 6 play alike."""
 
 _EPILOG = """\
 examples:

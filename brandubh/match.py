@@ -7,7 +7,7 @@ say what a change to the search or the evaluation is worth:
     brandubh match "level=5" "level=4" --games 200 --jobs 2
     brandubh match "budget=20000,ring=45" "budget=20000" --games 400
 
-A setting is comma-separated ``key=value`` pairs: ``level`` (1-8),
+A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 ``budget`` (positions per move), ``depth``, any evaluation weight
 (``attacker``, ``defender``, ``lane_one``, ``lane_two``, ``freedom``,
 ``corner_guard``, ``ring``), and ``off=`` search features to turn off, joined
