@@ -11,6 +11,11 @@ cd "$(dirname "$0")/.."
 restore() { python -m pip install -e . -q >/dev/null 2>&1 || true; }
 trap restore EXIT
 BRANDUBH_SANITIZE=1 python -m pip install -e ".[test]" -q
+# Refuse to report a clean run of an engine that was not instrumented.
+if ! nm -D brandubh/_engine*.so | grep -q __asan_init; then
+    echo "sanitize.sh: the engine was not built with AddressSanitizer" >&2
+    exit 1
+fi
 asan=$(gcc -print-file-name=libasan.so)
 ubsan=$(gcc -print-file-name=libubsan.so)
 # Python itself is not built with ASan: its own allocations are not tracked,
