@@ -22,8 +22,6 @@ typedef uint64_t bd_bb;
 #define BD_CORNERS 0x1040000000041ULL
 #define BD_EDGE    0x1fe0c183060ffULL
 #define BD_THRONE_BB (1ULL << BD_THRONE)
-/* The four squares beside the throne: c4, e4, d3, d5. */
-#define BD_BESIDE_THRONE 0x82820000ULL
 #define BD_FILE_A  0x40810204081ULL
 #define BD_FILE_MAGIC 0x41041041040ULL
 /* Bitboard shifts by one square, with wrap-around between ranks masked. */

@@ -86,44 +86,27 @@ static bd_bb hostile_to_defenders(const bd_variant *v, const bd_pos *p, bd_bb em
     return h;
 }
 
-/* Is the king, on `king`, taken by an attacker that has just reached `to`
- * beside him in direction `dir`? p is the position after the slide. */
+/* Is the king taken by an attacker that has just reached `to` beside him in
+ * direction `dir`? p is the position after the slide. */
 static int king_taken(const bd_variant *v, const bd_pos *p, int to, int dir, bd_bb empty) {
-    int king = p->king, d;
-    int far = BD_FAR[to][dir];
-    bd_bb att = p->att;
+    bd_bb around = BD_ADJACENT[p->king], att = p->att;
+    bd_bb far = BD_FAR[to][dir] == BD_NONE ? 0 : bd_bit(BD_FAR[to][dir]);
+    /* As any piece: the mover and an attacker or an empty corner opposite. */
+    int as_any_piece = (far & (att | (BD_CORNERS & empty))) != 0;
     switch (v->king_capture) {
     case BD_KING_NIELSEN:
-        if (king == BD_THRONE) {
-            for (d = 0; d < 4; d++)
-                if (!(att & bd_bit(BD_NEAR[king][d]))) return 0;
-            return 1;
-        }
-        if (bd_bit(king) & BD_BESIDE_THRONE) {
-            if (!(empty & BD_THRONE_BB)) return 0;
-            for (d = 0; d < 4; d++) {
-                int n = BD_NEAR[king][d];
-                if (n != BD_THRONE && !(att & bd_bit(n))) return 0;
-            }
-            return 1;
-        }
-        return far != BD_NONE && ((att | (BD_CORNERS & empty)) & bd_bit(far)) != 0;
+        if (p->king == BD_THRONE) return (around & ~att) == 0;
+        /* Beside the throne: the three other sides, and the throne empty. */
+        if (around & BD_THRONE_BB)
+            return (empty & BD_THRONE_BB) && (around & ~BD_THRONE_BB & ~att) == 0;
+        return as_any_piece;
     case BD_KING_TWO:
-        return far != BD_NONE && (hostile_to_defenders(v, p, empty) & bd_bit(far)) != 0;
+        return (far & hostile_to_defenders(v, p, empty)) != 0;
     case BD_KING_FOUR_TWO:
-        if (king == BD_THRONE) {
-            for (d = 0; d < 4; d++)
-                if (!(att & bd_bit(BD_NEAR[king][d]))) return 0;
-            return 1;
-        }
-        return far != BD_NONE && ((att | (BD_CORNERS & empty)) & bd_bit(far)) != 0;
-    default: /* BD_KING_FOUR */
-        for (d = 0; d < 4; d++) {
-            int n = BD_NEAR[king][d];
-            if (n == BD_NONE) return 0;
-            if (!((att | (BD_THRONE_BB & empty)) & bd_bit(n))) return 0;
-        }
-        return 1;
+        if (p->king == BD_THRONE) return (around & ~att) == 0;
+        return as_any_piece;
+    default: /* BD_KING_FOUR: every side closed; on the edge a side is open. */
+        return !(bd_bit(p->king) & BD_EDGE) && (around & ~(att | (BD_THRONE_BB & empty))) == 0;
     }
 }
 
