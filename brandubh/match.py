@@ -24,6 +24,7 @@ import argparse
 import json
 import multiprocessing
 import random
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -44,7 +45,8 @@ def parse_setting(text: str) -> dict:
         if key == "off" and eq:
             out["off"] = tuple(filter(None, raw.strip().split("+")))
             continue
-        if not eq or not raw.strip().lstrip("-").isdigit():
+        raw = raw.strip()
+        if not eq or not re.fullmatch(r"-?[0-9]+", raw):
             raise ArgumentError(f"{part!r} in {text!r} is not key=whole-number")
         value = int(raw)
         if key in ("level", "budget", "depth"):

@@ -235,9 +235,19 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
         return relative_eval(c, p, reach);
     }
-    /* 5. Captures (or, threatened, every move), best first. */
+    /* 5. Captures, best first; threatened, only the moves that can save the
+     *    king's opponents: into his open line, or beside him (to take him).
+     *    Every other move lets him home, so when there is none the position
+     *    is lost. (Trying every move instead cost 44 Elo at 20,000 positions
+     *    a move: -43.7 +- 33.1 over 400 games.) */
     if (threatened) {
+        bd_bb saving = block_squares(v, p) | BD_ADJACENT[p->king];
+        int k;
         n = bd_gen_moves(v, p, moves);
+        for (i = k = 0; i < n; i++)
+            if (saving & bd_bit(BD_TO(moves[i]))) moves[k++] = moves[i];
+        n = k;
+        if (n == 0) return -(BD_MATE - ply - 2);
         score_moves(c, p, moves, n, 0, ply, scores);
     } else {
         n = gen_captures(v, p, moves, scores);
