@@ -55,7 +55,7 @@ def parse_setting(text: str) -> dict:
             weights[key] = value
         else:
             raise ArgumentError(
-                f"{key!r} is not a setting: use level, budget, depth or a weight ({', '.join(WEIGHT_NAMES)})"
+                f"{key!r} is not a setting: use level, budget, depth, off or a weight ({', '.join(WEIGHT_NAMES)})"
             )
     if weights:
         out["weights"] = weights
