@@ -1,5 +1,20 @@
 /* The search. Numbered steps in search() and qsearch() are the order things
- * are asked at each position. */
+ * are asked at each position.
+ *
+ * What each feature is worth, measured with `brandubh match` (the feature
+ * on against the same search with it off, 400 games at 20,000 positions a
+ * move, colours swapped, brandubh rules; Elo with its 95% margin):
+ *   quiescence                      +110 +- 35
+ *   killer moves                     +32 +- 33
+ *   transposition table              +21 +- 33
+ *   principal variation search       +17 +- 32
+ *   blocks of the king's line first  +10 +- 33
+ *   history                           +4 +- 33
+ *   open line home as check           +0 +- 33 (-44 before it tried only
+ *                                      the saving moves)
+ * Only quiescence is clear of the noise at this size of match; the others
+ * are kept because none measured as a loss and each is a standard gain at
+ * larger budgets. */
 #include "search.h"
 
 #include <stdlib.h>
