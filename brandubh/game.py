@@ -30,16 +30,14 @@ import enum
 import re
 import types
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
 from .engine import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
 from .errors import ArgumentError, BrandubhError
 from .rules import Rules, outcome_name
+from .search import SearchResult, salt_seed
 from .variant import Variant, VariantLike
-
-if TYPE_CHECKING:
-    from .search import SearchResult
 
 __all__ = [
     "Game",
@@ -640,7 +638,7 @@ class Game:
     # -- a program's move ------------------------------------------------------
 
     def search(self, budget: int = 20_000, salt: Union[str, bytes, None] = None,
-               depth: Optional[int] = None, weights: Optional[dict] = None) -> Optional["SearchResult"]:
+               depth: Optional[int] = None, weights: Optional[dict] = None) -> Optional[SearchResult]:
         """The move a search of ``budget`` positions thinks best for the side
         to move, or None when the game is finished. The game is not changed.
 
@@ -657,8 +655,6 @@ class Game:
         >>> game.play(found.move) is None
         True
         """
-        from .search import SearchResult, salt_seed
-
         if self._over():
             return None
         seed = salt_seed((self._seed or b"") + (salt.encode() if isinstance(salt, str) else salt or b""))

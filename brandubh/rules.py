@@ -20,7 +20,7 @@ import functools
 import threading
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ._engine import ffi, lib
 from .engine import (
@@ -44,9 +44,8 @@ from .engine import (
     square,
 )
 from .errors import ArgumentError, EngineError
+from .search import SearchResult, c_weights, check_limits, default_weights, run_search
 
-if TYPE_CHECKING:
-    from .search import SearchResult
 from .variant import Variant, VariantLike, as_variant
 
 
@@ -422,7 +421,7 @@ class Rules:
 
     @_serialised
     def search(self, budget: int = 20_000, seed: int = 1, depth: Optional[int] = None,
-               weights: Optional[dict] = None, _off: int = 0) -> Optional["SearchResult"]:
+               weights: Optional[dict] = None, _off: int = 0) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
         changed. No clock is read: the same game, budget, seed, depth and
@@ -437,8 +436,6 @@ class Rules:
         >>> found.score > 29_000, found.mate_in, move_text(found.move)[:2]
         (True, 3, 'd4')
         """
-        from .search import SearchResult, c_weights, check_limits, run_search
-
         check_limits(budget, seed, depth)
         raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off)
         if raw is None:
@@ -453,16 +450,12 @@ class Rules:
         >>> Rules().evaluate() == Rules().evaluate({'ring': 30})
         True
         """
-        from .search import c_weights
-
         return lib.bd_evaluate(c_variant(self._variant), ffi.addressof(self._g.hist[self._g.ply], "pos"),
                                c_weights(weights))
 
     @staticmethod
     def weights() -> dict:
         """The seven weights of the evaluation, by name."""
-        from .search import default_weights
-
         return default_weights()
 
     def _ply_arg(self, ply: int) -> int:

@@ -14,8 +14,7 @@ weights give the same move, score and node count on every machine.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Mapping, Optional, Union
+from typing import Mapping, NamedTuple, Optional, Union
 
 from ._engine import ffi, lib
 from .errors import ArgumentError
@@ -85,8 +84,7 @@ def salt_seed(salt: Union[str, bytes, None]) -> int:
     return int.from_bytes(hashlib.sha256(bytes(salt)).digest()[:4], "big")
 
 
-@dataclass(frozen=True)
-class SearchResult:
+class SearchResult(NamedTuple):
     """What a search found.
 
     ``move`` is the move (a move number from :class:`~brandubh.Rules`, the
@@ -95,6 +93,7 @@ class SearchResult:
     how many moves ahead the result comes from; ``nodes`` the positions
     visited (never more than the budget); ``stopped`` true when the budget
     ended an iteration part way; ``pv`` the line the search expects.
+    (A named tuple: made in a fraction of a microsecond.)
     """
 
     move: Union[int, str]
@@ -138,8 +137,8 @@ def features_off(names) -> int:
 def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
                off: int = 0) -> Optional[tuple]:
     """One C call; returns (move, score, depth, nodes, stopped, pv) or None."""
-    limits = ffi.new("bd_search_limits *", {"budget": budget, "depth": depth or 0, "seed": seed,
-                                            "off": off})
+    limits = ffi.new("bd_search_limits *")
+    limits.budget, limits.depth, limits.seed, limits.off = budget, depth or 0, seed, off
     out = ffi.new("bd_search_result *")
     code = lib.bd_search(game_ptr, limits, weights, out)
     if code == 1:

@@ -398,8 +398,14 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     ctx *c;
     memset(out, 0, sizeof *out);
     if (g->outcome != BD_ONGOING) return 1;
-    c = (ctx *)calloc(1, sizeof *c);
+    /* Only what is read before it is written is cleared: not the PV table. */
+    c = (ctx *)malloc(sizeof *c);
     if (!c) return -1;
+    c->nodes = 0;
+    c->stopped = 0;
+    memset(c->killers, 0, sizeof c->killers);
+    memset(c->history, 0, sizeof c->history);
+    memset(c->pv_len, 0, sizeof c->pv_len);
     c->g = bd_game_clone(g);
     if (!c->g || bd_game_reserve(c->g, BD_MAX_PLY + 2) != 0 ||
         bd_tt_init(&c->tt, limits->budget) != 0) {
