@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Union
 
-from .errors import ArgumentError
-from .search import check_limits, features_off, salt_seed
+from .errors import ArgumentError, quote
+from .search import check_limits, features_off, salt_bytes, salt_seed
 
 # level: (budget in positions, chance of a random move instead of a search).
 # Each level's budget is eight times the one below: measured with brandubh
@@ -51,7 +51,7 @@ class Bot:
                  depth: Optional[int] = None, weights: Optional[dict] = None,
                  off: tuple = ()) -> None:
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
-            raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {level!r}")
+            raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {quote(level)}")
         if seed is not None and not isinstance(seed, (int, str, bytes)):
             raise ArgumentError(f"seed must be an int, a string or bytes, not {type(seed).__name__}")
         self.level = level
@@ -74,11 +74,9 @@ class Bot:
             seed = getattr(game, "_seed", None) or b""
         if isinstance(seed, int):
             seed = str(seed)
-        if isinstance(seed, str):
-            seed = seed.encode("utf-8")
         # The same bot in the same game position and move number chooses the
         # same way; different moves of one game get different salts.
-        return bytes(seed) + b"|" + rules.key_hex.encode() + b"|" + str(rules.ply).encode()
+        return salt_bytes(seed, "seed") + b"|" + rules.key_hex.encode() + b"|" + str(rules.ply).encode()
 
     def choose(self, game: Any) -> Union[int, str, None]:
         rules = getattr(game, "_rules", game)

@@ -36,7 +36,7 @@ from typing import Callable, Optional, Sequence, TextIO
 
 from .argtypes import real, whole
 from .bot import MAX_LEVEL as _BOT_MAX_LEVEL
-from .errors import BrandubhError
+from .errors import BrandubhError, quote
 from .protocol import NONE, TURN_LINES, Tracker
 from .variant import VariantLike
 
@@ -90,10 +90,10 @@ def budgets(budget: Optional[int] = None, first_budget: Optional[int] = None,
     ((14000, 10000), (35000, 25000))
     """
     if not rate > 0:
-        raise BrandubhError(f"the rate must be positive, not {rate!r}")
+        raise BrandubhError(f"the rate must be positive, not {quote(rate)}")
     for name, value in (("budget", budget), ("first budget", first_budget)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise BrandubhError(f"the {name} is a positive number of positions, not {value!r}")
+            raise BrandubhError(f"the {name} is a positive number of positions, not {quote(value)}")
     if budget is None:
         turn = int(rate * TURN_MS / 1000 * TURN_SHARE)
         first = int(rate * FIRST_MS / 1000 * FIRST_SHARE)
@@ -191,7 +191,7 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
         move = None
     if move is None or move not in legal:
         if move is not None:
-            _say(stderr, f"the search answered {move!r}, which is not legal here")
+            _say(stderr, f"the search answered {quote(move)}, which is not legal here")
         move = legal[0]
     return move
 

@@ -23,7 +23,7 @@ from typing import Union
 
 from . import notation
 from ._engine import ffi, lib
-from .errors import ArgumentError, EngineError, MoveError, PositionError, SquareError
+from .errors import ArgumentError, EngineError, MoveError, PositionError, SquareError, quote
 from .variant import Variant, VariantLike, as_variant
 
 SETUP = notation.SETUP
@@ -89,7 +89,7 @@ def square(value: Square) -> int:
     if isinstance(value, str):
         sq = _INDEX.get(value.lower()) if len(value) == 2 else None
         if sq is None:
-            raise SquareError(f"{value!r} is not a square: give a1 to g7")
+            raise SquareError(f"{quote(value)} is not a square: give a1 to g7")
         return sq
     if isinstance(value, int) and not isinstance(value, bool):
         if 0 <= value < 49:
@@ -149,7 +149,7 @@ def parse_move(value: MoveLike) -> int:
     if isinstance(value, str):
         stored = notation.move_parse(value)
         if stored is None:
-            raise MoveError(f"{value!r} is not written as a move: give d1d3 or d1-d3")
+            raise MoveError(f"{quote(value)} is not written as a move: give d1d3 or d1-d3")
         return _INDEX[stored[:2]] << 6 | _INDEX[stored[2:]]
     raise MoveError(f"a move is a string like 'd1d3' or a move number, not {type(value).__name__}")
 
@@ -169,7 +169,7 @@ def c_variant(variant: Variant):
         fields = {k: int(v) for k, v in fields.items()}
         cached = ffi.new("bd_variant *", fields)
         if lib.bd_variant_normalize(cached, variant.ply_cap) != 0:
-            raise EngineError(f"the engine refused the variant {variant.as_string()!r}")
+            raise EngineError(f"the engine refused the variant {quote(variant.as_string())}")
         object.__setattr__(variant, "_c", cached)
     return cached
 
@@ -180,15 +180,15 @@ def c_position(text: str):
         raise PositionError(f"a position is a string, not {type(text).__name__}")
     if not notation.position_ok(text):
         raise PositionError(
-            f"{text!r} is not a position: seven rows of a/d/k and digits from rank 7 "
+            f"{quote(text)} is not a position: seven rows of a/d/k and digits from rank 7 "
             "down, separated by '/', a space, and the side to move (a or d)"
         )
     pos = ffi.new("bd_pos *")
     code = lib.bd_pos_from_string(text.encode("ascii"), pos)
     if code == 2:
-        raise PositionError(f"{text!r} has more than one king; the engine holds at most one")
+        raise PositionError(f"{quote(text)} has more than one king; the engine holds at most one")
     if code != 0:
-        raise PositionError(f"{text!r} is not a position")
+        raise PositionError(f"{quote(text)} is not a position")
     return pos
 
 
@@ -211,7 +211,7 @@ def report_of(r) -> MoveReport:
 def piece_index(piece: str) -> int:
     if piece in ("attacker", "defender", "king"):
         return PIECES.index(piece)
-    raise ArgumentError(f"a piece is 'attacker', 'defender' or 'king', not {piece!r}")
+    raise ArgumentError(f"a piece is 'attacker', 'defender' or 'king', not {quote(piece)}")
 
 
 def count_pieces(pos, piece: str) -> int:

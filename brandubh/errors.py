@@ -30,3 +30,14 @@ class ArgumentError(BrandubhError):
 
 class EngineError(RuntimeError):
     """The engine could not do what was asked (it ran out of memory)."""
+
+
+def quote(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters for a message: an
+    error about a 100 kB string should not be 100 kB long.
+
+    >>> quote('d1d3'), quote('x' * 100)
+    ("'d1d3'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…")
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -34,9 +34,9 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
 from .engine import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
-from .errors import ArgumentError, BrandubhError
+from .errors import ArgumentError, BrandubhError, quote
 from .rules import Rules, outcome_name
-from .search import SearchResult, salt_seed
+from .search import SearchResult, salt_bytes, salt_seed
 from .variant import Variant, VariantLike
 
 __all__ = [
@@ -296,7 +296,7 @@ def _check_seed(seed: object) -> Optional[bytes]:
 
 def _check_attackers(attackers: object) -> str:
     if not _seat_ok(attackers):
-        raise ArgumentError(f"attackers must be the seat 'p1' or 'p2', not {attackers!r}")
+        raise ArgumentError(f"attackers must be the seat 'p1' or 'p2', not {quote(attackers)}")
     return str(attackers)
 
 
@@ -657,7 +657,7 @@ class Game:
         """
         if self._over():
             return None
-        seed = salt_seed((self._seed or b"") + (salt.encode() if isinstance(salt, str) else salt or b""))
+        seed = salt_seed((self._seed or b"") + salt_bytes(salt))
         found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights)
         if found is None:  # pragma: no cover - the game is not over
             return None
@@ -991,7 +991,7 @@ class Game:
 
     @staticmethod
     def _not_a_seat(seat: object) -> Refusal:
-        return Refusal(RefusalCode.NOT_A_SEAT, f"{seat!r} is not a seat: the seats are p1 and p2")
+        return Refusal(RefusalCode.NOT_A_SEAT, f"{quote(seat)} is not a seat: the seats are p1 and p2")
 
     def _game_over(self) -> Refusal:
         return Refusal(RefusalCode.GAME_OVER, "the game is over: " + self._ended_how())
@@ -1038,7 +1038,7 @@ class Game:
                     return Refusal(RefusalCode.OFF_BOARD,
                                    f"{f} to {t}: {where} {verb} not on the board (a1 to g7)")
             return Refusal(RefusalCode.NOT_A_MOVE,
-                           f"{move!r} is not written as a move: give it as d1d3 or d1-d3")
+                           f"{quote(move)} is not written as a move: give it as d1d3 or d1-d3")
         return Refusal(RefusalCode.NOT_A_MOVE,
                        f"a move is written as a string like 'd1d3', not {type(move).__name__}")
 
@@ -1106,5 +1106,5 @@ def _check_result(result: object) -> Optional[str]:
             return str(result["by"])
     raise ArgumentError(
         "result must be {'how': 'resign', 'by': 'attackers'} (or 'defenders') "
-        f"or {{'how': 'agreed'}}, not {result!r}"
+        f"or {{'how': 'agreed'}}, not {quote(result)}"
     )

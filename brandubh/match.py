@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .errors import ArgumentError
+from .errors import ArgumentError, quote
 from .search import FEATURES, WEIGHT_NAMES
 from .variant import Variant, as_variant
 
@@ -46,8 +46,8 @@ def parse_setting(text: str) -> dict:
             out["off"] = tuple(filter(None, raw.strip().split("+")))
             continue
         raw = raw.strip()
-        if not eq or not re.fullmatch(r"-?[0-9]+", raw):
-            raise ArgumentError(f"{part!r} in {text!r} is not key=whole-number")
+        if not eq or not re.fullmatch(r"-?[0-9]{1,12}", raw):
+            raise ArgumentError(f"{quote(part)} in {quote(text)} is not key=whole-number (at most 12 digits)")
         value = int(raw)
         if key in ("level", "budget", "depth"):
             out[key] = value
@@ -55,12 +55,12 @@ def parse_setting(text: str) -> dict:
             weights[key] = value
         else:
             raise ArgumentError(
-                f"{key!r} is not a setting: use level, budget, depth, off or a weight ({', '.join(WEIGHT_NAMES)})"
+                f"{quote(key)} is not a setting: use level, budget, depth, off or a weight ({', '.join(WEIGHT_NAMES)})"
             )
     if weights:
         out["weights"] = weights
     if not out:
-        raise ArgumentError(f"{text!r} sets nothing: give e.g. level=4 or budget=20000")
+        raise ArgumentError(f"{quote(text)} sets nothing: give e.g. level=4 or budget=20000")
     return out
 
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Optional, Sequence, Union
 
 from . import notation
-from .errors import BrandubhError, PositionError
+from .errors import BrandubhError, PositionError, quote
 from .variant import VariantLike
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,7 +101,7 @@ def side_of_role(role: SideLike) -> str:
     ('attackers', 'defenders', 'attackers')
     """
     if isinstance(role, bool):
-        raise ProtocolError(f"a role is 0 (attackers) or 1 (defenders), not {role!r}")
+        raise ProtocolError(f"a role is 0 (attackers) or 1 (defenders), not {quote(role)}")
     if isinstance(role, int):
         if role in (0, 1):
             return ROLES[role]
@@ -113,7 +113,7 @@ def side_of_role(role: SideLike) -> str:
             return text
         if text in ("a", "d"):
             return ROLES["ad".index(text)]
-    raise ProtocolError(f"a role is 0 (attackers) or 1 (defenders), not {role!r}")
+    raise ProtocolError(f"a role is 0 (attackers) or 1 (defenders), not {quote(role)}")
 
 
 def role_of(side: SideLike) -> int:
@@ -133,9 +133,17 @@ def board_lines(position: str) -> list[str]:
     """
     cells = notation.position_cells(position)
     if not cells:
-        raise PositionError(f"{position!r} is not a position")
+        raise PositionError(f"{quote(position)} is not a position")
     rows, _side = cells
     return ["".join(_TO_CELL[c] for c in row) for row in rows]
+
+
+def _lines(value: object, what: str) -> list[str]:
+    """A sequence of lines as a list of str; ProtocolError for anything else
+    (None, a number, or one string where lines were wanted)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ProtocolError(f"{what} must be a list of lines, not {type(value).__name__}")
+    return [str(x) for x in value]
 
 
 def _board_error(lines: Sequence[str]) -> Optional[str]:
@@ -145,10 +153,10 @@ def _board_error(lines: Sequence[str]) -> Optional[str]:
     kings = 0
     for i, line in enumerate(lines):
         if len(line) != 7:
-            return f"board line {i + 1} (rank {7 - i}) is {len(line)} characters, not 7: {line[:20]!r}"
+            return f"board line {i + 1} (rank {7 - i}) is {len(line)} characters, not 7: {quote(line[:20])}"
         bad = [c for c in line if c not in _FROM_CELL]
         if bad:
-            return f"board line {i + 1} (rank {7 - i}) has {bad[0]!r}; a square is one of . A D K"
+            return f"board line {i + 1} (rank {7 - i}) has {quote(bad[0])}; a square is one of . A D K"
         kings += line.count("K")
     if kings > 1:
         return f"the board has {kings} kings"
@@ -163,7 +171,7 @@ def position_of_board(lines: Sequence[str], side: SideLike) -> str:
     >>> position_of_board(['.......'] * 3 + ['...K...'] + ['.......'] * 2 + ['A......'], 1)
     '7/7/7/3k3/7/7/a6 d'
     """
-    rows = [str(line).strip() for line in lines]
+    rows = [line.strip() for line in _lines(lines, "a board")]
     why = _board_error(rows)
     if why is not None:
         raise ProtocolError(why)
@@ -197,7 +205,7 @@ def turn_lines(side: SideLike, last_action: Optional[str], position: str) -> lis
     if last_action is not None and last_action != NONE:
         last = notation.move_parse(last_action)
         if last is None:
-            raise ProtocolError(f"{last_action!r} is not a move")
+            raise ProtocolError(f"{quote(last_action)} is not a move")
     return [str(role_of(side)), str(last), *board_lines(position)]
 
 
@@ -234,18 +242,18 @@ def parse_turn(lines: Sequence[str]) -> Turn:
     >>> t.side, t.last_action, t.position == SETUP
     ('attackers', None, True)
     """
-    lines = [str(x).strip() for x in lines]
+    lines = [x.strip() for x in _lines(lines, "a turn")]
     if len(lines) != TURN_LINES:
         raise ProtocolError(f"a turn is {TURN_LINES} lines, not {len(lines)}")
     if lines[0] not in ("0", "1"):
-        raise ProtocolError(f"the role line is 0 or 1, not {lines[0][:20]!r}")
+        raise ProtocolError(f"the role line is 0 or 1, not {quote(lines[0][:20])}")
     last = lines[1]
     if last == NONE:
         action = None
     elif MOVE_RE.fullmatch(last):
         action = last
     else:
-        raise ProtocolError(f"the last move is like d2d4 or NONE, not {last[:20]!r}")
+        raise ProtocolError(f"the last move is like d2d4 or NONE, not {quote(last[:20])}")
     board = tuple(lines[2:])
     why = _board_error(board)
     if why is not None:
@@ -271,7 +279,7 @@ def parse_answer(line: Union[str, bytes]) -> int:
     text = str(line).strip()
     if not MOVE_RE.fullmatch(text):
         shown = text if len(text) <= 40 else text[:40] + "..."
-        raise ProtocolError(f"the answer is a move like d2d4, not {shown!r}")
+        raise ProtocolError(f"the answer is a move like d2d4, not {quote(shown)}")
     from .engine import parse_move
 
     return parse_move(text)
@@ -293,12 +301,14 @@ def game_inputs(moves: Iterable[Union[int, str]] = (), start: str = SETUP,
     from .engine import move_text, parse_move
     from .rules import PLAY_OK, Rules
 
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise ProtocolError(f"moves must be a list of moves, not {type(moves).__name__}")
     r = Rules(start, variant)
     out: list[tuple[str, str]] = []
     last: Optional[str] = None
     for m in moves:
         if r.is_over():
-            raise ProtocolError(f"the game is over before {m!r}")
+            raise ProtocolError(f"the game is over before {quote(m)}")
         out.append((r.side, turn_input(r.side, last, r.position)))
         mv = parse_move(m)
         if r.play(mv) != PLAY_OK:
@@ -354,7 +364,7 @@ class Tracker:
 
         self.notes = []
         self.turns += 1
-        lines = [str(x).rstrip("\r\n") for x in lines]
+        lines = [x.rstrip("\r\n") for x in _lines(lines, "a turn")]
         while len(lines) < TURN_LINES:
             lines.append("")
         role_text, last_text, board = lines[0].strip(), lines[1].strip(), lines[2:TURN_LINES]
@@ -366,10 +376,10 @@ class Tracker:
                 self._note(f"the role changed from {self.role} to {role}")
         elif self.role is not None:
             role = self.role
-            self._note(f"the role line is {role_text[:20]!r}, not 0 or 1; keeping {role}")
+            self._note(f"the role line is {quote(role_text[:20])}, not 0 or 1; keeping {role}")
         else:
             role = None
-            self._note(f"the role line is {role_text[:20]!r}, not 0 or 1")
+            self._note(f"the role line is {quote(role_text[:20])}, not 0 or 1")
 
         # The last move.
         last: Optional[int] = None
@@ -378,7 +388,7 @@ class Tracker:
             stored = last_text if MOVE_RE.fullmatch(last_text) else None
             if stored is None:
                 last_ok = False
-                self._note(f"the last move is {last_text[:20]!r}, not a move like d2d4 or NONE")
+                self._note(f"the last move is {quote(last_text[:20])}, not a move like d2d4 or NONE")
             else:
                 from .engine import parse_move
 

@@ -58,7 +58,7 @@ from typing import Callable, Optional, Sequence, TextIO
 from . import notation
 from .argtypes import real, whole
 from .engine import move_text, parse_move
-from .errors import BrandubhError
+from .errors import BrandubhError, quote
 from .protocol import MOVE_RE, turn_input
 from .rules import PLAY_OK, Rules, outcome_name
 from .stats import Progress, Tally, format_elo, parse_sprt
@@ -192,7 +192,7 @@ def parse_openings(text: str, variant: VariantLike = "codingame", source: str = 
             continue
         word = line.split()[0]
         if word not in _GAME_WORDS:
-            raise BrandubhError(f"{source}, line {number}: {line[:40]!r} is neither a position "
+            raise BrandubhError(f"{source}, line {number}: {quote(line[:40])} is neither a position "
                                 "nor a line of a game (variant, start, moves, result)")
         if any(b.split()[0] == word for b in block):
             flush()
@@ -210,10 +210,10 @@ def load_openings(path: str, variant: VariantLike = "codingame") -> list[Opening
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise BrandubhError(f"cannot read the openings file {path!r}: {exc}") from None
+        raise BrandubhError(f"cannot read the openings file {quote(path)}: {exc}") from None
     out = parse_openings(text, variant, source=path)
     if not out:
-        raise BrandubhError(f"the openings file {path!r} holds no opening")
+        raise BrandubhError(f"the openings file {quote(path)} holds no opening")
     return out
 
 
@@ -281,14 +281,14 @@ class Config:
         self.variant = as_variant(self.variant)  # type: ignore[arg-type]
         self.argvs = tuple(_split_command(c) for c in self.commands)
         if not isinstance(self.games, int) or self.games < 1:
-            raise BrandubhError(f"--games must be at least 1, not {self.games!r}")
+            raise BrandubhError(f"--games must be at least 1, not {quote(self.games)}")
         if not isinstance(self.jobs, int) or self.jobs < 1:
-            raise BrandubhError(f"--jobs must be at least 1, not {self.jobs!r}")
+            raise BrandubhError(f"--jobs must be at least 1, not {quote(self.jobs)}")
         for name in ("first_ms", "turn_ms", "time_scale", "hang_ms"):
             if not getattr(self, name) > 0:
-                raise BrandubhError(f"{name.replace('_', '-')} must be positive, not {getattr(self, name)!r}")
+                raise BrandubhError(f"{name.replace('_', '-')} must be positive, not {quote(getattr(self, name))}")
         if not self.startup_ms >= 0:
-            raise BrandubhError(f"startup-ms must not be negative, not {self.startup_ms!r}")
+            raise BrandubhError(f"startup-ms must not be negative, not {quote(self.startup_ms)}")
         if not self.openings:
             raise BrandubhError("no openings to play")
         self.openings = tuple(self.openings)
@@ -317,7 +317,7 @@ def _split_command(command: str) -> list[str]:
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise BrandubhError(f"cannot split the command {command!r}: {exc}") from None
+        raise BrandubhError(f"cannot split the command {quote(command)}: {exc}") from None
     if not argv:
         raise BrandubhError("a bot command is empty")
     return argv
@@ -329,12 +329,12 @@ def check_command(argv: Sequence[str], cwd: Optional[str] = None) -> None:
     if os.sep in prog or (os.altsep and os.altsep in prog):
         path = prog if cwd is None or os.path.isabs(prog) else os.path.join(cwd, prog)
         if not os.path.isfile(path):
-            raise BrandubhError(f"cannot run {prog!r}: no such file")
+            raise BrandubhError(f"cannot run {quote(prog)}: no such file")
         if not os.access(path, os.X_OK):
-            raise BrandubhError(f"cannot run {prog!r}: it is not executable "
+            raise BrandubhError(f"cannot run {quote(prog)}: it is not executable "
                                 f"(chmod +x, or name its interpreter: \"python3 {prog}\")")
     elif shutil.which(prog) is None:
-        raise BrandubhError(f"cannot run {prog!r}: not found on PATH")
+        raise BrandubhError(f"cannot run {quote(prog)}: not found on PATH")
 
 
 # -- a bot's process --------------------------------------------------------------
@@ -397,7 +397,7 @@ class _Bot:
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, cwd=cwd, start_new_session=True, close_fds=True)
         except (OSError, ValueError) as exc:
-            self.spawn_error = f"could not start {self.argv[0]!r}: {exc}"
+            self.spawn_error = f"could not start {quote(self.argv[0])}: {exc}"
             self.out_closed = self.err_closed = True
             return
         self.started = time.monotonic()
@@ -787,7 +787,7 @@ def _play(config: Config, rules: Rules, result: GameResult, bots: dict, pipes: _
         answer = line.strip()
         if not MOVE_RE.fullmatch(answer):
             shown = answer if len(answer) <= 60 else answer[:60] + "..."
-            fault(seat, "garbage", f"answered {shown!r}, which is not a move like d2d4")
+            fault(seat, "garbage", f"answered {quote(shown)}, which is not a move like d2d4")
             return
         mv = parse_move(answer)
         if rules.play(mv) != PLAY_OK:

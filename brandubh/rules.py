@@ -43,7 +43,7 @@ from .engine import (
     report_of,
     square,
 )
-from .errors import ArgumentError, EngineError
+from .errors import ArgumentError, EngineError, quote
 from .search import SearchResult, c_weights, check_limits, default_weights, run_search
 
 from .variant import Variant, VariantLike, as_variant
@@ -460,7 +460,7 @@ class Rules:
 
     def _ply_arg(self, ply: int) -> int:
         if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
-            raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {ply!r}")
+            raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {quote(ply)}")
         return ply
 
     @_serialised
@@ -471,7 +471,7 @@ class Rules:
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ArgumentError(f"{name} must be a whole number, not {value!r}")
+        raise ArgumentError(f"{name} must be a whole number, not {quote(value)}")
     if not low <= value <= high:
         raise ArgumentError(f"{name} must be from {low} to {high}, not {value}")
     return value

@@ -17,7 +17,7 @@ import hashlib
 from typing import Mapping, NamedTuple, Optional, Union
 
 from ._engine import ffi, lib
-from .errors import ArgumentError
+from .errors import ArgumentError, quote
 
 MATE = lib.BD_MATE
 WIN = lib.BD_WIN
@@ -51,37 +51,45 @@ def c_weights(weights: Optional[Mapping[str, int]]):
     w = ffi.new("bd_weights *", _DEFAULT_C[0])
     for name, value in weights.items():
         if name not in WEIGHT_NAMES:
-            raise ArgumentError(f"no weight named {name!r}; the weights are {', '.join(WEIGHT_NAMES)}")
+            raise ArgumentError(f"no weight named {quote(name)}; the weights are {', '.join(WEIGHT_NAMES)}")
         if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
-            raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {value!r}")
+            raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {quote(value)}")
         setattr(w, name, value)
     return w
 
 
 def check_limits(budget: object, seed: object, depth: object) -> None:
     if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= MAX_BUDGET:
-        raise ArgumentError(f"budget must be a whole number of positions from 1 to 2**40, not {budget!r}")
+        raise ArgumentError(f"budget must be a whole number of positions from 1 to 2**40, not {quote(budget)}")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 32:
-        raise ArgumentError(f"seed must be a whole number from 0 to 4294967295, not {seed!r}")
+        raise ArgumentError(f"seed must be a whole number from 0 to 4294967295, not {quote(seed)}")
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH):
-        raise ArgumentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, or None, not {depth!r}")
+        raise ArgumentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, or None, not {quote(depth)}")
+
+
+def salt_bytes(salt: Union[str, bytes, bytearray, None], what: str = "salt") -> bytes:
+    """Any string or bytes as bytes: UTF-8, lone surrogates included (so
+    every Python string has one stable encoding); None is empty."""
+    if salt is None:
+        return b""
+    if isinstance(salt, str):
+        return salt.encode("utf-8", "surrogatepass")
+    if isinstance(salt, (bytes, bytearray)):
+        return bytes(salt)
+    raise ArgumentError(f"{what} must be a string or bytes, not {type(salt).__name__}")
 
 
 def salt_seed(salt: Union[str, bytes, None]) -> int:
     """A 32-bit search seed from any string or bytes, by a stable hash
-    (the first four bytes of SHA-256): the same salt, the same seed, on any
-    machine and in any Python.
+    (the first four bytes of SHA-256 of its UTF-8): the same salt, the same
+    seed, on any machine and in any Python.
 
     >>> salt_seed('abc') == salt_seed(b'abc'), salt_seed(None)
     (True, 1)
     """
     if salt is None:
         return 1
-    if isinstance(salt, str):
-        salt = salt.encode("utf-8")
-    if not isinstance(salt, (bytes, bytearray)):
-        raise ArgumentError(f"salt must be a string or bytes, not {type(salt).__name__}")
-    return int.from_bytes(hashlib.sha256(bytes(salt)).digest()[:4], "big")
+    return int.from_bytes(hashlib.sha256(salt_bytes(salt)).digest()[:4], "big")
 
 
 class SearchResult(NamedTuple):
@@ -129,7 +137,7 @@ def features_off(names) -> int:
     mask = 0
     for name in names:
         if name not in FEATURES:
-            raise ArgumentError(f"no search feature named {name!r}; they are {', '.join(FEATURES)}")
+            raise ArgumentError(f"no search feature named {quote(name)}; they are {', '.join(FEATURES)}")
         mask |= FEATURES[name]
     return mask
 

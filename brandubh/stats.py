@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
+from .errors import quote
+
 __all__ = [
     "Z95",
     "expected_score",
@@ -170,7 +172,7 @@ def elo_estimate(wins: int, draws: int, losses: int, z: float = Z95) -> EloEstim
     """
     for name, value in (("wins", wins), ("draws", draws), ("losses", losses)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"{name} must be a whole number of games, not {value!r}")
+            raise ValueError(f"{name} must be a whole number of games, not {quote(value)}")
     n = wins + draws + losses
     if n == 0:
         return EloEstimate(0, None, None, None, None, None, None)
@@ -236,7 +238,7 @@ def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     [-2.944, 2.944]
     """
     if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0):
-        raise ValueError(f"alpha and beta must be between 0 and 1, not {alpha!r} and {beta!r}")
+        raise ValueError(f"alpha and beta must be between 0 and 1, not {quote(alpha)} and {quote(beta)}")
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
@@ -265,7 +267,7 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
     'H0'
     """
     if not elo0 < elo1:
-        raise ValueError(f"elo0 must be below elo1, not {elo0!r} and {elo1!r}")
+        raise ValueError(f"elo0 must be below elo1, not {quote(elo0)} and {quote(elo1)}")
     lower, upper = sprt_bounds(alpha, beta)
     n = wins + draws + losses
     if n == 0:
@@ -293,9 +295,9 @@ def parse_sprt(text: str) -> tuple[float, float]:
             raise ValueError
         elo0, elo1 = float(parts[0]), float(parts[1])
     except ValueError:
-        raise ValueError(f"--sprt takes two Elo figures as elo0,elo1 (like 0,10), not {text!r}") from None
+        raise ValueError(f"--sprt takes two Elo figures as elo0,elo1 (like 0,10), not {quote(text)}") from None
     if not (math.isfinite(elo0) and math.isfinite(elo1)) or not elo0 < elo1:
-        raise ValueError(f"--sprt needs finite elo0 < elo1, not {text!r}")
+        raise ValueError(f"--sprt needs finite elo0 < elo1, not {quote(text)}")
     return elo0, elo1
 
 
@@ -349,14 +351,14 @@ class Tally:
             return self.second
         if name == self.second:
             return self.first
-        raise ValueError(f"no player named {name!r}")
+        raise ValueError(f"no player named {quote(name)}")
 
     def add(self, attackers: str, defenders: str, winner: Optional[str]) -> None:
         """One game: who played which side, and who won (None: a draw)."""
         if self._other(attackers) != defenders:
-            raise ValueError(f"{attackers!r} and {defenders!r} are not the two players")
+            raise ValueError(f"{quote(attackers)} and {quote(defenders)} are not the two players")
         if winner is not None and winner not in (attackers, defenders):
-            raise ValueError(f"the winner {winner!r} did not play")
+            raise ValueError(f"the winner {quote(winner)} did not play")
         for name, side in ((attackers, "attackers"), (defenders, "defenders")):
             line = self._lines[(name, side)]
             if winner is None:

@@ -12,10 +12,11 @@ True
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-from .errors import VariantError
+from .errors import VariantError, quote
 
 ESCAPES = ("corner", "edge")
 KING_CAPTURES = ("nielsen", "two", "four_two", "four")
@@ -76,17 +77,17 @@ class Variant:
             if isinstance(value, int) and value in (0, 1):
                 object.__setattr__(self, name, bool(value))
             else:
-                raise VariantError(f"{name} must be true or false, not {value!r}")
+                raise VariantError(f"{name} must be true or false, not {quote(value)}")
         for name, choices in _CHOICE_FIELDS.items():
             value = getattr(self, name)
             if value not in choices:
                 raise VariantError(
-                    f"{name} must be one of {', '.join(choices)}, not {value!r}"
+                    f"{name} must be one of {', '.join(choices)}, not {quote(value)}"
                 )
         for name in _INT_FIELDS:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise VariantError(f"{name} must be a whole number, not {value!r}")
+                raise VariantError(f"{name} must be a whole number, not {quote(value)}")
         if self.repeat < 2:
             object.__setattr__(self, "repeat", 2)
         if self.repeat > 1_000_000:
@@ -112,7 +113,7 @@ class Variant:
             return PRESETS[name]
         except (KeyError, TypeError):
             raise VariantError(
-                f"no preset named {name!r}; the presets are {', '.join(PRESETS)}"
+                f"no preset named {quote(name)}; the presets are {', '.join(PRESETS)}"
             ) from None
 
     @property
@@ -145,7 +146,7 @@ class Variant:
         for key, value in fields.items():
             if key in _ALIASES:
                 if value not in (0, 1) or isinstance(value, float):
-                    raise VariantError(f"{key} must be true or false, not {value!r}")
+                    raise VariantError(f"{key} must be true or false, not {quote(value)}")
                 if value:
                     if "king_capture" in changes and changes["king_capture"] != _ALIASES[key]:
                         raise VariantError(
@@ -155,7 +156,7 @@ class Variant:
                 continue
             if key not in known:
                 raise VariantError(
-                    f"no variant field named {key!r}; the fields are {', '.join(sorted(known))}"
+                    f"no variant field named {quote(key)}; the fields are {', '.join(sorted(known))}"
                 )
             if key == "king_capture" and "king_capture" in changes and changes[key] != value:
                 raise VariantError(f"king_capture={value} contradicts {changes[key]}")
@@ -190,7 +191,7 @@ class Variant:
             raise VariantError(f"a variant string must be a str, not {type(text).__name__}")
         words = text.split()
         if not words or "\n" in text.strip():
-            raise VariantError(f"not a variant: {text!r} (give a preset's name or field=value pairs)")
+            raise VariantError(f"not a variant: {quote(text)} (give a preset's name or field=value pairs)")
         base = None
         if "=" not in words[0]:
             base = cls.named(words.pop(0))
@@ -198,9 +199,9 @@ class Variant:
         for word in words:
             key, eq, raw = word.partition("=")
             if not eq or not key or not raw:
-                raise VariantError(f"{word!r} in {text!r} is not a field=value pair")
+                raise VariantError(f"{quote(word)} in {quote(text)} is not a field=value pair")
             if key in fields:
-                raise VariantError(f"{key} is given twice in {text!r}")
+                raise VariantError(f"{key} is given twice in {quote(text)}")
             fields[key] = _read_value(key, raw)
         return cls.from_fields(fields, base=base)
 
@@ -235,10 +236,11 @@ def _read_value(key: str, raw: str) -> Any:
             return True
         if low in ("0", "false", "no"):
             return False
-        raise VariantError(f"{key} must be 1 or 0, not {raw!r}")
+        raise VariantError(f"{key} must be 1 or 0, not {quote(raw)}")
     if key in _INT_FIELDS:
-        if not raw.lstrip("-").isdigit() or not raw.isascii():
-            raise VariantError(f"{key} must be a whole number, not {raw!r}")
+        # ASCII digits, an optional minus, and few enough to be a sensible field.
+        if not re.fullmatch(r"-?[0-9]{1,9}", raw):
+            raise VariantError(f"{key} must be a whole number of at most nine digits, not {quote(raw)}")
         return int(raw)
     return raw
 

@@ -27,10 +27,9 @@ runs ten times as many). The inputs tried per target are counted; when
 ``BRANDUBH_FUZZ_REPORT`` names a file, the counts are written to it as JSON
 (key ``"fuzz"``), and a one-line total is printed at the end of the module.
 
-Bugs found and not yet fixed are the ``xfail(strict=True)`` tests at the
-end; the fuzz targets tolerate exactly those inputs (and only while the
-package still gets them wrong), so the suite stays green until they are
-fixed, and the xfail tests then turn into failures that say so.
+The seven problems this fuzzing found (a plain ValueError or TypeError where
+a BrandubhError was due, an unencodable salt, messages quoting a whole 100 kB
+input) are fixed; each is kept as a test at the end of the file.
 """
 
 from __future__ import annotations
@@ -103,8 +102,6 @@ COUNTS: dict[str, collections.Counter] = {
     "random": collections.Counter(),
     "objects": collections.Counter(),
 }
-# inputs a target let through only because of a known bug (see KNOWN BUGS)
-KNOWN = collections.Counter()
 
 # =============================================================================
 # Inputs
@@ -295,12 +292,8 @@ def random_text(rng: random.Random, seeds: Sequence[str]) -> str:
 # =============================================================================
 
 
-def expect(exc: BaseException, *kinds: type, text: object = None, known: Optional[str] = None) -> None:
-    """The exception is one of `kinds` (all BrandubhErrors) with a message,
-    or the known bug `known` for this input (counted)."""
-    if known is not None and type(exc) is ValueError:
-        KNOWN[known] += 1
-        return
+def expect(exc: BaseException, *kinds: type, text: object = None) -> None:
+    """The exception is one of `kinds` (all BrandubhErrors) with a message."""
     if not isinstance(exc, kinds or (BrandubhError,)):
         raise exc
     assert isinstance(exc, BrandubhError) and isinstance(exc, ValueError)
@@ -309,25 +302,6 @@ def expect(exc: BaseException, *kinds: type, text: object = None, known: Optiona
 
 
 _INT_FIELDS = ("repeat", "ply_cap", "quiet_cap")
-
-
-def variant_int_bug(text: object) -> Optional[str]:
-    """KNOWN BUG 1 and 2 (see the xfail tests): an integer field whose value
-    passes Variant.from_string's check but not int(): ``repeat=--5`` (two
-    minus signs), or more than 4300 digits. Gives the bug's name when the
-    text holds such a field."""
-    if not isinstance(text, str):
-        return None
-    for word in text.split():
-        key, eq, raw = word.partition("=")
-        if eq and key in _INT_FIELDS and raw.lstrip("-").isdigit() and raw.isascii():
-            if raw.startswith("--") or len(raw.lstrip("-")) > 4300:
-                return "variant int field not read by int()"
-    return None
-
-
-def has_surrogate(text: str) -> bool:
-    return any(0xD800 <= ord(c) < 0xE000 for c in text)
 
 
 def ref_written_ok(text: str) -> bool:
@@ -363,7 +337,7 @@ def t_variant_from_string(text: str) -> None:
     try:
         v = Variant.from_string(text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
         return
     check_variant(v, text)
     words = text.split()
@@ -374,7 +348,7 @@ def t_as_variant(text: str) -> None:
     try:
         v = as_variant(text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
         return
     check_variant(v, text)
     assert v == Variant.from_string(text)
@@ -410,7 +384,7 @@ def t_rules_variant(text: str) -> None:
     try:
         r = Rules(variant=text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
         return
     assert r.variant == Variant.from_string(text) and r.position == SETUP
 
@@ -427,7 +401,7 @@ def t_engine(text: str) -> None:
     try:
         e = Engine.from_string(SETUP, variant=text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
     else:
         assert e.to_string() == SETUP
 
@@ -597,7 +571,7 @@ def t_game_new(text: str) -> None:
     try:
         game = Game(variant=text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
     else:
         assert game.variant == Variant.from_string(text)
         assert Game.from_text(game.as_text()).game.variant == game.variant
@@ -611,7 +585,7 @@ def t_game_from_text(text: str) -> None:
         if parsed is None:
             expect(exc, ArgumentError, text=text)
         else:
-            expect(exc, VariantError, PositionError, text=text, known=variant_int_bug(parsed["variant"]))
+            expect(exc, VariantError, PositionError, text=text)
         return
     assert parsed is not None, f"from_text read {text!r}, which game_parse refuses"
     assert isinstance(replay, Replay)
@@ -647,12 +621,6 @@ SEARCH_GAME = Game(seed=bytes(range(32)))
 
 def t_game_search_salt(text: str) -> None:
     """Game.search(salt=...) and Bot(seed=...): "any string or bytes"."""
-    if has_surrogate(text):  # KNOWN BUG 3: see test_search_salt_with_a_lone_surrogate
-        try:
-            SEARCH_GAME.search(budget=5, salt=text)
-        except UnicodeEncodeError:
-            KNOWN["surrogate in a salt"] += 1
-            return
     found = SEARCH_GAME.search(budget=5, salt=text)
     assert isinstance(found, SearchResult) and found.move in {m.move for m in SEARCH_GAME.legal()}
     assert 0 <= salt_seed(text) < 1 << 32
@@ -743,7 +711,7 @@ def t_perft(text: str) -> None:
     try:
         d = brandubh.divide(1, variant=text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
     else:
         assert len(d) == 40
 
@@ -920,8 +888,7 @@ def t_game_inputs(text: str) -> None:
         try:
             turns = call()
         except Exception as exc:
-            expect(exc, ProtocolError, MoveError, PositionError, VariantError, text=text,
-                   known=variant_int_bug(text))
+            expect(exc, ProtocolError, MoveError, PositionError, VariantError, text=text)
             continue
         for side, turn in turns:
             assert protocol.parse_turn(turn.splitlines()).side == side
@@ -931,7 +898,7 @@ def t_tracker_variant(text: str) -> None:
     try:
         protocol.Tracker(variant=text)
     except Exception as exc:
-        expect(exc, VariantError, text=text, known=variant_int_bug(text))
+        expect(exc, VariantError, text=text)
 
 
 def t_parse_openings(text: str) -> None:
@@ -940,7 +907,7 @@ def t_parse_openings(text: str) -> None:
     try:
         found = parse_openings(text)
     except Exception as exc:
-        expect(exc, BrandubhError, text=text, known=variant_int_bug(text))
+        expect(exc, BrandubhError, text=text)
         return
     for opening in found:
         assert isinstance(opening, Opening)
@@ -952,16 +919,6 @@ def t_parse_openings(text: str) -> None:
             assert parse_openings(opening.text()) == [Opening(opening.start, opening.moves, "line 1")]
 
 
-def setting_int_bug(text: str) -> Optional[str]:
-    """KNOWN BUG 7 (see test_match_setting_with_a_bad_number): a number of
-    more than 4300 digits, which int() refuses."""
-    for part in text.split(","):
-        raw = part.partition("=")[2].strip()
-        if re.fullmatch(r"-?[0-9]+", raw) and len(raw.lstrip("-")) > 4300:
-            return "match setting not read by int()"
-    return None
-
-
 def t_parse_setting(text: str) -> None:
     """brandubh match's bot settings (``level=3,ring=40,off=tt+killers``)."""
     from brandubh.match import make_bot, parse_setting
@@ -969,7 +926,7 @@ def t_parse_setting(text: str) -> None:
     try:
         setting = parse_setting(text)
     except Exception as exc:
-        expect(exc, ArgumentError, text=text, known=setting_int_bug(text))
+        expect(exc, ArgumentError, text=text)
         return
     assert setting and set(setting) <= {"level", "budget", "depth", "weights", "off"}
     try:
@@ -1070,7 +1027,6 @@ def _report(request):
         "random": dict(sorted(COUNTS["random"].items())),
         "objects": dict(sorted(COUNTS["objects"].items())),
         "total": sum(sum(c.values()) for c in COUNTS.values()),
-        "known_bug_inputs": dict(KNOWN),
     }
     path = os.environ.get("BRANDUBH_FUZZ_REPORT")
     if path:
@@ -1221,14 +1177,10 @@ def test_fuzz_non_str_arguments(a: object, b: object) -> None:
 
 
 # =============================================================================
-# KNOWN BUGS: each fails now; remove the xfail mark when it is fixed.
+# Problems this fuzzing found, each fixed; kept so that they stay fixed.
 # =============================================================================
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG 1: Variant.from_string('repeat=--5') raises a plain ValueError from int() "
-    "(\"invalid literal for int() with base 10: '--5'\"), not a VariantError naming the field; "
-    "_read_value checks raw.lstrip('-').isdigit(), which lets any number of minus signs through"))
 @pytest.mark.parametrize("text", ["repeat=--5", "brandubh ply_cap=--1", "codingame quiet_cap=---0"])
 def test_variant_int_with_two_minus_signs(text: str) -> None:
     for call in (lambda: Variant.from_string(text), lambda: Rules(variant=text),
@@ -1241,10 +1193,6 @@ def test_variant_int_with_two_minus_signs(text: str) -> None:
             raise AssertionError(f"{type(exc).__name__}: {exc}") from exc
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG 2: Variant.from_string('ply_cap=' + '9' * 5000) raises a plain ValueError "
-    "(\"Exceeds the limit (4300 digits) for integer string conversion\"), not a VariantError; "
-    "so does Game.from_text with such a variant line"))
 def test_variant_int_with_too_many_digits() -> None:
     for text in ("ply_cap=" + "9" * 5000, "brandubh quiet_cap=" + "1" * 4301, "repeat=-" + "7" * 9000):
         for call in (lambda: Variant.from_string(text), lambda: Game.from_text(f"variant {text}\nmoves\n")):
@@ -1256,11 +1204,6 @@ def test_variant_int_with_too_many_digits() -> None:
                 raise AssertionError(f"{type(exc).__name__}: {exc}") from exc
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG 3: a salt or bot seed that is a str with a lone surrogate ('\\ud800', as "
-    "os.fsdecode or errors='surrogateescape' give) raises UnicodeEncodeError from "
-    "str.encode('utf-8'): Game.search(salt=...), brandubh.search.salt_seed, Bot(seed=...).choose; "
-    "documented as 'any string or bytes'"))
 @pytest.mark.parametrize("salt", ["\ud800", "bot\udcff"])
 def test_search_salt_with_a_lone_surrogate(salt: str) -> None:
     game = Game()
@@ -1274,10 +1217,6 @@ def test_search_salt_with_a_lone_surrogate(salt: str) -> None:
             raise AssertionError(f"{type(exc).__name__}: {exc}") from exc
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG 4: Game.search(salt=5) (not a str or bytes) raises TypeError \"can't concat int to "
-    "bytes\", which names neither the salt nor what it should be; salt_seed(5) itself raises "
-    "ArgumentError 'salt must be a string or bytes, not int'"))
 @pytest.mark.parametrize("salt", [5, 1.5, ["x"]])
 def test_search_salt_not_a_string(salt: object) -> None:
     try:
@@ -1317,12 +1256,6 @@ _LONG_CALLS_ECHO = {
     "protocol.turn_lines": lambda: protocol.turn_lines(0, LONG, SETUP),
     "protocol.game_inputs": lambda: protocol.game_inputs([LONG]),
 }
-_ECHO_REASON = (
-    "BUG 5: the error message (or refusal message) quotes the whole input: a 10,000-character "
-    "input gives a message over 10,000 characters (100 kB for 100 kB), where Game.from_text, "
-    "parse_turn, parse_answer and parse_openings cut the quote to 20-80 characters; a bot "
-    "logging such an error for input from another program floods its log"
-)
 
 
 def _long_message(call: Callable[[], object]) -> str:
@@ -1334,11 +1267,7 @@ def _long_message(call: Callable[[], object]) -> str:
     return got.message
 
 
-@pytest.mark.parametrize("name", [
-    *_LONG_CALLS,
-    *(pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=_ECHO_REASON))
-      for name in _LONG_CALLS_ECHO),
-])
+@pytest.mark.parametrize("name", [*_LONG_CALLS, *_LONG_CALLS_ECHO])
 def test_error_message_of_a_long_input_is_short(name: str) -> None:
     call = {**_LONG_CALLS, **_LONG_CALLS_ECHO}[name]
     message = _long_message(call)
@@ -1346,12 +1275,6 @@ def test_error_message_of_a_long_input_is_short(name: str) -> None:
     assert len(message) <= 400, f"{name}: a message of {len(message)} characters"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG 6 (minor): the protocol functions that take a list of lines raise a bare TypeError "
-    "\"'NoneType' object is not iterable\" for None or a number (parse_turn, position_of_board, "
-    "Tracker.update, game_inputs), while Game.replay(None) raises ArgumentError 'moves must be "
-    "a list of moves, not NoneType'; if TypeError is meant, say so in their docstrings and drop "
-    "this test"))
 @pytest.mark.parametrize("call", [
     lambda a: protocol.parse_turn(a),
     lambda a: protocol.position_of_board(a, 0),
@@ -1368,18 +1291,10 @@ def test_protocol_lines_not_a_list(call: Callable[[object], object], value: obje
         raise AssertionError(f"TypeError: {exc}") from exc
 
 
-_BUG7 = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG 7: brandubh.match.parse_setting (the settings of `brandubh match`) reads a value "
-    "of more than 4300 digits with int(), which raises a plain ValueError ('Exceeds the limit "
-    "(4300 digits) for integer string conversion'), so `brandubh match budget=999...9 level=1` "
-    "ends in a traceback. Expected: ArgumentError, as for 'budget=x' (two minus signs and "
-    "non-ASCII digits, the rest of this bug, were fixed in 8d3f391)"))
-
-
 @pytest.mark.parametrize("text", [
     "level=--5", "level=\u00b2", "ring=--1", "budget=\u0663",
-    pytest.param("budget=" + "9" * 5000, marks=_BUG7),
-    pytest.param("ring=-" + "1" * 4400, marks=_BUG7),
+    "budget=" + "9" * 5000,
+    "ring=-" + "1" * 4400,
 ])
 def test_match_setting_with_a_bad_number(text: str) -> None:
     from brandubh.match import parse_setting
