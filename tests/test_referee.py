@@ -33,6 +33,9 @@ from brandubh import SETUP
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
 from brandubh.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
+
+# The referee ends a bot by its POSIX process group.
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
 from brandubh.rules import Rules, outcome_name
 from test_protocol import KNOWN_MOVES, KNOWN_TURNS
 
