@@ -123,11 +123,13 @@ static int repeats_at(const bd_game *g, int ply) {
 
 int bd_game_repeats(const bd_game *g) { return repeats_at(g, g->ply); }
 
-bd_report bd_game_push(bd_game *g, bd_move m) {
+/* Record the move; `reach` is bd_capture_reach of the position, or
+ * BD_ALL when the caller has not worked it out. */
+static inline bd_report record(bd_game *g, bd_move m, bd_bb reach) {
     bd_entry *prev = &g->hist[g->ply], *next = prev + 1;
     bd_report r;
     next->pos = prev->pos;
-    r = bd_pos_do(&g->v, &next->pos, m, 0);
+    r = reach == BD_ALL ? bd_pos_do(&g->v, &next->pos, m, 0) : bd_pos_do_reach(&g->v, &next->pos, m, reach);
     next->captured = r.captured;
     next->move = m;
     next->flags = r.flags;
@@ -135,6 +137,10 @@ bd_report bd_game_push(bd_game *g, bd_move m) {
     g->ply++;
     return r;
 }
+
+bd_report bd_game_push(bd_game *g, bd_move m) { return record(g, m, BD_ALL); }
+
+bd_report bd_game_push_reach(bd_game *g, bd_move m, bd_bb reach) { return record(g, m, reach); }
 
 void bd_game_judge(bd_game *g, int moves) {
     const bd_entry *now = &g->hist[g->ply];

@@ -71,6 +71,8 @@ int bd_game_reserve(bd_game *g, int plies);
  * how many moves the side to move now has (any number above 0 will do), or
  * -1 when the caller has not counted them. */
 bd_report bd_game_push(bd_game *g, bd_move m);
+/* The same, for a caller that has bd_capture_reach of the position. */
+bd_report bd_game_push_reach(bd_game *g, bd_move m, bd_bb reach);
 void bd_game_judge(bd_game *g, int moves);
 
 /* The ending a position is in after a move, given the record's counts, or

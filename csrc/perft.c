@@ -18,29 +18,34 @@ typedef struct walk {
 } walk;
 
 static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
-    bd_bb block, movers;
-    uint64_t total = 0;
+    bd_bb block, movers, reach;
+    uint64_t total = 0, captures = 0, endings = 0;
     if (depth == 0) return 1;
     if (depth == 1 && w->bulk) return (uint64_t)bd_count_moves(w->v, p);
-    /* Walk the target squares piece by piece, with no move list. */
+    /* Walk the target squares piece by piece, with no move list; where a
+     * move can capture is worked out once for them all. */
     block = bd_blockers(w->v, p);
     movers = bd_movers(p);
+    reach = w->slides ? 0 : bd_capture_reach(w->v, p);
     while (movers) {
         int from = bd_pop_lsb(&movers);
         bd_bb targets = bd_piece_targets(w->v, p, from, block);
         while (targets) {
             bd_pos child = *p;
-            bd_report r = bd_pos_do(w->v, &child, BD_MOVE(from, bd_pop_lsb(&targets)), w->slides);
+            bd_move m = BD_MOVE(from, bd_pop_lsb(&targets));
+            bd_report r = bd_pos_play(w->v, &child, m, !w->slides && bd_may_capture(reach, m));
             int over = !w->slides && ends_game(w->v, &child, r.flags);
             if (depth == 1) {
                 total++;
-                w->stats->captures += r.captured != 0;
-                w->stats->endings += over;
+                captures += r.captured != 0;
+                endings += over;
             } else if (!over) {
                 total += leaves(w, &child, depth - 1);
             }
         }
     }
+    w->stats->captures += captures;
+    w->stats->endings += endings;
     return total;
 }
 

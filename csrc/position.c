@@ -184,7 +184,9 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
 
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m) {
     bd_pos copy = *p;
+    bd_bb enemies = p->side == BD_ATTACKERS ? p->dfn | bd_king_bb(p) : p->att;
     int king_gone;
-    if (!(BD_ADJACENT[BD_TO(m)] & bd_pos_slide(&copy, BD_FROM(m), BD_TO(m)))) return 0;
+    if (!(BD_ADJACENT[BD_TO(m)] & enemies)) return 0;
+    bd_pos_slide(&copy, BD_FROM(m), BD_TO(m));
     return captures_at(v, &copy, BD_TO(m), &king_gone);
 }

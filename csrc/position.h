@@ -74,44 +74,64 @@ bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p);
 /* The squares the move would empty, without playing it. */
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
-/* Move the piece, keeping the key; returns the pieces the mover may capture
- * (the king among them for an attacker). */
-static inline bd_bb bd_pos_slide(bd_pos *p, int from, int to) {
+/* Move the piece, keeping the key. */
+static inline void bd_pos_slide(bd_pos *p, int from, int to) {
     bd_bb fromto = bd_bit(from) | bd_bit(to);
     if (p->king == from) {
         p->king = (int8_t)to;
         p->key ^= BD_ZOBRIST[2][from] ^ BD_ZOBRIST[2][to];
-        return p->att;
-    }
-    if (p->side == BD_ATTACKERS) {
+    } else if (p->side == BD_ATTACKERS) {
         p->att ^= fromto;
         p->key ^= BD_ZOBRIST[0][from] ^ BD_ZOBRIST[0][to];
-        return p->dfn | bd_king_bb(p);
+    } else {
+        p->dfn ^= fromto;
+        p->key ^= BD_ZOBRIST[1][from] ^ BD_ZOBRIST[1][to];
     }
-    p->dfn ^= fromto;
-    p->key ^= BD_ZOBRIST[1][from] ^ BD_ZOBRIST[1][to];
-    return p->att;
 }
 
-/* Play a move known to be a legal slide: capture, update the key, pass the
- * turn. With `slides` set, nothing is captured. Inline, since perft, the
- * playouts and the search call it for every node. */
-static inline bd_report bd_pos_do(const bd_variant *v, bd_pos *p, bd_move m, int slides) {
+/* Where a move of the side to move can capture: the squares that capture a
+ * soldier and, for the attackers, those beside the king. A mover that leaves
+ * the throne or a corner is the exception (its square, left empty, may turn
+ * hostile): bd_may_capture lets it through wherever it goes. */
+static inline bd_bb bd_capture_reach(const bd_variant *v, const bd_pos *p) {
+    bd_bb reach = bd_capture_squares(v, p);
+    if (p->side == BD_ATTACKERS && p->king != BD_NONE) reach |= BD_ADJACENT[p->king];
+    return reach;
+}
+static inline int bd_may_capture(bd_bb reach, bd_move m) {
+    return ((bd_bit(BD_FROM(m)) & (BD_CORNERS | BD_THRONE_BB)) | (reach & bd_bit(BD_TO(m)))) != 0;
+}
+
+/* The slide, then the captures when `maybe` says there may be some. */
+static inline bd_report bd_pos_play(const bd_variant *v, bd_pos *p, bd_move m, int maybe) {
     int from = BD_FROM(m), to = BD_TO(m);
     bd_report r;
-    bd_bb enemies;
     r.captured = 0;
     r.flags = 0;
     if (p->king == from) {
         r.flags = BD_DID_KING_MOVED;
         if (bd_escapes(v) & bd_bit(to)) r.flags |= BD_DID_KING_HOME;
     }
-    enemies = bd_pos_slide(p, from, to);
-    /* Most moves land beside no enemy: then there is nothing to capture. */
-    if (!slides && (BD_ADJACENT[to] & enemies)) bd_pos_capture(v, p, to, &r);
+    bd_pos_slide(p, from, to);
+    if (maybe) bd_pos_capture(v, p, to, &r);
     p->side ^= 1;
     p->key ^= BD_ZOBRIST_SIDE;
     return r;
+}
+
+/* Play a move known to be a legal slide: capture, update the key, pass the
+ * turn. With `slides` set, nothing is captured. Inline, since perft, the
+ * playouts and the search call it for every node. */
+static inline bd_report bd_pos_do(const bd_variant *v, bd_pos *p, bd_move m, int slides) {
+    bd_bb enemies = p->side == BD_ATTACKERS ? p->dfn | bd_king_bb(p) : p->att;
+    /* Only a move that lands beside an enemy can capture. */
+    return bd_pos_play(v, p, m, !slides && (BD_ADJACENT[BD_TO(m)] & enemies) != 0);
+}
+
+/* The same for a caller that has bd_capture_reach(v, p): most moves are
+ * then known to capture nothing without looking. */
+static inline bd_report bd_pos_do_reach(const bd_variant *v, bd_pos *p, bd_move m, bd_bb reach) {
+    return bd_pos_play(v, p, m, bd_may_capture(reach, m));
 }
 
 #endif
