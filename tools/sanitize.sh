@@ -8,11 +8,14 @@
 # normal engine when it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-restore() { python -m pip install -e . -q >/dev/null 2>&1 || true; }
+# setuptools skips an extension it thinks is up to date: remove the built
+# engine so that each build really happens, with the flags asked for.
+rebuild() { rm -f brandubh/_engine*.so brandubh/_engine*.pyd; python -m pip install -e "$@" -q; }
+restore() { rebuild . >/dev/null 2>&1 || true; }
 trap restore EXIT
-BRANDUBH_SANITIZE=1 python -m pip install -e ".[test]" -q
+BRANDUBH_SANITIZE=1 rebuild ".[test]"
 # Refuse to report a clean run of an engine that was not instrumented.
-if ! nm -D brandubh/_engine*.so | grep -q __asan_init; then
+if ! nm -D brandubh/_engine*.so | grep __asan_init > /dev/null; then
     echo "sanitize.sh: the engine was not built with AddressSanitizer" >&2
     exit 1
 fi
