@@ -324,15 +324,9 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``brandubh codingame`` on its own: ``main(['--level', '5'])``."""
-    parser = argparse.ArgumentParser(prog="brandubh")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    register(sub)
-    args = parser.parse_args(["codingame", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return args.run(args)
-    except BrandubhError as exc:
-        print(f"brandubh codingame: {exc}", file=sys.stderr)
-        return 2
+    from .cli import main as brandubh_main
+
+    return brandubh_main(["codingame", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

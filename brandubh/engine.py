@@ -76,7 +76,7 @@ class MoveReport:
 
 # -- squares and moves ----------------------------------------------------
 
-_NAMES = tuple(notation.square_name(s % 7, s // 7) for s in range(49))
+_NAMES = tuple(str(notation.square_name(s % 7, s // 7)) for s in range(49))
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
 
 

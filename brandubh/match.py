@@ -26,7 +26,7 @@ import multiprocessing
 import random
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from .errors import ArgumentError, quote
 from .search import FEATURES, WEIGHT_NAMES
@@ -115,7 +115,7 @@ def play_game(spec: GameSpec) -> tuple[int, bool, Optional[str], str, int]:
         winner = None
     else:
         winner = "A" if (winner_side == "attackers") == spec.a_attacks else "B"
-    return spec.index, spec.a_attacks, winner, outcome_name(game.outcome), game.ply
+    return spec.index, spec.a_attacks, winner, outcome_name(game.outcome) or "", game.ply
 
 
 def run_match(a: dict, b: dict, games: int, variant: Variant, jobs: int = 1,
@@ -128,13 +128,13 @@ def run_match(a: dict, b: dict, games: int, variant: Variant, jobs: int = 1,
     pairs = (games + 1) // 2
     if opening_list is None:
         opening_list = openings(pairs, variant)
-    specs = []
+    specs: list[GameSpec] = []
     for i in range(pairs):
         opening = opening_list[i % len(opening_list)]
         for a_attacks in (True, False):
             specs.append(GameSpec(len(specs), opening, a_attacks, variant.as_string(), a, b))
     tally = Tally("A", "B")
-    records = []
+    records: list[dict[str, Any]] = []
     bar = Progress(len(specs), enabled=None if progress else False)
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(max(1, jobs)) as pool:

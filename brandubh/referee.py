@@ -1278,17 +1278,9 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``brandubh referee`` on its own: ``main(['python3 a.py', './b', '--games', '4'])``."""
-    parser = argparse.ArgumentParser(prog="brandubh")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    register(sub)
-    args = parser.parse_args(["referee", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return args.run(args)
-    except BrandubhError as exc:
-        print(f"brandubh referee: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    from .cli import main as brandubh_main
+
+    return brandubh_main(["referee", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -302,7 +302,8 @@ class Rules:
         >>> Rules.winner_of(BY_CAPTURE), Rules.winner_of(DRAW_PLY_CAP)
         ('attackers', None)
         """
-        return _FIXED_WINNERS.get(outcome_name(outcome))
+        name = outcome_name(outcome)
+        return _FIXED_WINNERS.get(name) if name else None
 
     @property
     @_serialised

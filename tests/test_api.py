@@ -11,7 +11,7 @@ import pytest
 import brandubh
 from brandubh import (BrandubhError, Engine, MoveError, Outcome, PositionError, Rules, SquareError,
                       Variant, VariantError, Why, move, move_text, outcome_name, parse_move, square)
-from brandubh.variant import PRESETS, as_variant
+from brandubh.variant import as_variant
 
 SETUP = brandubh.SETUP
 
