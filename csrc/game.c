@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A position's bit in bd_entry.seen. */
+static inline uint64_t seen_bit(uint64_t key) { return 1ULL << (key >> 58); }
+
 int bd_encircled(const bd_pos *p) {
     bd_bb open = BD_ALL & ~p->att;
     /* A defender or the king on the edge is not shut in: the usual case. */
@@ -80,6 +83,7 @@ bd_game *bd_game_new(const bd_variant *v, const bd_pos *start) {
     if (bd_game_reserve(g, 63) != 0) { free(g); return NULL; }
     memset(&g->hist[0], 0, sizeof g->hist[0]);
     g->hist[0].pos = *start;
+    g->hist[0].seen = seen_bit(start->key);
     g->start_outcome = bd_judge_start(v, start, &g->start_winner);
     g->outcome = g->start_outcome;
     g->winner = g->start_winner;
@@ -110,7 +114,7 @@ static int repeats_at(const bd_game *g, int ply) {
     const bd_pos *now = &g->hist[ply].pos;
     int first = g->v.repeat_counts_start ? 0 : 1;
     int oldest = ply - g->hist[ply].quiet, i, n = 1;
-    if (ply == 0) return 1;
+    if (ply == 0 || !(g->hist[ply - 1].seen & seen_bit(now->key))) return 1;
     if (oldest < first) oldest = first;
     for (i = ply - 4; i >= oldest; i -= 2) {
         const bd_pos *then = &g->hist[i].pos;
@@ -134,6 +138,7 @@ static inline bd_report record(bd_game *g, bd_move m, bd_bb reach) {
     next->move = m;
     next->flags = r.flags;
     next->quiet = (uint16_t)(r.captured ? 0 : prev->quiet + 1);
+    next->seen = (r.captured ? 0 : prev->seen) | seen_bit(next->pos.key);
     g->ply++;
     return r;
 }

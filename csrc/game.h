@@ -30,6 +30,9 @@ enum { BD_PLAY_OK = 0, BD_PLAY_OVER = 1, BD_PLAY_ILLEGAL = 2, BD_PLAY_NO_MEMORY 
 typedef struct bd_entry {
     bd_pos pos;
     bd_bb captured;     /* squares the move emptied */
+    uint64_t seen;      /* the top six bits of every key since the last capture,
+                           as bits: most positions are new, and this says so
+                           without a look back */
     bd_move move;       /* 0 for the start */
     uint16_t quiet;     /* moves in a row without a capture, up to here */
     int flags;          /* BD_DID_* of the move */
