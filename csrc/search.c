@@ -109,28 +109,30 @@ static inline bd_bb may_capture(const bd_variant *v, const bd_pos *p, bd_bb reac
 /* Ordering keys: table move, wins, captures, blocks, killers, history. */
 static void score_moves(const ctx *c, const bd_pos *p, bd_bb reach, const bd_move *moves, int n,
                         bd_move tt_move, int ply, int *scores) {
+    /* Locals, not reads through c and p: the stores to scores[] could alias
+     * them, and the compiler would load them again for every move. */
     const bd_variant *v = &c->g->v;
-    bd_bb blocks = p->side == BD_ATTACKERS && !(c->off & BD_OFF_BLOCKS) ? block_squares(v, p) : 0;
-    bd_bb escapes = bd_escapes(v);
-    const bd_move *killers = c->killers[ply];
+    const int off = c->off, king = p->king;
+    const bd_bb escapes = bd_escapes(v), king_bb = bd_king_bb(p);
+    const bd_bb blocks =
+        p->side == BD_ATTACKERS && !(off & BD_OFF_BLOCKS) ? block_squares(v, p) : 0;
+    const bd_move killer1 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][0];
+    const bd_move killer2 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][1];
+    const int32_t *history = c->history[p->side];
+    const int use_history = !(off & BD_OFF_HISTORY);
     int i;
     for (i = 0; i < n; i++) {
         bd_move m = moves[i];
-        bd_bb to = bd_bit(BD_TO(m));
+        bd_bb to = bd_bit(BD_TO(m)), taken;
         int s;
         if (m == tt_move) s = ORDER_TT;
-        else if (BD_FROM(m) == p->king && (to & escapes)) s = ORDER_WIN;
-        else {
-            bd_bb taken = may_capture(v, p, reach, m);
-            if (taken & bd_king_bb(p)) s = ORDER_WIN;
-            else if (taken) s = ORDER_CAPTURE + 1024 * bd_popcount(taken);
-            else if (to & blocks) s = ORDER_BLOCK;
-            else if (m == killers[0]) s = ORDER_KILLER1;
-            else if (m == killers[1]) s = ORDER_KILLER2;
-            else s = c->history[p->side][m];
-            if (s >= ORDER_KILLER2 && s < ORDER_BLOCK && (c->off & BD_OFF_KILLERS)) s = 0;
-            if (s < ORDER_KILLER2 && (c->off & BD_OFF_HISTORY)) s = 0;
-        }
+        else if (BD_FROM(m) == king && (to & escapes)) s = ORDER_WIN;
+        else if ((taken = may_capture(v, p, reach, m)) & king_bb) s = ORDER_WIN;
+        else if (taken) s = ORDER_CAPTURE + 1024 * bd_popcount(taken);
+        else if (to & blocks) s = ORDER_BLOCK;
+        else if (m == killer1) s = ORDER_KILLER1;
+        else if (m == killer2) s = ORDER_KILLER2;
+        else s = use_history ? history[m] : 0;
         scores[i] = s;
     }
 }
