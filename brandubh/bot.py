@@ -16,10 +16,13 @@ from .errors import ArgumentError, quote
 from .search import check_limits, features_off, salt_bytes, salt_seed
 
 # level: (budget in positions, chance of a random move instead of a search).
-# Each level's budget is eight times the one below: measured with brandubh
-# match over 200 games with colours swapped, 48,000 against 6,000 positions
-# scored 74% (+182 Elo, 95%: +132 to +239) and 400,000 against 48,000 also
-# 74% (+182, +132 to +240); level 2 against level 1 scored 74% (+182).
+# Each level's budget is eight times the one below. Measured with brandubh
+# match, colours swapped, against the level below (brandubh rules):
+#   2 v 1: 74% (+182 Elo, 95%: +130 to +242), 200 games
+#   3 v 2: 82% (+266, +210 to +338), 200 games
+#   4 v 3: 74% (+182, +132 to +239), 200 games
+#   5 v 4: 74% (+182, +132 to +240), 200 games
+#   6 v 5: 75% (+191, +85 to +346), 40 games (3.2 M positions a move)
 LEVELS: dict[int, tuple[int, float]] = {
     1: (200, 0.25),
     2: (1_000, 0.08),
