@@ -23,6 +23,7 @@ asan=$(gcc -print-file-name=libasan.so)
 ubsan=$(gcc -print-file-name=libubsan.so)
 # Python itself is not built with ASan: its own allocations are not tracked,
 # and leak checking at exit reports the interpreter's, so it is off.
+BRANDUBH_SANITIZED=1 \
 LD_PRELOAD="$asan $ubsan" \
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
