@@ -16,7 +16,6 @@ False
 
 from __future__ import annotations
 
-import functools
 import threading
 from dataclasses import dataclass
 from enum import IntEnum
@@ -135,19 +134,6 @@ def _own(game):
     return ffi.gc(game, _release)
 
 
-def _serialised(method):
-    """Run the method holding the game's lock: two threads using one game
-    take turns (the engine releases the GIL, so without it one thread could
-    read a record while another grows it)."""
-
-    @functools.wraps(method)
-    def locked(self, *args, **kwargs):
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked
-
-
 class Rules:
     """A game: a start position, a rule set, and the moves made.
 
@@ -180,6 +166,9 @@ class Rules:
         start = c_position(position)
         self._g = _own(lib.bd_game_new(c_variant(self._variant), start))
         self._buf = ffi.new("bd_move[]", 160)
+        # Every method that reads or changes the record holds this lock: two
+        # threads using one game take turns (the engine releases the GIL, so
+        # without it one thread could read a record another is growing).
         self._lock = threading.RLock()
 
     @classmethod
@@ -187,15 +176,15 @@ class Rules:
         """The same as ``Rules(position, variant)``."""
         return cls(position, variant)
 
-    @_serialised
     def clone(self) -> "Rules":
         """A copy with the whole history, sharing nothing with this game."""
-        other = Rules.__new__(Rules)
-        other._variant = self._variant
-        other._g = _own(lib.bd_game_clone(self._g))
-        other._buf = ffi.new("bd_move[]", 160)
-        other._lock = threading.RLock()
-        return other
+        with self._lock:
+            other = Rules.__new__(Rules)
+            other._variant = self._variant
+            other._g = _own(lib.bd_game_clone(self._g))
+            other._buf = ffi.new("bd_move[]", 160)
+            other._lock = threading.RLock()
+            return other
 
     @staticmethod
     def live() -> int:
@@ -204,29 +193,28 @@ class Rules:
 
     # -- playing ---------------------------------------------------------
 
-    @_serialised
     def play(self, m: MoveLike) -> int:
         """Play a move for the side to move: ``PLAY_OK`` (0), ``PLAY_OVER``
         when the game had already ended, ``PLAY_ILLEGAL`` when the move is
         not one of :meth:`moves`. On a refusal the game is exactly as it was.
         What the move did is :meth:`report` afterwards."""
-        code = lib.bd_game_play(self._g, parse_move(m), ffi.NULL)
-        if code == 3:
-            raise EngineError("out of memory while recording a move")
-        return code
+        with self._lock:
+            code = lib.bd_game_play(self._g, parse_move(m), ffi.NULL)
+            if code == 3:
+                raise EngineError("out of memory while recording a move")
+            return code
 
-    @_serialised
     def undo(self) -> bool:
         """Take the last move back, and whatever ending it brought."""
-        return bool(lib.bd_game_undo(self._g))
+        with self._lock:
+            return bool(lib.bd_game_undo(self._g))
 
-    @_serialised
     def moves(self) -> list[int]:
         """The moves of the side to move, as move numbers in square order;
         empty once the game is over."""
-        return ffi.unpack(self._buf, lib.bd_game_moves(self._g, self._buf))
+        with self._lock:
+            return ffi.unpack(self._buf, lib.bd_game_moves(self._g, self._buf))
 
-    @_serialised
     def legal(self) -> list[tuple[int, tuple[int, ...], "Outcome", Optional[str]]]:
         """Every move of the side to move with what it would do, in one call:
         ``(move, squares it empties, the outcome it brings, the winner)``.
@@ -236,43 +224,44 @@ class Rules:
         >>> move_text(first[0]), first[1], outcome_name(first[2])
         ('d1b1', (), 'ongoing')
         """
-        n_max = 160
-        moves = self._buf
-        captured = ffi.new("bd_bb[]", n_max)
-        outcome = ffi.new("int[]", n_max)
-        winner = ffi.new("int[]", n_max)
-        n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
-        if n < 0:
-            raise EngineError("out of memory while listing moves")
-        out = []
-        for i in range(n):
-            c = captured[i]
-            squares = tuple(s for s in range(49) if c >> s & 1) if c else ()
-            w = winner[i]
-            out.append((moves[i], squares, Outcome(outcome[i]), SIDES[w] if w >= 0 else None))
-        return out
+        with self._lock:
+            n_max = 160
+            moves = self._buf
+            captured = ffi.new("bd_bb[]", n_max)
+            outcome = ffi.new("int[]", n_max)
+            winner = ffi.new("int[]", n_max)
+            n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
+            if n < 0:
+                raise EngineError("out of memory while listing moves")
+            out = []
+            for i in range(n):
+                c = captured[i]
+                squares = tuple(s for s in range(49) if c >> s & 1) if c else ()
+                w = winner[i]
+                out.append((moves[i], squares, Outcome(outcome[i]), SIDES[w] if w >= 0 else None))
+            return out
 
-    @_serialised
     def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
         """What the move that reached ``ply`` (the last move by default) did;
         None at the start."""
-        g = self._g
-        at = g.ply if ply is None else self._ply_arg(ply)
-        if at == 0:
-            return None
-        return report_of(g.hist[at])
+        with self._lock:
+            g = self._g
+            at = g.ply if ply is None else self._ply_arg(ply)
+            if at == 0:
+                return None
+            return report_of(g.hist[at])
 
-    @_serialised
     def move_at(self, ply: int) -> Optional[int]:
         """The move that reached ``ply`` (1 for the first move); None at 0."""
-        at = self._ply_arg(ply)
-        return self._g.hist[at].move if at else None
+        with self._lock:
+            at = self._ply_arg(ply)
+            return self._g.hist[at].move if at else None
 
-    @_serialised
     def log(self) -> list[int]:
         """The moves made, in order."""
-        hist = self._g.hist
-        return [hist[i].move for i in range(1, self._g.ply + 1)]
+        with self._lock:
+            hist = self._g.hist
+            return [hist[i].move for i in range(1, self._g.ply + 1)]
 
     # -- how it stands -----------------------------------------------------
 
@@ -306,11 +295,11 @@ class Rules:
         return _FIXED_WINNERS.get(name) if name else None
 
     @property
-    @_serialised
     def repeats(self) -> int:
         """How many times the position on the board has occurred, as the
         repetition rule counts them, this time included."""
-        return lib.bd_game_repeats(self._g)
+        with self._lock:
+            return lib.bd_game_repeats(self._g)
 
     @property
     def ply(self) -> int:
@@ -329,72 +318,71 @@ class Rules:
         return self._g.hist[self._g.ply].pos
 
     @property
-    @_serialised
     def position(self) -> str:
-        return position_text(ffi.addressof(self._g.hist[self._g.ply], "pos"))
+        with self._lock:
+            return position_text(ffi.addressof(self._g.hist[self._g.ply], "pos"))
 
     @property
-    @_serialised
     def start(self) -> str:
-        return position_text(ffi.addressof(self._g.hist[0], "pos"))
+        with self._lock:
+            return position_text(ffi.addressof(self._g.hist[0], "pos"))
 
-    @_serialised
     def board(self) -> Engine:
         """An :class:`Engine` holding the same position: a copy."""
-        return Engine(self.position, self._variant)
+        with self._lock:
+            return Engine(self.position, self._variant)
 
     @property
-    @_serialised
     def side(self) -> str:
         """``'attackers'`` or ``'defenders'``: whose move it is on the board."""
-        return SIDES[self._pos().side]
+        with self._lock:
+            return SIDES[self._pos().side]
 
-    @_serialised
     def at(self, sq: Square) -> str:
         """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""
-        return PIECES[lib.bd_piece_at(ffi.addressof(self._g.hist[self._g.ply], "pos"), square(sq))]
+        with self._lock:
+            return PIECES[lib.bd_piece_at(ffi.addressof(self._g.hist[self._g.ply], "pos"), square(sq))]
 
-    @_serialised
     def count(self, piece: str) -> int:
-        return count_pieces(self._pos(), piece)
+        with self._lock:
+            return count_pieces(self._pos(), piece)
 
     @property
-    @_serialised
     def key_hex(self) -> str:
-        return f"{self._pos().key:016x}"
+        with self._lock:
+            return f"{self._pos().key:016x}"
 
-    @_serialised
     def key_at(self, ply: int) -> Optional[str]:
         """The key after that many moves (0: the start); None for a ply the
         game has not reached."""
-        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
-            return None
-        return f"{self._g.hist[ply].pos.key:016x}"
+        with self._lock:
+            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
+                return None
+            return f"{self._g.hist[ply].pos.key:016x}"
 
-    @_serialised
     def preview(self, m: MoveLike) -> Optional[MoveReport]:
         """What a legal move would do, without playing it; None when it is
         not legal here (whether or not the game is over)."""
-        mv = parse_move(m)
-        if self.why_not(mv >> 6, mv & 63) != Why.OK:
-            return None
-        pos = ffi.new("bd_pos *", self._pos())
-        return report_of(lib.bd_pos_do(c_variant(self._variant), pos, mv, 0))
+        with self._lock:
+            mv = parse_move(m)
+            if self.why_not(mv >> 6, mv & 63) != Why.OK:
+                return None
+            pos = ffi.new("bd_pos *", self._pos())
+            return report_of(lib.bd_pos_do(c_variant(self._variant), pos, mv, 0))
 
-    @_serialised
     def why_not(self, from_square: Square, to_square: Square) -> Why:
         """Why a slide is refused in this position, or ``Why.OK``. It answers
         for the position and does not know whether the game is over."""
-        try:
-            f, t = square(from_square), square(to_square)
-        except ValueError:
-            return Why.OFF_BOARD
-        return Why(lib.bd_why_not(c_variant(self._variant),
-                                  ffi.addressof(self._g.hist[self._g.ply], "pos"), f, t))
+        with self._lock:
+            try:
+                f, t = square(from_square), square(to_square)
+            except ValueError:
+                return Why.OFF_BOARD
+            return Why(lib.bd_why_not(c_variant(self._variant),
+                                      ffi.addressof(self._g.hist[self._g.ply], "pos"), f, t))
 
     # -- many games at once ------------------------------------------------
 
-    @_serialised
     def playouts(self, games: int, seed: int = 1) -> PlayoutStats:
         """Play ``games`` games of uniformly random moves from here, all in
         C; the game itself is left as it is. The same seed gives the same
@@ -404,23 +392,23 @@ class Rules:
         >>> s.games, s.attackers + s.defenders + s.draws
         (100, 100)
         """
-        _check_int("games", games, 0, 1 << 40)
-        _check_int("seed", seed, 0, (1 << 64) - 1)
-        out = ffi.new("bd_playout_stats *")
-        if lib.bd_playouts(self._g, games, seed, out) != 0:
-            raise EngineError("out of memory for the playouts")
-        return PlayoutStats(
-            games=out.games,
-            plies=out.plies,
-            outcomes={OUTCOME_NAMES[i]: out.outcomes[i] for i in range(1, len(OUTCOME_NAMES))},
-            attackers=out.wins[0],
-            defenders=out.wins[1],
-            draws=out.draws,
-        )
+        with self._lock:
+            _check_int("games", games, 0, 1 << 40)
+            _check_int("seed", seed, 0, (1 << 64) - 1)
+            out = ffi.new("bd_playout_stats *")
+            if lib.bd_playouts(self._g, games, seed, out) != 0:
+                raise EngineError("out of memory for the playouts")
+            return PlayoutStats(
+                games=out.games,
+                plies=out.plies,
+                outcomes={OUTCOME_NAMES[i]: out.outcomes[i] for i in range(1, len(OUTCOME_NAMES))},
+                attackers=out.wins[0],
+                defenders=out.wins[1],
+                draws=out.draws,
+            )
 
     # -- the search --------------------------------------------------------
 
-    @_serialised
     def search(self, budget: int = 20_000, seed: int = 1, depth: Optional[int] = None,
                weights: Optional[dict] = None, _off: int = 0) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
@@ -437,13 +425,13 @@ class Rules:
         >>> found.score > 29_000, found.mate_in, move_text(found.move)[:2]
         (True, 3, 'd4')
         """
-        check_limits(budget, seed, depth)
-        raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off)
-        if raw is None:
-            return None
-        return SearchResult(*raw)
+        with self._lock:
+            check_limits(budget, seed, depth)
+            raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off)
+            if raw is None:
+                return None
+            return SearchResult(*raw)
 
-    @_serialised
     def evaluate(self, weights: Optional[dict] = None) -> int:
         """The position as the search scores it when it looks no further:
         positive when it favours the attackers.
@@ -451,8 +439,9 @@ class Rules:
         >>> Rules().evaluate() == Rules().evaluate({'ring': 30})
         True
         """
-        return lib.bd_evaluate(c_variant(self._variant), ffi.addressof(self._g.hist[self._g.ply], "pos"),
-                               c_weights(weights))
+        with self._lock:
+            return lib.bd_evaluate(c_variant(self._variant), ffi.addressof(self._g.hist[self._g.ply], "pos"),
+                                   c_weights(weights))
 
     @staticmethod
     def weights() -> dict:
@@ -464,10 +453,10 @@ class Rules:
             raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {quote(ply)}")
         return ply
 
-    @_serialised
     def __repr__(self) -> str:
-        return (f"<Rules {self.position!r} ply={self.ply} "
-                f"outcome={outcome_name(self.outcome)} variant={self._variant.as_string()!r}>")
+        with self._lock:
+            return (f"<Rules {self.position!r} ply={self.ply} "
+                    f"outcome={outcome_name(self.outcome)} variant={self._variant.as_string()!r}>")
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
