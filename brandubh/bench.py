@@ -62,11 +62,12 @@ def run_bench(depth: int = DEFAULT_DEPTH, budget: int = DEFAULT_BUDGET) -> Bench
     positions) and add up the nodes."""
     games = [Rules(position, PRESETS[preset]) for preset, position in POSITIONS]
     nodes = 0
-    moves = []
+    moves: list[int] = []
     start = time.perf_counter()
     for game in games:
         found = game.search(budget=budget, depth=depth, seed=1)
+        assert found is not None  # no bench position is a finished game
         nodes += found.nodes
-        moves.append(found.move)
+        moves.append(int(found.move))
     seconds = time.perf_counter() - start
     return BenchResult(nodes, seconds, tuple(moves))

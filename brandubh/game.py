@@ -661,7 +661,7 @@ class Game:
         found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights)
         if found is None:  # pragma: no cover - the game is not over
             return None
-        return SearchResult(move_text(found.move), found.score, found.depth, found.nodes,
+        return SearchResult(move_text(int(found.move)), found.score, found.depth, found.nodes,
                             found.stopped, tuple(move_text(m) for m in found.pv))
 
     @property
