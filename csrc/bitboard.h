@@ -79,14 +79,6 @@ static inline bd_bb bd_slides(int sq, bd_bb occ) {
     return along_rank | along_file;
 }
 
-/* How many squares a soldier on `sq` can stop on: table counts for its rank
- * and its file, corners and throne left out. */
-static inline int bd_soldier_count(int sq, bd_bb occ) {
-    int file = BD_FILE_OF[sq], rank = BD_RANK_OF[sq];
-    return BD_COUNT[rank][file][bd_rank_occ(occ, rank)] +
-           BD_COUNT[file][rank][bd_file_occ(occ, file)];
-}
-
 /* Where a set of rooks slides, direction by direction, over the empty squares
  * `empty`: each square of out[d] is reached in direction d by exactly one of
  * them (the nearest behind it), so out[d] holds as many moves as squares.
@@ -94,7 +86,7 @@ static inline int bd_soldier_count(int sq, bd_bb occ) {
  * rank. Directions: 0 east, 1 west, 2 north, 3 south. */
 static inline void bd_slide_sets(bd_bb rooks, bd_bb empty, bd_bb out[4]) {
     bd_bb gen, pro;
-    const bd_bb not_a = BD_ALL & ~BD_FILE_A, not_g = BD_ALL & ~(BD_FILE_A << 6);
+    const bd_bb not_a = BD_NOT_FILE_A, not_g = BD_NOT_FILE_G;
     gen = rooks; pro = empty & not_a;
     gen |= pro & (gen << 1); pro &= pro << 1;
     gen |= pro & (gen << 2); pro &= pro << 2;

@@ -5,7 +5,6 @@
 #include <stdint.h>
 
 extern const uint8_t BD_SLIDE[7][128];
-extern const uint8_t BD_COUNT[7][7][128];
 extern const uint64_t BD_SPREAD[128];
 extern const int8_t BD_NEAR[49][4];
 extern const uint64_t BD_ADJACENT[49];

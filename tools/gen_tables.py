@@ -47,18 +47,6 @@ def slide(index: int, occupancy: int) -> int:
     return reach
 
 
-def soldier_count(line: int, index: int, occupancy: int) -> int:
-    """How many cells a soldier on `index` of line `line` (a rank or a file,
-    0-6) can stop on: the cells it reaches, less the corners (cells 0 and 6
-    of the edge lines) and the throne (cell 3 of the middle line)."""
-    reach = slide(index, occupancy)
-    if line in (0, N - 1):
-        reach &= ~(1 | 1 << (N - 1))
-    if line == N // 2:
-        reach &= ~(1 << (N // 2))
-    return bin(reach).count("1")
-
-
 def spread(line: int) -> int:
     """A 7-bit mask of ranks put on the a-file of a bitboard."""
     return sum(1 << (N * k) for k in range(N) if line >> k & 1)
@@ -104,17 +92,6 @@ def render() -> str:
     for i in range(N):
         row = [slide(i, occ) for occ in range(128)]
         out.append("  {" + ",".join(str(x) for x in row) + "},")
-    out.append("};")
-    out.append("")
-    out.append("/* COUNT[line][i][occ]: how many cells a soldier on cell i of that rank")
-    out.append(" * or file can stop on (corners and throne left out). */")
-    out.append("const uint8_t BD_COUNT[7][7][128] = {")
-    for line in range(N):
-        out.append("  {")
-        for i in range(N):
-            row = [soldier_count(line, i, occ) for occ in range(128)]
-            out.append("    {" + ",".join(str(x) for x in row) + "},")
-        out.append("  },")
     out.append("};")
     out.append("")
     out.append("/* SPREAD[m]: bit k of m moved to square (rank k, file a). */")
