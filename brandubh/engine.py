@@ -208,6 +208,16 @@ def report_of(r) -> MoveReport:
     )
 
 
+def why_not_at(variant: Variant, pos, from_square: Square, to_square: Square) -> Why:
+    """Why the slide is refused in the engine's position ``pos`` (a
+    ``bd_pos *``), or ``Why.OK``; a square off the board is ``Why.OFF_BOARD``."""
+    try:
+        f, t = square(from_square), square(to_square)
+    except SquareError:
+        return Why.OFF_BOARD
+    return Why(lib.bd_why_not(c_variant(variant), pos, f, t))
+
+
 def piece_index(piece: str) -> int:
     if piece in ("attacker", "defender", "king"):
         return PIECES.index(piece)
@@ -290,11 +300,7 @@ class Engine:
     def why_not(self, from_square: Square, to_square: Square) -> Why:
         """Why the slide cannot be played here, or ``Why.OK``. A square that
         is not on the board gives ``Why.OFF_BOARD``."""
-        try:
-            f, t = square(from_square), square(to_square)
-        except SquareError:
-            return Why.OFF_BOARD
-        return Why(lib.bd_why_not(c_variant(self._variant), self._pos, f, t))
+        return why_not_at(self._variant, self._pos, from_square, to_square)
 
     def at(self, sq: Square) -> str:
         """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""

@@ -41,6 +41,7 @@ from .engine import (
     position_text,
     report_of,
     square,
+    why_not_at,
 )
 from .errors import ArgumentError, EngineError, quote
 from .search import SearchResult, c_weights, check_limits, default_weights, run_search
@@ -374,12 +375,8 @@ class Rules:
         """Why a slide is refused in this position, or ``Why.OK``. It answers
         for the position and does not know whether the game is over."""
         with self._lock:
-            try:
-                f, t = square(from_square), square(to_square)
-            except ValueError:
-                return Why.OFF_BOARD
-            return Why(lib.bd_why_not(c_variant(self._variant),
-                                      ffi.addressof(self._g.hist[self._g.ply], "pos"), f, t))
+            return why_not_at(self._variant, ffi.addressof(self._g.hist[self._g.ply], "pos"),
+                              from_square, to_square)
 
     # -- many games at once ------------------------------------------------
 

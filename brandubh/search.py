@@ -17,7 +17,7 @@ import hashlib
 from typing import Mapping, NamedTuple, Optional, Union
 
 from ._engine import ffi, lib
-from .errors import ArgumentError, quote
+from .errors import ArgumentError, EngineError, quote
 
 MATE = lib.BD_MATE
 WIN = lib.BD_WIN
@@ -152,8 +152,6 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
     if code == 1:
         return None
     if code != 0:
-        from .errors import EngineError
-
         raise EngineError("out of memory for the search")
     pv = tuple(out.pv[i] for i in range(out.pv_length))
     return out.move, out.score, out.depth, out.nodes, bool(out.stopped), pv
