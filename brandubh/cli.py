@@ -18,6 +18,7 @@ from .errors import BrandubhError
 
 
 def _perft(args: argparse.Namespace) -> int:
+    from . import kernels
     from .rules import divide, perft_stats
     from .variant import as_variant
 
@@ -39,12 +40,13 @@ def _perft(args: argparse.Namespace) -> int:
     print(f"perft {args.depth} ({variant.as_string()}{', slides' if args.slides else ''}): {total}")
     if args.full and not args.divide:
         print(f"captures {stats.captures}  endings {stats.endings}")
-    print(f"time {elapsed:.3f} s  rate {rate / 1e6:.1f} M leaves/s")
+    print(f"time {elapsed:.3f} s  rate {rate / 1e6:.1f} M leaves/s  ({kernels.ACTIVE.name} build)")
     return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
     from .bench import POSITIONS, run_bench
+    from .kernels import ACTIVE
 
     result = run_bench(depth=args.depth, budget=args.budget)
     if args.verbose:
@@ -56,6 +58,7 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"total time       : {result.seconds * 1000:.0f} ms")
     print(f"nodes searched   : {result.nodes}")
     print(f"nodes per second : {result.nps:,.0f}")
+    print(f"engine build     : {ACTIVE.name}")
     print(f"Bench: {result.nodes}")
     return 0
 

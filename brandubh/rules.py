@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Optional
 
+from . import kernels
 from ._engine import ffi, lib
 from .engine import (
     ATTACKERS,
@@ -393,7 +394,7 @@ class Rules:
             _check_int("games", games, 0, 1 << 40)
             _check_int("seed", seed, 0, (1 << 64) - 1)
             out = ffi.new("bd_playout_stats *")
-            if lib.bd_playouts(self._g, games, seed, out) != 0:
+            if kernels.ACTIVE.playouts(self._g, games, seed, out) != 0:
                 raise EngineError("out of memory for the playouts")
             return PlayoutStats(
                 games=out.games,
@@ -485,7 +486,7 @@ def perft_stats(depth: int, position: str = SETUP, variant: VariantLike = "brand
     v = c_variant(as_variant(variant))
     pos = c_position(position)
     out = ffi.new("bd_perft_stats *")
-    lib.bd_perft(v, pos, depth, bool(slides), bool(bulk), out)
+    kernels.ACTIVE.perft(v, pos, depth, bool(slides), bool(bulk), out)
     return PerftStats(out.leaves, out.captures, out.endings)
 
 
@@ -515,5 +516,5 @@ def divide(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
     pos = c_position(position)
     moves = ffi.new("bd_move[]", 160)
     counts = ffi.new("uint64_t[]", 160)
-    n = lib.bd_divide(v, pos, depth, bool(slides), moves, counts)
+    n = kernels.ACTIVE.divide(v, pos, depth, bool(slides), moves, counts)
     return {move_text(moves[i]): counts[i] for i in range(n)}

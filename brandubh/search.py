@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Mapping, NamedTuple, Optional, Union
 
+from . import kernels
 from ._engine import ffi, lib
 from .errors import ArgumentError, EngineError, quote
 
@@ -148,7 +149,7 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed, limits.off = budget, depth or 0, seed, off
     out = ffi.new("bd_search_result *")
-    code = lib.bd_search(game_ptr, limits, weights, out)
+    code = kernels.ACTIVE.search(game_ptr, limits, weights, out)
     if code == 1:
         return None
     if code != 0:

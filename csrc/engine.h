@@ -11,5 +11,6 @@
 #include "playout.h"
 #include "eval.h"
 #include "search.h"
+#include "popcnt_build.h"
 
 #endif

@@ -36,7 +36,7 @@ static int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
     return total;
 }
 
-static bd_move pick(const bd_pos *p, const choices *c, uint64_t random) {
+static bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t random) {
     /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
     int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32), d = 0, to, from;
     bd_bb t, soldiers;
@@ -61,7 +61,7 @@ int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out
     for (k = 0; k < games; k++) {
         now = start;
         while (g->outcome == BD_ONGOING) {
-            bd_game_push(g, pick(&g->hist[g->ply].pos, &now, next_random(&rng)));
+            bd_game_push(g, pick_choice(&g->hist[g->ply].pos, &now, next_random(&rng)));
             bd_game_judge(g, list_choices(&g->v, &g->hist[g->ply].pos, &now));
         }
         out->games++;
