@@ -48,6 +48,26 @@ static inline int bd_popcount(bd_bb b) {
 #endif
 }
 
+/* The place of the k-th lowest set bit of b (k from 0, below its popcount),
+ * with no loop and no branch: the bit-parallel count leaves each byte's
+ * count in that byte; one multiplication turns them into running totals,
+ * one subtraction compares all eight with k at once, and a table finishes
+ * inside the byte. (The broadword select of Vigna's rank/select papers.) */
+static inline int bd_select(bd_bb b, int k) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t s = b - ((b >> 1) & 0x5555555555555555ULL), running, at_most_k;
+    int byte, before;
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
+    s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    running = s * ones;     /* byte i: the set bits in bytes 0..i */
+    /* A byte's high bit stays set where its running total is at most k:
+     * totals are at most 64, so no byte borrows from the next. */
+    at_most_k = (((uint64_t)k * ones | highs) - running) & highs;
+    byte = (int)(((at_most_k >> 7) * ones) >> 56);   /* bytes wholly before */
+    before = (int)(((running << 8) >> (8 * byte)) & 0xff);
+    return 8 * byte + BD_SELECT_IN_BYTE[(b >> (8 * byte)) & 0xff][k - before];
+}
+
 /* Index of the lowest set bit; b must not be 0. */
 static inline int bd_lsb(bd_bb b) {
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -56,6 +76,17 @@ static inline int bd_lsb(bd_bb b) {
     return (int)i;
 #else
     return __builtin_ctzll(b);
+#endif
+}
+
+/* Index of the highest set bit; b must not be 0. */
+static inline int bd_msb(bd_bb b) {
+#if defined(_MSC_VER) && !defined(__clang__)
+    unsigned long i;
+    _BitScanReverse64(&i, b);
+    return (int)i;
+#else
+    return 63 - __builtin_clzll(b);
 #endif
 }
 

@@ -1,5 +1,6 @@
 #include "playout.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* splitmix64: a small generator with no state but the caller's. */
@@ -13,65 +14,161 @@ static uint64_t next_random(uint64_t *state) {
 /* The moves of the side to move as five sets of squares: where the soldiers
  * slide east, west, north and south (each square one move), and where the
  * king goes. A move is chosen from the counts; only then is its piece found,
- * by walking back from the square it reaches. No move list is written. */
+ * by walking back from the square it reaches. No move list is written.
+ *
+ * The choice rule, which tests/test_playouts.py replays with the reference:
+ * the moves in the order east, west, north, south, king, each set by the
+ * square reached; the k-th of them, k = (random >> 32) * count >> 32. */
 typedef struct choices {
     bd_bb sets[5];
     int count[5];
     int total;
 } choices;
 
-static const int BACK[4] = {-1, 1, -7, 7};
 
-static int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
+static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
     bd_bb block = bd_blockers(v, p), allowed = ~(BD_CORNERS | BD_THRONE_BB);
-    int d, total = 0;
     bd_slide_sets(p->side == BD_ATTACKERS ? p->att : p->dfn, BD_ALL & ~block, c->sets);
+    c->sets[0] &= allowed;
+    c->sets[1] &= allowed;
+    c->sets[2] &= allowed;
+    c->sets[3] &= allowed;
     c->sets[4] = p->side == BD_DEFENDERS && p->king != BD_NONE ? bd_king_targets(v, p, block) : 0;
-    for (d = 0; d < 5; d++) {
-        if (d < 4) c->sets[d] &= allowed;
-        c->count[d] = bd_popcount(c->sets[d]);
-        total += c->count[d];
-    }
-    c->total = total;
-    return total;
+    c->count[0] = bd_popcount(c->sets[0]);
+    c->count[1] = bd_popcount(c->sets[1]);
+    c->count[2] = bd_popcount(c->sets[2]);
+    c->count[3] = bd_popcount(c->sets[3]);
+    c->count[4] = bd_popcount(c->sets[4]);
+    c->total = c->count[0] + c->count[1] + c->count[2] + c->count[3] + c->count[4];
+    return c->total;
 }
 
-static bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t random) {
+/* Straight-line code: the direction, the square in its set and the piece
+ * are each found without a loop, so the processor has no branch to guess
+ * wrong (each wrong guess costs about as much as twenty instructions). */
+static inline bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t random) {
     /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
-    int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32), d = 0, to, from;
-    bd_bb t, soldiers;
-    while (k >= c->count[d]) k -= c->count[d++];
-    for (t = c->sets[d]; k > 0; k--) t &= t - 1;
-    to = bd_lsb(t);
-    if (d == 4) return BD_MOVE(p->king, to);
+    int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32);
+    int before[5], d, to, from;
+    bd_bb below, line, behind, soldiers;
+    before[0] = 0;
+    before[1] = c->count[0];
+    before[2] = before[1] + c->count[1];
+    before[3] = before[2] + c->count[2];
+    before[4] = before[3] + c->count[3];
+    d = (k >= before[1]) + (k >= before[2]) + (k >= before[3]) + (k >= before[4]);
+    to = bd_select(c->sets[d], k - before[d]);
+    /* The piece that slid: the nearest soldier behind `to`, on its rank for
+     * east and west and on its file for north and south (every square
+     * between them is empty, or it could not have slid). */
     soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    for (from = to + BACK[d]; !(soldiers & bd_bit(from)); from += BACK[d]) {
+    below = bd_bit(to) - 1;
+    line = d < 2 ? 0x7fULL << (7 * BD_RANK_OF[to]) : BD_FILE_A << BD_FILE_OF[to];
+    behind = soldiers & line & (d & 1 ? ~(below | bd_bit(to)) : below);
+    from = d & 1 ? bd_lsb(behind | (1ULL << 63)) : bd_msb(behind | 1);
+    return BD_MOVE(d == 4 ? p->king : from, to);
+}
+
+/* Repetition inside the playouts. The positions since the last capture are
+ * kept in `trail` (the only ones a position can repeat), and a table of
+ * 4096 stamps says which keys may be among them: a position whose slot holds
+ * the current epoch is looked for in the trail, any other is new at once. A
+ * capture starts a new epoch, which forgets every slot in one step. */
+#define SLOTS 4096
+typedef struct trail {
+    bd_pos *pos;
+    int length;
+    uint32_t epoch;
+    uint32_t stamp[SLOTS];
+} trail;
+
+static inline unsigned slot_of(uint64_t key) { return (unsigned)(key >> 52); }
+
+static void trail_forget(trail *t) {
+    t->length = 0;
+    if (++t->epoch == 0) {   /* wrapped after 2^32 epochs: clear for real */
+        memset(t->stamp, 0, sizeof t->stamp);
+        t->epoch = 1;
     }
-    return BD_MOVE(from, to);
+}
+
+/* Add the position; returns how many times it has now occurred in the trail
+ * (positions two plies apart never match: each side has moved since). */
+static inline int trail_add(trail *t, const bd_pos *p) {
+    unsigned s = slot_of(p->key);
+    int n = 1, i;
+    if (t->stamp[s] == t->epoch) {
+        for (i = t->length - 4; i >= 0; i -= 2) {
+            const bd_pos *then = &t->pos[i];
+            if (then->key == p->key && then->att == p->att && then->dfn == p->dfn &&
+                then->king == p->king)
+                n++;
+        }
+    }
+    t->stamp[s] = t->epoch;
+    t->pos[t->length++] = *p;
+    return n;
+}
+
+/* Start a playout: the trail holds the game's own positions since its last
+ * capture, as the record counts them (the start only when it counts). */
+static void trail_start(trail *t, const bd_game *g) {
+    int first = g->v.repeat_counts_start ? 0 : 1;
+    int oldest = g->ply - g->hist[g->ply].quiet, i;
+    if (oldest < first) oldest = first;
+    trail_forget(t);
+    for (i = oldest; i <= g->ply; i++) {
+        t->stamp[slot_of(g->hist[i].pos.key)] = t->epoch;
+        t->pos[t->length++] = g->hist[i].pos;
+    }
 }
 
 int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out) {
-    int base = g->ply, outcome = g->outcome, winner = g->winner;
+    const bd_variant *v = &g->v;
     uint64_t rng = seed, k;
     choices start, now;
+    trail *t;
     memset(out, 0, sizeof *out);
-    /* Room for the longest game, so no playout allocates. */
-    if (bd_game_reserve(g, g->v.ply_cap + 1) != 0) return -1;
-    list_choices(&g->v, &g->hist[base].pos, &start);
-    for (k = 0; k < games; k++) {
-        now = start;
-        while (g->outcome == BD_ONGOING) {
-            bd_game_push(g, pick_choice(&g->hist[g->ply].pos, &now, next_random(&rng)));
-            bd_game_judge(g, list_choices(&g->v, &g->hist[g->ply].pos, &now));
-        }
-        out->games++;
-        out->plies += (uint64_t)(g->ply - base);
-        out->outcomes[g->outcome]++;
-        if (g->winner == BD_NOBODY) out->draws++;
-        else out->wins[g->winner]++;
-        g->ply = base;
-        g->outcome = outcome;
-        g->winner = winner;
+    if (g->outcome != BD_ONGOING) {
+        /* Every playout of a finished game ends where it stands. */
+        out->games = games;
+        out->outcomes[g->outcome] = games;
+        if (g->winner == BD_NOBODY) out->draws = games;
+        else out->wins[g->winner] = games;
+        return 0;
     }
+    /* Room for every position a game can still reach, so no playout
+     * allocates. */
+    t = (trail *)calloc(1, sizeof *t);
+    if (!t) return -1;
+    t->pos = (bd_pos *)malloc((size_t)(g->ply + v->ply_cap + 2) * sizeof *t->pos);
+    if (!t->pos) { free(t); return -1; }
+    list_choices(v, &g->hist[g->ply].pos, &start);
+    for (k = 0; k < games; k++) {
+        bd_pos p = g->hist[g->ply].pos;
+        int ply = g->ply, quiet = g->hist[g->ply].quiet, outcome, winner;
+        now = start;
+        trail_start(t, g);
+        do {
+            bd_report r = bd_pos_do(v, &p, pick_choice(&p, &now, next_random(&rng)), 0);
+            int repeats;
+            ply++;
+            if (r.captured) {
+                quiet = 0;
+                trail_forget(t);
+            } else {
+                quiet++;
+            }
+            repeats = trail_add(t, &p);
+            outcome = bd_judge(v, &p, r.flags, repeats, ply, quiet, list_choices(v, &p, &now), &winner);
+        } while (outcome == BD_ONGOING);
+        out->games++;
+        out->plies += (uint64_t)(ply - g->ply);
+        out->outcomes[outcome]++;
+        if (winner == BD_NOBODY) out->draws++;
+        else out->wins[winner]++;
+    }
+    free(t->pos);
+    free(t);
     return 0;
 }

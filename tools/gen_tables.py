@@ -126,6 +126,17 @@ def render() -> str:
         out.append("  " + " ".join(f"0x{b:013x}ULL," for b in row))
     out.append("};")
     out.append("")
+    out.append("/* SELECT_IN_BYTE[byte][k]: the place of the k-th lowest set bit of byte; 8 when")
+    out.append(" * it has fewer. For bd_select. */")
+    out.append("const uint8_t BD_SELECT_IN_BYTE[256][8] = {")
+    for start in range(0, 256, 4):
+        cells = []
+        for byte in range(start, start + 4):
+            places = [i for i in range(8) if byte >> i & 1]
+            cells.append("{" + ",".join(str(places[k] if k < len(places) else 8) for k in range(8)) + "},")
+        out.append("  " + " ".join(cells))
+    out.append("};")
+    out.append("")
     state = ZOBRIST_SEED
     keys = []
     for _ in range(3 * SQUARES + 1):
