@@ -20,38 +20,6 @@ int bd_encircled(const bd_pos *p) {
     return (reach & (p->dfn | bd_king_bb(p))) == 0;
 }
 
-int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
-             int ply, int quiet, int moves, int *winner) {
-    *winner = BD_NOBODY;
-    /* 1. The king reached an escape square. */
-    if (flags & BD_DID_KING_HOME) { *winner = BD_DEFENDERS; return BD_BY_CORNER; }
-    /* 2. The move captured the king. */
-    if (flags & BD_DID_KING_TAKEN) { *winner = BD_ATTACKERS; return BD_BY_CAPTURE; }
-    /* 3. The attackers have nothing left. */
-    if (v->no_pieces && !p->att) { *winner = BD_DEFENDERS; return BD_BY_NO_PIECES; }
-    /* 4. Repetition: a draw, or a loss for the side that made it. */
-    if (repeats >= v->repeat) {
-        if (v->repetition == BD_END_LOSS) *winner = p->side;
-        return BD_BY_REPETITION;
-    }
-    /* 5. The defenders are shut in. */
-    if (v->encirclement && bd_encircled(p)) { *winner = BD_ATTACKERS; return BD_BY_ENCIRCLED; }
-    /* 6. No move, when that is a draw. */
-    if (v->no_move == BD_END_DRAW) {
-        if (moves < 0) moves = bd_has_move(v, p);
-        if (moves == 0) return BD_BY_NO_MOVE;
-    }
-    /* 7 and 8. The caps. */
-    if (ply >= v->ply_cap) return BD_BY_PLY_CAP;
-    if (v->quiet_cap && quiet >= v->quiet_cap) return BD_BY_QUIET_CAP;
-    /* 9. No move, when that is a loss. */
-    if (v->no_move == BD_END_LOSS) {
-        if (moves < 0) moves = bd_has_move(v, p);
-        if (moves == 0) { *winner = p->side ^ 1; return BD_BY_NO_MOVE; }
-    }
-    return BD_ONGOING;
-}
-
 int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner) {
     *winner = BD_NOBODY;
     if (p->king == BD_NONE) { *winner = BD_ATTACKERS; return BD_BY_CAPTURE; }

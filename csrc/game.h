@@ -78,15 +78,46 @@ bd_report bd_game_push(bd_game *g, bd_move m);
 bd_report bd_game_push_reach(bd_game *g, bd_move m, bd_bb reach);
 void bd_game_judge(bd_game *g, int moves);
 
-/* The ending a position is in after a move, given the record's counts, or
- * BD_ONGOING; `moves` as for bd_game_judge. `winner` receives the side that
- * won, or BD_NOBODY. */
-int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
-             int ply, int quiet, int moves, int *winner);
-/* The ending a set-up position already is, or BD_ONGOING. */
-int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner);
 /* Encirclement: no defender and not the king can reach an edge square
  * through squares that hold no attacker. */
 int bd_encircled(const bd_pos *p);
+
+/* The ending a position is in after a move, given the record's counts, or
+ * BD_ONGOING; `moves` as for bd_game_judge. `winner` receives the side that
+ * won, or BD_NOBODY. Inline: the playouts and the search ask it every move. */
+static inline int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int repeats,
+                           int ply, int quiet, int moves, int *winner) {
+    *winner = BD_NOBODY;
+    /* 1. The king reached an escape square. */
+    if (flags & BD_DID_KING_HOME) { *winner = BD_DEFENDERS; return BD_BY_CORNER; }
+    /* 2. The move captured the king. */
+    if (flags & BD_DID_KING_TAKEN) { *winner = BD_ATTACKERS; return BD_BY_CAPTURE; }
+    /* 3. The attackers have nothing left. */
+    if (v->no_pieces && !p->att) { *winner = BD_DEFENDERS; return BD_BY_NO_PIECES; }
+    /* 4. Repetition: a draw, or a loss for the side that made it. */
+    if (repeats >= v->repeat) {
+        if (v->repetition == BD_END_LOSS) *winner = p->side;
+        return BD_BY_REPETITION;
+    }
+    /* 5. The defenders are shut in. */
+    if (v->encirclement && bd_encircled(p)) { *winner = BD_ATTACKERS; return BD_BY_ENCIRCLED; }
+    /* 6. No move, when that is a draw. */
+    if (v->no_move == BD_END_DRAW) {
+        if (moves < 0) moves = bd_has_move(v, p);
+        if (moves == 0) return BD_BY_NO_MOVE;
+    }
+    /* 7 and 8. The caps. */
+    if (ply >= v->ply_cap) return BD_BY_PLY_CAP;
+    if (v->quiet_cap && quiet >= v->quiet_cap) return BD_BY_QUIET_CAP;
+    /* 9. No move, when that is a loss. */
+    if (v->no_move == BD_END_LOSS) {
+        if (moves < 0) moves = bd_has_move(v, p);
+        if (moves == 0) { *winner = p->side ^ 1; return BD_BY_NO_MOVE; }
+    }
+    return BD_ONGOING;
+}
+
+/* The ending a set-up position already is, or BD_ONGOING. */
+int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner);
 
 #endif

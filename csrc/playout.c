@@ -106,7 +106,15 @@ static inline int trail_add(trail *t, const bd_pos *p) {
         }
     }
     t->stamp[s] = t->epoch;
-    t->pos[t->length++] = *p;
+    /* Field by field: a copy of the whole struct would read back in wide
+     * loads what the move has just written in narrow stores, which the
+     * processor cannot forward (measured: 8% of the playouts' time). */
+    t->pos[t->length].att = p->att;
+    t->pos[t->length].dfn = p->dfn;
+    t->pos[t->length].key = p->key;
+    t->pos[t->length].king = p->king;
+    t->pos[t->length].side = p->side;
+    t->length++;
     return n;
 }
 
