@@ -10,10 +10,13 @@ import sysconfig
 
 import pytest
 
+from brandubh import kernels
+
 
 @pytest.fixture
 def flags(benchmark):
     benchmark.extra_info["cflags"] = " ".join(
         f for f in (sysconfig.get_config_var("CFLAGS") or "").split() if f.startswith(("-O", "-m", "-f"))
-    ) + " + -O3 -std=c99 (csrc/build_ffi.py)"
+    ) + " + -O3 -std=c99 -fvisibility=hidden (csrc/build_ffi.py)"
+    benchmark.extra_info["engine_build"] = kernels.ACTIVE.name
     return benchmark
