@@ -16,11 +16,10 @@ void bd_default_weights(bd_weights *w) {
     w->ring = 30;
 }
 
-/* Where the king may go as if it were the defenders' move. */
+/* Where the king may go as if it were the defenders' move (his targets do
+ * not depend on whose move it is). */
 static bd_bb king_reach(const bd_variant *v, const bd_pos *p, bd_bb block) {
-    bd_pos as_defenders = *p;
-    as_defenders.side = BD_DEFENDERS;
-    return bd_king_targets(v, &as_defenders, block);
+    return bd_king_targets(v, p, block);
 }
 
 bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p) {

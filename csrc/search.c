@@ -106,35 +106,90 @@ static inline bd_bb may_capture(const bd_variant *v, const bd_pos *p, bd_bb reac
     return bd_pos_captures(v, p, m);
 }
 
-/* Ordering keys: table move, wins, captures, blocks, killers, history. */
+/* What the ordering of one position's moves needs, read once: locals
+ * rather than reads through c and p, which the stores to the score array
+ * could alias (the compiler would load them again for every move). */
+typedef struct order {
+    const bd_variant *v;
+    const bd_pos *p;
+    bd_bb reach, blocks, escapes, king_bb;
+    /* Most moves are none of the special ones, and two tests find them: not
+     * to a square where a move may capture or block, and not by a piece whose
+     * moves may win or capture from anywhere (the king, a piece leaving the
+     * throne or a corner). */
+    bd_bb special_to, special_from;
+    bd_move tt_move, killer1, killer2;
+    const int32_t *history;     /* NULL when history is off */
+} order;
+
+static inline void order_init(order *o, const ctx *c, const bd_pos *p, bd_bb reach, bd_move tt_move,
+                              int ply) {
+    const int off = c->off;
+    o->v = &c->g->v;
+    o->p = p;
+    o->reach = reach;
+    o->blocks = p->side == BD_ATTACKERS && !(off & BD_OFF_BLOCKS) ? block_squares(o->v, p) : 0;
+    o->escapes = bd_escapes(o->v);
+    o->king_bb = bd_king_bb(p);
+    o->special_to = reach | o->blocks;
+    o->special_from = BD_CORNERS | BD_THRONE_BB | o->king_bb;
+    o->tt_move = tt_move;
+    o->killer1 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][0];
+    o->killer2 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][1];
+    o->history = (off & BD_OFF_HISTORY) ? NULL : c->history[p->side];
+}
+
+static inline int is_plain(const order *o, bd_move m) {
+    return !(bd_bit(BD_TO(m)) & o->special_to) && !(bd_bit(BD_FROM(m)) & o->special_from) &&
+           m != o->tt_move && m != o->killer1 && m != o->killer2;
+}
+
+static inline int history_key(const order *o, bd_move m) { return o->history ? o->history[m] : 0; }
+
+/* The ordering key: table move, wins, captures, blocks, killers, history. */
+static inline int order_key(const order *o, bd_move m) {
+    bd_bb to = bd_bit(BD_TO(m)), taken;
+    if (is_plain(o, m)) return history_key(o, m);
+    if (m == o->tt_move) return ORDER_TT;
+    if (BD_FROM(m) == o->p->king && (to & o->escapes)) return ORDER_WIN;
+    taken = may_capture(o->v, o->p, o->reach, m);
+    if (taken & o->king_bb) return ORDER_WIN;
+    if (taken) return ORDER_CAPTURE + 1024 * bd_popcount(taken);
+    if (to & o->blocks) return ORDER_BLOCK;
+    if (m == o->killer1) return ORDER_KILLER1;
+    if (m == o->killer2) return ORDER_KILLER2;
+    return history_key(o, m);
+}
+
 static void score_moves(const ctx *c, const bd_pos *p, bd_bb reach, const bd_move *moves, int n,
                         bd_move tt_move, int ply, int *scores) {
-    /* Locals, not reads through c and p: the stores to scores[] could alias
-     * them, and the compiler would load them again for every move. */
-    const bd_variant *v = &c->g->v;
-    const int off = c->off, king = p->king;
-    const bd_bb escapes = bd_escapes(v), king_bb = bd_king_bb(p);
-    const bd_bb blocks =
-        p->side == BD_ATTACKERS && !(off & BD_OFF_BLOCKS) ? block_squares(v, p) : 0;
-    const bd_move killer1 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][0];
-    const bd_move killer2 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][1];
-    const int32_t *history = c->history[p->side];
-    const int use_history = !(off & BD_OFF_HISTORY);
+    order o;
     int i;
-    for (i = 0; i < n; i++) {
-        bd_move m = moves[i];
-        bd_bb to = bd_bit(BD_TO(m)), taken;
-        int s;
-        if (m == tt_move) s = ORDER_TT;
-        else if (BD_FROM(m) == king && (to & escapes)) s = ORDER_WIN;
-        else if ((taken = may_capture(v, p, reach, m)) & king_bb) s = ORDER_WIN;
-        else if (taken) s = ORDER_CAPTURE + 1024 * bd_popcount(taken);
-        else if (to & blocks) s = ORDER_BLOCK;
-        else if (m == killer1) s = ORDER_KILLER1;
-        else if (m == killer2) s = ORDER_KILLER2;
-        else s = use_history ? history[m] : 0;
-        scores[i] = s;
+    order_init(&o, c, p, reach, tt_move, ply);
+    for (i = 0; i < n; i++) scores[i] = order_key(&o, moves[i]);
+}
+
+/* The moves of the side to move with their ordering keys, in the order
+ * bd_gen_moves gives (ties are broken by it), in one pass: most moves get
+ * their history at once, and the move list is not read back. (Generating,
+ * then scoring, cost 7% more of the search's time.) */
+static int gen_scored(const ctx *c, const bd_pos *p, bd_bb reach, bd_move tt_move, int ply,
+                      bd_move *moves, int *scores) {
+    const bd_variant *v = &c->g->v;
+    bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
+    order o;
+    int n = 0;
+    order_init(&o, c, p, reach, tt_move, ply);
+    while (movers) {
+        int from = bd_pop_lsb(&movers);
+        bd_bb t = bd_piece_targets(v, p, from, block);
+        while (t) {
+            bd_move m = BD_MOVE(from, bd_pop_lsb(&t));
+            moves[n] = m;
+            scores[n++] = is_plain(&o, m) ? history_key(&o, m) : order_key(&o, m);
+        }
     }
+    return n;
 }
 
 /* Bring the best remaining move to place i. The first few are picked one
@@ -305,10 +360,9 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
         }
     }
     /* 7. The moves, best first. */
-    n = bd_gen_moves(v, p, moves);
-    if (n == 0) return 0;
     reach = bd_capture_reach(v, p);
-    score_moves(c, p, reach, moves, n, tt_move, ply, scores);
+    n = gen_scored(c, p, reach, tt_move, ply, moves, scores);
+    if (n == 0) return 0;
     for (i = 0; i < n; i++) {
         bd_move m = pick(moves, scores, i, n);
         int s;
