@@ -16,37 +16,25 @@ void bd_default_weights(bd_weights *w) {
     w->ring = 30;
 }
 
-/* Where the king may go as if it were the defenders' move (his targets do
- * not depend on whose move it is). */
-static bd_bb king_reach(const bd_variant *v, const bd_pos *p, bd_bb block) {
-    return bd_king_targets(v, p, block);
-}
-
-bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p) {
-    if (p->king == BD_NONE) return 0;
-    return king_reach(v, p, bd_blockers(v, p)) & bd_escapes(v);
-}
-
-bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p) {
-    if (p->king == BD_NONE) return 0;
-    return king_reach(v, p, bd_blockers(v, p));
-}
-
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
     return bd_evaluate_with(v, p, w, bd_king_reach(v, p));
 }
 
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
-    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), one, two;
+    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), one, two, from;
     int score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;
     one = reach & escapes;
     /* Two moves: slides from every square he reaches at once, his own square
-     * now empty. */
-    {
+     * now empty. Only a square on the edge lies on a line with a corner, so
+     * when the corners are the escapes most positions need no slide at all
+     * (the slides were a third of the evaluation's cost). */
+    two = 0;
+    from = reach & ~escapes & (v->escape == BD_ESCAPE_CORNER ? BD_EDGE : BD_ALL);
+    if (from) {
         bd_bb sets[4];
-        bd_slide_sets(reach & ~escapes, BD_ALL & ~(block & ~bd_bit(p->king)), sets);
+        bd_slide_sets(from, BD_ALL & ~(block & ~bd_bit(p->king)), sets);
         two = (sets[0] | sets[1] | sets[2] | sets[3]) & escapes & ~one;
     }
     score -= w->lane_one * bd_popcount(one) + w->lane_two * bd_popcount(two) +

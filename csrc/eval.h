@@ -3,7 +3,7 @@
 #ifndef BD_EVAL_H
 #define BD_EVAL_H
 
-#include "position.h"
+#include "movegen.h"
 
 /* Seed 003's seven weights. */
 typedef struct bd_weights {
@@ -20,9 +20,14 @@ void bd_default_weights(bd_weights *w);
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
 /* The same, given bd_king_reach(v, p), for a caller that has it already. */
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach);
-/* The squares the king could move to if it were the defenders' move. */
-bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p);
+/* The squares the king could move to if it were the defenders' move (his
+ * targets do not depend on whose move it is). */
+static inline bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p) {
+    return p->king == BD_NONE ? 0 : bd_king_targets(v, p, bd_blockers(v, p));
+}
 /* The escape squares the king reaches in one move (what makes a "check"). */
-bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p);
+static inline bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p) {
+    return bd_king_reach(v, p) & bd_escapes(v);
+}
 
 #endif

@@ -34,12 +34,8 @@ int bd_count_moves(const bd_variant *v, const bd_pos *p) {
     return n;
 }
 
-int bd_has_move(const bd_variant *v, const bd_pos *p) {
+int bd_has_move_slow(const bd_variant *v, const bd_pos *p) {
     bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
-    /* Almost always some piece can step to a free square beside it, and a
-     * step is a move for any piece: no need to look further. (The search
-     * asks this at every position; the loop below cost 50 instructions.) */
-    if (bd_grow(movers) & ~block & ~(BD_CORNERS | BD_THRONE_BB) & BD_ALL) return 1;
     while (movers)
         if (bd_piece_targets(v, p, bd_pop_lsb(&movers), block)) return 1;
     return 0;

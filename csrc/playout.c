@@ -50,7 +50,6 @@ static inline bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t ra
     /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
     int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32);
     int before[5], d, to, from;
-    bd_bb below, line, behind, soldiers;
     before[0] = 0;
     before[1] = c->count[0];
     before[2] = before[1] + c->count[1];
@@ -58,14 +57,7 @@ static inline bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t ra
     before[4] = before[3] + c->count[3];
     d = (k >= before[1]) + (k >= before[2]) + (k >= before[3]) + (k >= before[4]);
     to = bd_select(c->sets[d], k - before[d]);
-    /* The piece that slid: the nearest soldier behind `to`, on its rank for
-     * east and west and on its file for north and south (every square
-     * between them is empty, or it could not have slid). */
-    soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    below = bd_bit(to) - 1;
-    line = d < 2 ? 0x7fULL << (7 * BD_RANK_OF[to]) : BD_FILE_A << BD_FILE_OF[to];
-    behind = soldiers & line & (d & 1 ? ~(below | bd_bit(to)) : below);
-    from = d & 1 ? bd_lsb(behind | (1ULL << 63)) : bd_msb(behind | 1);
+    from = bd_slid_from(p->side == BD_ATTACKERS ? p->att : p->dfn, to, d & 3);
     return BD_MOVE(d == 4 ? p->king : from, to);
 }
 

@@ -73,10 +73,8 @@ int bd_cpu_has_popcnt(void) {
 #define bd_game_reserve bd_popcnt_game_reserve
 #define bd_game_undo bd_popcnt_game_undo
 #define bd_gen_moves bd_popcnt_gen_moves
-#define bd_has_move bd_popcnt_has_move
+#define bd_has_move_slow bd_popcnt_has_move_slow
 #define bd_judge_start bd_popcnt_judge_start
-#define bd_king_lanes bd_popcnt_king_lanes
-#define bd_king_reach bd_popcnt_king_reach
 #define bd_perft bd_popcnt_perft
 #define bd_piece_at bd_popcnt_piece_at
 #define bd_playouts bd_popcnt_playouts

@@ -114,9 +114,9 @@ typedef struct order {
     const bd_pos *p;
     bd_bb reach, blocks, escapes, king_bb;
     /* Most moves are none of the special ones, and two tests find them: not
-     * to a square where a move may capture or block, and not by a piece whose
-     * moves may win or capture from anywhere (the king, a piece leaving the
-     * throne or a corner). */
+     * to a square where a move may capture, block or (the king's) win, and
+     * not by a piece leaving the throne or a corner (whose square, left
+     * empty, may capture from anywhere). */
     bd_bb special_to, special_from;
     bd_move tt_move, killer1, killer2;
     const int32_t *history;     /* NULL when history is off */
@@ -131,8 +131,8 @@ static inline void order_init(order *o, const ctx *c, const bd_pos *p, bd_bb rea
     o->blocks = p->side == BD_ATTACKERS && !(off & BD_OFF_BLOCKS) ? block_squares(o->v, p) : 0;
     o->escapes = bd_escapes(o->v);
     o->king_bb = bd_king_bb(p);
-    o->special_to = reach | o->blocks;
-    o->special_from = BD_CORNERS | BD_THRONE_BB | o->king_bb;
+    o->special_to = reach | o->blocks | (p->side == BD_DEFENDERS ? o->escapes : 0);
+    o->special_from = BD_CORNERS | BD_THRONE_BB;
     o->tt_move = tt_move;
     o->killer1 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][0];
     o->killer2 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][1];
@@ -190,6 +190,61 @@ static int gen_scored(const ctx *c, const bd_pos *p, bd_bb reach, bd_move tt_mov
         }
     }
     return n;
+}
+
+/* The move pick() would choose first from the whole list, found without
+ * listing it, when its key is above every history key: the first in list
+ * order (by square left, then square reached) among those with the highest
+ * key, which can only be the table move, a win, a capture, a block or a
+ * killer. 0 when there is none. (Three nodes in four are cut by their first
+ * move, so most never list their moves at all.) */
+static inline void consider(const order *o, bd_move m, bd_move *best, int *best_key) {
+    int s = order_key(o, m);
+    /* Ties go to the move listed first: the lower number. */
+    if (s > *best_key || (s == *best_key && m < *best)) {
+        *best_key = s;
+        *best = m;
+    }
+}
+
+static bd_move first_special(const order *o, bd_bb block, int *key) {
+    const bd_pos *p = o->p;
+    const bd_move extra[3] = {o->tt_move, o->killer1, o->killer2};
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
+    /* Soldiers on a corner or the throne: every move of theirs is special. */
+    bd_bb odd = soldiers & (BD_CORNERS | BD_THRONE_BB), wanted = o->special_to, sets[4];
+    bd_move best = 0;
+    int best_key = ORDER_KILLER2 - 1, d, k;
+    for (k = 0; k < 3; k++)
+        if (extra[k]) wanted |= bd_bit(BD_TO(extra[k]));
+    /* The other soldiers all at once, by direction; each square reached
+     * names its piece. */
+    bd_slide_sets(soldiers & ~odd, BD_ALL & ~block, sets);
+    for (d = 0; d < 4; d++) {
+        bd_bb t = sets[d] & wanted & ~(BD_CORNERS | BD_THRONE_BB);
+        while (t) {
+            int to = bd_pop_lsb(&t);
+            bd_move m = BD_MOVE(bd_slid_from(soldiers & ~odd, to, d), to);
+            if ((bd_bit(to) & o->special_to) || m == extra[0] || m == extra[1] || m == extra[2])
+                consider(o, m, &best, &best_key);
+        }
+    }
+    /* The odd soldiers' moves, piece by piece, and the king's. */
+    while (odd) {
+        int from = bd_pop_lsb(&odd);
+        bd_bb t = bd_piece_targets(o->v, p, from, block);
+        while (t) consider(o, BD_MOVE(from, bd_pop_lsb(&t)), &best, &best_key);
+    }
+    if (p->side == BD_DEFENDERS && p->king != BD_NONE) {
+        bd_bb t = bd_king_targets(o->v, p, block) & wanted;
+        while (t) {
+            bd_move m = BD_MOVE(p->king, bd_pop_lsb(&t));
+            if ((bd_bit(BD_TO(m)) & o->special_to) || m == extra[0] || m == extra[1] || m == extra[2])
+                consider(o, m, &best, &best_key);
+        }
+    }
+    *key = best_key;
+    return best;
 }
 
 /* Bring the best remaining move to place i. The first few are picked one
@@ -330,18 +385,21 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     bd_tt_entry *slot;
     bd_move moves[BD_MAX_MOVES], tt_move = 0, best_move = 0;
     int scores[BD_MAX_MOVES];
-    int n, i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1;
+    int n, i, k, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1, first_key;
     bd_bb reach;
+    bd_move first;
+    order o;
+    /* 1. Out of depth: quiescence takes the position over, and counts it
+     *    (each position is counted once). */
+    if (depth <= 0 || ply >= BD_MAX_PLY - QMAX - 1) return qsearch(c, alpha, beta, ply, 0);
     c->pv_len[ply] = 0;
-    /* 1. Count the position. */
+    /* 2. Count the position. */
     if (!visit(c)) return 0;
-    /* 2. The game ended with the last move: the record has judged it. */
+    /* 3. The game ended with the last move: the record has judged it. */
     if (c->g->outcome != BD_ONGOING) return ended_score(c->g, ply);
     p = now(c);
-    /* 3. The defenders to move with the king's line home open: a win. */
+    /* 4. The defenders to move with the king's line home open: a win. */
     if (p->side == BD_DEFENDERS && bd_king_lanes(v, p)) return BD_MATE - ply - 1;
-    /* 4. Out of depth: look at captures and threats only. */
-    if (depth <= 0 || ply >= BD_MAX_PLY - QMAX - 1) return qsearch(c, alpha, beta, ply, 0);
     /* 5. Mate distance: no result here beats a win already closer to the root. */
     if (alpha < -(BD_MATE - ply)) alpha = -(BD_MATE - ply);
     if (beta > BD_MATE - ply - 1) beta = BD_MATE - ply - 1;
@@ -359,13 +417,34 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
                 return s;
         }
     }
-    /* 7. The moves, best first. */
+    /* 7. The moves, best first: the first on its own when it is a special
+     *    one (see first_special), the rest listed and ordered only when it
+     *    does not cut the node off. */
     reach = bd_capture_reach(v, p);
-    n = gen_scored(c, p, reach, tt_move, ply, moves, scores);
+    order_init(&o, c, p, reach, tt_move, ply);
+    first = first_special(&o, bd_blockers(v, p), &first_key);
+    n = first ? 1 : gen_scored(c, p, reach, tt_move, ply, moves, scores);
     if (n == 0) return 0;
-    for (i = 0; i < n; i++) {
-        bd_move m = pick(moves, scores, i, n);
+    if (first) {
+        moves[0] = first;
+        scores[0] = first_key;
+    }
+    for (i = 0;; i++) {
+        bd_move m;
         int s;
+        if (i == 1 && first) {
+            /* The rest: the whole list, the first in front as pick() would
+             * have put it. */
+            n = gen_scored(c, p, reach, tt_move, ply, moves, scores);
+            for (k = 0; moves[k] != first; k++) {
+            }
+            moves[k] = moves[0];
+            scores[k] = scores[0];
+            moves[0] = first;
+            scores[0] = first_key;
+        }
+        if (i >= n) break;
+        m = i == 0 && first ? first : pick(moves, scores, i, n);
         /* 8. Principal variation search: the first move with the full window,
          *    the rest with a null window, searched again if they beat it. */
         push(c, m, reach);
