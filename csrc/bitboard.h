@@ -14,6 +14,13 @@
 
 typedef uint64_t bd_bb;
 
+/* For a rare path kept out of a hot function. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define BD_NOINLINE __declspec(noinline)
+#else
+#define BD_NOINLINE __attribute__((noinline))
+#endif
+
 #define BD_SQUARES 49
 #define BD_NONE (-1)
 #define BD_THRONE 24

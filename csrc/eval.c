@@ -20,23 +20,26 @@ int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
     return bd_evaluate_with(v, p, w, bd_king_reach(v, p));
 }
 
+/* The escape squares the king reaches in two moves and not in one: slides
+ * from every square he reaches at once, his own square now empty. Kept out
+ * of line, so that the common case below needs few registers. */
+static BD_NOINLINE bd_bb two_move_escapes(const bd_variant *v, const bd_pos *p, bd_bb from, bd_bb one) {
+    bd_bb sets[4];
+    bd_slide_sets(from, BD_ALL & ~(bd_blockers(v, p) & ~bd_bit(p->king)), sets);
+    return (sets[0] | sets[1] | sets[2] | sets[3]) & bd_escapes(v) & ~one;
+}
+
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
-    bd_bb block = bd_blockers(v, p), escapes = bd_escapes(v), one, two, from;
+    bd_bb escapes = bd_escapes(v), one, two = 0, from;
     int score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;
     one = reach & escapes;
-    /* Two moves: slides from every square he reaches at once, his own square
-     * now empty. Only a square on the edge lies on a line with a corner, so
-     * when the corners are the escapes most positions need no slide at all
-     * (the slides were a third of the evaluation's cost). */
-    two = 0;
+    /* Only a square on the edge lies on a line with a corner, so when the
+     * corners are the escapes most positions need no slide at all (the
+     * slides were a third of the evaluation's cost). */
     from = reach & ~escapes & (v->escape == BD_ESCAPE_CORNER ? BD_EDGE : BD_ALL);
-    if (from) {
-        bd_bb sets[4];
-        bd_slide_sets(from, BD_ALL & ~(block & ~bd_bit(p->king)), sets);
-        two = (sets[0] | sets[1] | sets[2] | sets[3]) & escapes & ~one;
-    }
+    if (from) two = two_move_escapes(v, p, from, one);
     score -= w->lane_one * bd_popcount(one) + w->lane_two * bd_popcount(two) +
              w->freedom * bd_popcount(reach);
     score += w->ring * bd_popcount(p->att & BD_ADJACENT[p->king]);
