@@ -12,7 +12,7 @@ A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 (``attacker``, ``defender``, ``lane_one``, ``lane_two``, ``freedom``,
 ``corner_guard``, ``ring``), and ``off=`` search features to turn off, joined
 by ``+`` (``tt``, ``killers``, ``history``, ``pvs``, ``threats``,
-``qsearch``, ``blocks``): ``"budget=5000,off=killers+history"``.
+``qsearch``, ``blocks``, ``lmr``): ``"budget=5000,off=killers+history"``.
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}

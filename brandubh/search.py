@@ -130,7 +130,8 @@ class SearchResult(NamedTuple):
 
 # Search features that `brandubh match` can turn off to measure them
 # (csrc/search.h, BD_OFF_*).
-FEATURES = {"tt": 1, "killers": 2, "history": 4, "pvs": 8, "threats": 16, "qsearch": 32, "blocks": 64}
+FEATURES = {"tt": 1, "killers": 2, "history": 4, "pvs": 8, "threats": 16, "qsearch": 32, "blocks": 64,
+            "lmr": 128}
 
 
 def features_off(names) -> int:

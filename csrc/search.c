@@ -4,6 +4,8 @@
  * What each feature is worth, measured with `brandubh match` (the feature
  * on against the same search with it off, 400 games at 20,000 positions a
  * move, colours swapped, brandubh rules; Elo with its 95% margin):
+ *   late move reductions             +77 +- 33 at 200,000 positions a move
+ *                                    (+26 +- 33 at 20,000)
  *   quiescence                      +110 +- 35
  *   killer moves                     +32 +- 33
  *   transposition table              +21 +- 33
@@ -24,6 +26,7 @@
 
 #define INF 32000
 #define QMAX 12          /* quiescence plies at most */
+#define LMR_AFTER 3      /* moves searched in full before reductions start */
 
 /* Move-ordering classes, highest first. */
 #define ORDER_TT      (1 << 30)
@@ -451,7 +454,13 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
         if (i == 0 || (c->off & BD_OFF_PVS)) {
             s = -search(c, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            s = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1);
+            /* 9. Late move reductions: a soldier's quiet move late in the
+             *    order is looked at one move less deep first, and again in
+             *    full only when it beats the best so far. */
+            int r = depth >= 3 && i >= LMR_AFTER && scores[i] < ORDER_KILLER2 &&
+                    BD_FROM(m) != p->king && !(c->off & BD_OFF_LMR);
+            s = -search(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+            if (r && !c->stopped && s > alpha) s = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1);
             if (!c->stopped && s > alpha && s < beta)
                 s = -search(c, depth - 1, -beta, -alpha, ply + 1);
         }
@@ -472,7 +481,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
             }
         }
     }
-    /* 9. Remember what was found. */
+    /* 10. Remember what was found. */
     slot->key = p->key;
     slot->move = best_move;
     slot->depth = (int8_t)depth;

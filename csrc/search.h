@@ -24,7 +24,8 @@ enum {
     BD_OFF_PVS = 8,         /* every move searched with the full window */
     BD_OFF_THREATS = 16,    /* an open line home is not treated as check */
     BD_OFF_QSEARCH = 32,    /* the evaluation at the horizon, no quiescence */
-    BD_OFF_BLOCKS = 64      /* blocks of the king's line not ordered first */
+    BD_OFF_BLOCKS = 64,     /* blocks of the king's line not ordered first */
+    BD_OFF_LMR = 128        /* late quiet moves searched to full depth at once */
 };
 
 typedef struct bd_search_limits {

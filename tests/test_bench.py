@@ -10,7 +10,7 @@ import sys
 from brandubh.bench import POSITIONS, run_bench
 from brandubh.variant import PRESETS
 
-BENCH_SIGNATURE = 2_645_474
+BENCH_SIGNATURE = 1_154_633
 
 
 def test_bench_positions_cover_every_preset():
