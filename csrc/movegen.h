@@ -60,8 +60,8 @@ int bd_count_moves(const bd_variant *v, const bd_pos *p);
 int bd_has_move_slow(const bd_variant *v, const bd_pos *p);
 /* The same, usually at once: some piece can almost always step to a free
  * square beside it, and a step is a move for any piece. Inline, since the
- * search and the playouts ask it at every position (called, with the loop,
- * it cost 64 instructions; most of them went). */
+ * search asks it at every position (out of line, loop and all, it cost 64
+ * instructions a call). */
 static inline int bd_has_move(const bd_variant *v, const bd_pos *p) {
     if (bd_grow(bd_movers(p)) & ~bd_blockers(v, p) & ~(BD_CORNERS | BD_THRONE_BB) & BD_ALL) return 1;
     return bd_has_move_slow(v, p);
