@@ -5,7 +5,6 @@ node for node, under every preset."""
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 
@@ -14,22 +13,9 @@ import pytest
 import brandubh
 from brandubh import Rules, kernels
 from brandubh.variant import PRESETS
+from test_search import _random_positions
 
 pytestmark = pytest.mark.skipif(not kernels.HAS_POPCNT, reason="this processor has no popcount instruction")
-
-
-def _positions(preset: str, n: int) -> list[Rules]:
-    rng = random.Random(preset)
-    out = []
-    while len(out) < n:
-        game = Rules(variant=preset)
-        for _ in range(rng.randint(0, 30)):
-            if game.is_over():
-                break
-            game.play(rng.choice(game.moves()))
-        if not game.is_over():
-            out.append(game)
-    return out
 
 
 def _everything(game: Rules) -> tuple:
@@ -45,9 +31,10 @@ def _everything(game: Rules) -> tuple:
     )
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
-def test_the_builds_agree(preset, monkeypatch):
-    for game in _positions(preset, 6):
+def test_the_builds_agree(monkeypatch):
+    games = _random_positions(24, "kernels")
+    assert {g.variant for g in games} == {PRESETS[name] for name in PRESETS}
+    for game in games:
         monkeypatch.setattr(kernels, "ACTIVE", kernels.PORTABLE)
         portable = _everything(game)
         monkeypatch.setattr(kernels, "ACTIVE", kernels.POPCNT)
