@@ -54,6 +54,7 @@ int bd_cpu_has_popcnt(void) {
 #define BD_HW_POPCOUNT 1   /* __popcnt64 needs no compiler switch */
 #endif
 
+#define bd_capture_lines bd_popcnt_capture_lines
 #define bd_capture_squares bd_popcnt_capture_squares
 #define bd_count_moves bd_popcnt_count_moves
 #define bd_default_weights bd_popcnt_default_weights
@@ -85,6 +86,7 @@ int bd_cpu_has_popcnt(void) {
 #define bd_pos_rekey bd_popcnt_pos_rekey
 #define bd_pos_to_string bd_popcnt_pos_to_string
 #define bd_search bd_popcnt_search
+#define bd_takes_king bd_popcnt_takes_king
 #define bd_targets bd_popcnt_targets
 #define bd_tt_free bd_popcnt_tt_free
 #define bd_tt_init bd_popcnt_tt_init

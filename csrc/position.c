@@ -148,7 +148,7 @@ static inline bd_bb step_west(bd_bb b) { return (b >> 1) & ~(BD_FILE_A << 6); }
 static inline bd_bb step_north(bd_bb b) { return (b << 7) & BD_ALL; }
 static inline bd_bb step_south(bd_bb b) { return b >> 7; }
 
-bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p) {
+bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]) {
     bd_bb empty = BD_ALL & ~bd_occupied(p), victims, hostile;
     if (p->side == BD_ATTACKERS) {
         victims = p->dfn;
@@ -157,10 +157,18 @@ bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p) {
         victims = p->att;
         hostile = hostile_to_attackers(v, p, empty);
     }
-    /* A victim with a hostile square beyond it, seen from the square before it. */
-    return (step_west(victims & step_west(hostile)) | step_east(victims & step_east(hostile)) |
-            step_south(victims & step_south(hostile)) | step_north(victims & step_north(hostile))) &
-           empty;
+    /* A victim with a hostile square beyond it, seen from the square before
+     * it: the victim east of the square, west, north, south. */
+    lines[0] = step_west(victims & step_west(hostile)) & empty;
+    lines[1] = step_east(victims & step_east(hostile)) & empty;
+    lines[2] = step_south(victims & step_south(hostile)) & empty;
+    lines[3] = step_north(victims & step_north(hostile)) & empty;
+    return lines[0] | lines[1] | lines[2] | lines[3];
+}
+
+bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p) {
+    bd_bb lines[4];
+    return bd_capture_lines(v, p, lines);
 }
 
 void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
@@ -180,6 +188,15 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
         p->att &= ~taken;
     }
     r->captured = taken;
+}
+
+int bd_takes_king(const bd_variant *v, const bd_pos *p, bd_move m) {
+    bd_pos after = *p;
+    int to = BD_TO(m), dir;
+    after.att ^= bd_bit(BD_FROM(m)) | bd_bit(to);
+    for (dir = 0; BD_NEAR[to][dir] != p->king; dir++) {
+    }
+    return king_taken(v, &after, to, dir, BD_ALL & ~bd_occupied(&after));
 }
 
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m) {

@@ -71,6 +71,14 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
  * the king himself is captured by rules of his own, not counted here. Lets
  * the search find captures without trying every move. */
 bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p);
+/* The same squares, one set for each side of a square the victim may stand
+ * on (east, west, north, south): a soldier arriving on a square that is in k
+ * of the sets captures k soldiers, under the same exceptions. Returns their
+ * union. */
+bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
+/* Whether the attackers' move m, to a square beside the king, captures him
+ * (what bd_pos_captures would say of the king, for less). */
+int bd_takes_king(const bd_variant *v, const bd_pos *p, bd_move m);
 /* The squares the move would empty, without playing it. */
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
