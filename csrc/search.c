@@ -231,12 +231,6 @@ static int gen_scored(const ctx *c, const bd_pos *p, const capture_map *cm, bd_m
     return n;
 }
 
-/* The move pick() would choose first from the whole list, found without
- * listing it, when its key is above every history key: the first in list
- * order (by square left, then square reached) among those with the highest
- * key, which can only be the table move, a win, a capture, a block or a
- * killer. 0 when there is none. (Three nodes in four are cut by their first
- * move, so most never list their moves at all.) */
 static inline void consider(const order *o, bd_move m, bd_move *best, int *best_key) {
     int s = order_key(o, m);
     /* Ties go to the move listed first: the lower number. */
@@ -246,6 +240,12 @@ static inline void consider(const order *o, bd_move m, bd_move *best, int *best_
     }
 }
 
+/* The move pick() would choose first from the whole list, found without
+ * listing it, when its key is above every history key: the first in list
+ * order (by square left, then square reached) among those with the highest
+ * key, which can only be the table move, a win, a capture, a block or a
+ * killer. 0 when there is none. (Three nodes in four are cut by their first
+ * move, so most never list their moves at all.) */
 static bd_move first_special(const order *o, bd_bb block, int *key) {
     const bd_pos *p = o->p;
     const bd_move extra[3] = {o->tt_move, o->killer1, o->killer2};
