@@ -869,6 +869,18 @@ class MatchResult:
     def endings(self) -> Counter:
         return Counter(g.reason for g in self.counted)
 
+    def repeats(self) -> int:
+        """Games that repeated an earlier one move for move, with the same bot
+        on each side: what two bots that always answer alike play from the
+        same opening. They add nothing to the score's information."""
+        seen = set()
+        count = 0
+        for g in self.counted:
+            key = (g.attackers, g.start, tuple(g.moves))
+            count += key in seen
+            seen.add(key)
+        return count
+
     def faults(self) -> dict:
         out: dict = {seat: Counter() for seat in SEATS}
         for g in self.counted:
@@ -903,6 +915,7 @@ class MatchResult:
             "elo": self.tally.elo().as_dict(),
             "sprt": None if sprt is None else sprt.as_dict(),
             "endings": dict(sorted(self.endings().items())),
+            "repeats": self.repeats(),
             "faults": {seat: dict(v) for seat, v in self.faults().items()},
             "times_ms": {seat: self.times(seat) for seat in SEATS},
             "seconds": round(self.seconds, 3),
@@ -945,6 +958,11 @@ class MatchResult:
         endings = self.endings()
         if endings:
             lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
+        repeats = self.repeats()
+        if repeats:
+            lines.append(f"repeats: {repeats} of {len(self.counted)} games repeated an earlier game move "
+                         "for move (the bots answer alike from the same opening; --random-plies N "
+                         "gives each pair of games an opening of its own)")
         faults = self.faults()
         shown = []
         for seat in SEATS:

@@ -502,6 +502,17 @@ def test_command_line_text_summary(capsys):
         assert words in text
 
 
+def test_repeated_games_are_pointed_out(capsys):
+    # Bots that answer alike from the same opening play the same game again:
+    # the report says so, and how to give each pair of games its own opening.
+    args = [RANDOM + " --seed 3", RANDOM + " --seed 9", "--games", "4", "--time-scale", "40",
+            "--startup-ms", "10000", "--no-progress"]
+    assert referee.main(args) == 0
+    assert "repeats: 2 of 4 games repeated an earlier game" in capsys.readouterr().out
+    assert referee.main(args + ["--random-plies", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["repeats"] == 0
+
+
 def test_command_line_errors(capsys, tmp_path):
     assert referee.main(["/no/such/bot", RANDOM]) == 2
     assert "cannot run" in capsys.readouterr().err
