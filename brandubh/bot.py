@@ -16,20 +16,22 @@ from .errors import ArgumentError, quote
 from .search import check_limits, features_off, salt_bytes, salt_seed
 
 # level: (budget in positions, chance of a random move instead of a search).
-# Each level's budget is eight times the one below. Measured with brandubh
-# match, colours swapped, against the level below (brandubh rules):
-#   2 v 1: 74% (+182 Elo, 95%: +130 to +242), 200 games
-#   3 v 2: 82% (+266, +210 to +338), 200 games
-#   4 v 3: 74% (+182, +132 to +239), 200 games
-#   5 v 4: 74% (+182, +132 to +240), 200 games
-#   6 v 5: 75% (+191, +85 to +346), 40 games (3.2 M positions a move)
+# Each level's budget is eight to ten times the one below. Measured with
+# brandubh match, colours swapped, against the level below (brandubh rules,
+# the search as of Bench: 1154633):
+#   2 v 1: 77% (+210 Elo, 95%: +157 to +273), 200 games
+#   3 v 2: 81% (+249, +195 to +316), 200 games
+#   4 v 3: 75% (+191, +140 to +250), 200 games
+#   5 v 4: 74% (+177, +128 to +234), 200 games (70% at 400,000, 8 times 4's:
+#          the gap narrows as both search deeper, so 5 and 6 take ten and eight)
+#   6 v 5: 79% (+228, +118 to +406), 40 games (4 M positions a move)
 LEVELS: dict[int, tuple[int, float]] = {
     1: (200, 0.25),
     2: (1_000, 0.08),
     3: (6_000, 0.0),
     4: (48_000, 0.0),
-    5: (400_000, 0.0),
-    6: (3_200_000, 0.0),
+    5: (500_000, 0.0),
+    6: (4_000_000, 0.0),
 }
 MAX_LEVEL = max(LEVELS)
 
@@ -47,7 +49,7 @@ class Bot:
     number); None when the game is over. The game is not changed.
 
     >>> Bot(1).budget, Bot(6).budget
-    (200, 3200000)
+    (200, 4000000)
     """
 
     def __init__(self, level: int = 4, seed: SeedLike = None, *, budget: Optional[int] = None,
