@@ -9,18 +9,18 @@ def _rate(benchmark, flags, key, count):
 
 
 def test_perft_bulk_depth6(benchmark, flags):
-    stats = benchmark.pedantic(perft_stats, args=(6,), rounds=3, iterations=1)
+    stats = benchmark.pedantic(perft_stats, args=(6,), rounds=5, iterations=1)
     _rate(benchmark, flags, "leaves_per_second", stats.leaves)
 
 
 def test_perft_full_depth5(benchmark, flags):
-    stats = benchmark.pedantic(perft_stats, args=(5,), kwargs={"bulk": False}, rounds=3, iterations=1)
+    stats = benchmark.pedantic(perft_stats, args=(5,), kwargs={"bulk": False}, rounds=5, iterations=1)
     _rate(benchmark, flags, "leaves_per_second", stats.leaves)
 
 
 def test_playouts(benchmark, flags):
     game = Rules()
-    stats = benchmark.pedantic(game.playouts, args=(20_000,), kwargs={"seed": 1}, rounds=3, iterations=1)
+    stats = benchmark.pedantic(game.playouts, args=(20_000,), kwargs={"seed": 1}, rounds=5, iterations=1)
     _rate(benchmark, flags, "moves_per_second", stats.plies)
 
 
@@ -32,7 +32,7 @@ def test_moves_at_setup(benchmark, flags):
 
 def test_search_1m_nodes_from_setup(benchmark, flags):
     game = Rules()
-    found = benchmark.pedantic(game.search, kwargs={"budget": 1_000_000}, rounds=3, iterations=1)
+    found = benchmark.pedantic(game.search, kwargs={"budget": 1_000_000}, rounds=5, iterations=1)
     _rate(benchmark, flags, "nodes_per_second", found.nodes)
 
 
