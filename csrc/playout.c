@@ -25,7 +25,6 @@ typedef struct choices {
     int total;
 } choices;
 
-
 static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
     bd_bb block = bd_blockers(v, p), allowed = ~(BD_CORNERS | BD_THRONE_BB);
     bd_slide_sets(p->side == BD_ATTACKERS ? p->att : p->dfn, BD_ALL & ~block, c->sets);
