@@ -45,8 +45,8 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from . import kernels
     from .bench import POSITIONS, run_bench
-    from .kernels import ACTIVE
 
     result = run_bench(depth=args.depth, budget=args.budget)
     if args.verbose:
@@ -58,7 +58,7 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"total time       : {result.seconds * 1000:.0f} ms")
     print(f"nodes searched   : {result.nodes}")
     print(f"nodes per second : {result.nps:,.0f}")
-    print(f"engine build     : {ACTIVE.name}")
+    print(f"engine build     : {kernels.ACTIVE.name}")
     print(f"Bench: {result.nodes}")
     return 0
 
