@@ -21,7 +21,7 @@ static uint64_t next_random(uint64_t *state) {
  * square reached; the k-th of them, k = (random >> 32) * count >> 32. */
 typedef struct choices {
     bd_bb sets[5];
-    int count[5];
+    int before[5];      /* moves in the sets before set d */
     int total;
 } choices;
 
@@ -33,12 +33,12 @@ static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c)
     c->sets[2] &= allowed;
     c->sets[3] &= allowed;
     c->sets[4] = p->side == BD_DEFENDERS && p->king != BD_NONE ? bd_king_targets(v, p, block) : 0;
-    c->count[0] = bd_popcount(c->sets[0]);
-    c->count[1] = bd_popcount(c->sets[1]);
-    c->count[2] = bd_popcount(c->sets[2]);
-    c->count[3] = bd_popcount(c->sets[3]);
-    c->count[4] = bd_popcount(c->sets[4]);
-    c->total = c->count[0] + c->count[1] + c->count[2] + c->count[3] + c->count[4];
+    c->before[0] = 0;
+    c->before[1] = bd_popcount(c->sets[0]);
+    c->before[2] = c->before[1] + bd_popcount(c->sets[1]);
+    c->before[3] = c->before[2] + bd_popcount(c->sets[2]);
+    c->before[4] = c->before[3] + bd_popcount(c->sets[3]);
+    c->total = c->before[4] + bd_popcount(c->sets[4]);
     return c->total;
 }
 
@@ -48,15 +48,9 @@ static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c)
 static inline bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t random) {
     /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
     int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32);
-    int before[5], d, to, from;
-    before[0] = 0;
-    before[1] = c->count[0];
-    before[2] = before[1] + c->count[1];
-    before[3] = before[2] + c->count[2];
-    before[4] = before[3] + c->count[3];
-    d = (k >= before[1]) + (k >= before[2]) + (k >= before[3]) + (k >= before[4]);
-    to = bd_select(c->sets[d], k - before[d]);
-    from = bd_slid_from(p->side == BD_ATTACKERS ? p->att : p->dfn, to, d & 3);
+    int d = (k >= c->before[1]) + (k >= c->before[2]) + (k >= c->before[3]) + (k >= c->before[4]);
+    int to = bd_select(c->sets[d], k - c->before[d]);
+    int from = bd_slid_from(p->side == BD_ATTACKERS ? p->att : p->dfn, to, d & 3);
     return BD_MOVE(d == 4 ? p->king : from, to);
 }
 
