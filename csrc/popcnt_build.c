@@ -55,7 +55,6 @@ int bd_cpu_has_popcnt(void) {
 #endif
 
 #define bd_capture_lines bd_popcnt_capture_lines
-#define bd_capture_squares bd_popcnt_capture_squares
 #define bd_count_moves bd_popcnt_count_moves
 #define bd_default_weights bd_popcnt_default_weights
 #define bd_divide bd_popcnt_divide

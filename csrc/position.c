@@ -166,11 +166,6 @@ bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]) {
     return lines[0] | lines[1] | lines[2] | lines[3];
 }
 
-bd_bb bd_capture_squares(const bd_variant *v, const bd_pos *p) {
-    bd_bb lines[4];
-    return bd_capture_lines(v, p, lines);
-}
-
 void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
     int king_gone;
     bd_bb taken = captures_at(v, p, to, &king_gone), b;

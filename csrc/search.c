@@ -105,17 +105,15 @@ static bd_bb block_squares(const bd_variant *v, const bd_pos *p) {
 }
 
 /* Where the side to move can capture, worked out once for all its moves:
- * the squares that capture soldiers, one set per direction
- * (bd_capture_lines), and the reach of bd_capture_reach (those squares, and
- * the king's sides for the attackers). */
+ * the squares that capture soldiers, one set per direction, and the reach
+ * (bd_capture_reach_lines). */
 typedef struct capture_map {
     bd_bb lines[4];
     bd_bb reach;
 } capture_map;
 
 static inline void map_captures(const bd_variant *v, const bd_pos *p, capture_map *cm) {
-    cm->reach = bd_capture_lines(v, p, cm->lines);
-    if (p->side == BD_ATTACKERS && p->king != BD_NONE) cm->reach |= BD_ADJACENT[p->king];
+    cm->reach = bd_capture_reach_lines(v, p, cm->lines);
 }
 
 static inline int capture_score(const bd_pos *p, bd_bb taken) {
@@ -212,20 +210,16 @@ static void score_moves(const ctx *c, const bd_pos *p, const capture_map *cm, co
  * bd_gen_moves gives (ties are broken by it), in one pass: most moves get
  * their history at once, and the move list is not read back. (Generating,
  * then scoring, ran 1.3% more instructions in the search.) */
-static int gen_scored(const ctx *c, const bd_pos *p, const capture_map *cm, bd_move tt_move, int ply,
-                      bd_move *moves, int *scores) {
-    const bd_variant *v = &c->g->v;
-    bd_bb block = bd_blockers(v, p), movers = bd_movers(p);
-    order o;
+static int gen_scored(const order *o, bd_move *moves, int *scores) {
+    bd_bb block = bd_blockers(o->v, o->p), movers = bd_movers(o->p);
     int n = 0;
-    order_init(&o, c, p, cm, tt_move, ply);
     while (movers) {
         int from = bd_pop_lsb(&movers);
-        bd_bb t = bd_piece_targets(v, p, from, block);
+        bd_bb t = bd_piece_targets(o->v, o->p, from, block);
         while (t) {
             bd_move m = BD_MOVE(from, bd_pop_lsb(&t));
             moves[n] = m;
-            scores[n++] = is_plain(&o, m) ? history_key(&o, m) : order_key(&o, m);
+            scores[n++] = is_plain(o, m) ? history_key(o, m) : order_key(o, m);
         }
     }
     return n;
@@ -264,8 +258,7 @@ static bd_move first_special(const order *o, bd_bb block, int *key) {
         while (t) {
             int to = bd_pop_lsb(&t);
             bd_move m = BD_MOVE(bd_slid_from(soldiers & ~odd, to, d), to);
-            if ((bd_bit(to) & o->special_to) || m == extra[0] || m == extra[1] || m == extra[2])
-                consider(o, m, &best, &best_key);
+            if (!is_plain(o, m)) consider(o, m, &best, &best_key);
         }
     }
     /* The odd soldiers' moves, piece by piece, and the king's. */
@@ -278,8 +271,7 @@ static bd_move first_special(const order *o, bd_bb block, int *key) {
         bd_bb t = bd_king_targets(o->v, p, block) & wanted;
         while (t) {
             bd_move m = BD_MOVE(p->king, bd_pop_lsb(&t));
-            if ((bd_bit(BD_TO(m)) & o->special_to) || m == extra[0] || m == extra[1] || m == extra[2])
-                consider(o, m, &best, &best_key);
+            if (!is_plain(o, m)) consider(o, m, &best, &best_key);
         }
     }
     *key = best_key;
@@ -484,7 +476,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     map_captures(v, p, &cm);
     order_init(&o, c, p, &cm, tt_move, ply);
     first = first_special(&o, bd_blockers(v, p), &first_key);
-    n = first ? 1 : gen_scored(c, p, &cm, tt_move, ply, moves, scores);
+    n = first ? 1 : gen_scored(&o, moves, scores);
     if (n == 0) return 0;
     if (first) {
         moves[0] = first;
@@ -496,7 +488,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
         if (i == 1 && first) {
             /* The rest: the whole list, the first in front as pick() would
              * have put it. */
-            n = gen_scored(c, p, &cm, tt_move, ply, moves, scores);
+            n = gen_scored(&o, moves, scores);
             for (k = 0; moves[k] != first; k++) {
             }
             moves[k] = moves[0];
