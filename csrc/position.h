@@ -68,11 +68,12 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
 /* The squares where a soldier of the side to move, arriving, would capture a
  * soldier, one set for each side of the square the victim stands on (east,
  * west, north, south): a soldier arriving on a square that is in k of the
- * sets captures k soldiers. Exact for any mover that does not leave the
- * throne or a corner (whose square, left empty, may turn hostile) and is not
- * an unarmed king; the king himself is captured by rules of his own, not
- * counted here. Returns their union. Lets the search find captures without
- * trying every move. */
+ * sets captures k soldiers. Exact for every mover but an unarmed king (who
+ * captures nothing): the square a mover leaves is never the far side of its
+ * own capture, since the victim would stand between the two, on its path
+ * (so a throne or corner it leaves empty, and hostile, changes nothing). The
+ * king himself is captured by rules of his own, not counted here. Returns
+ * their union. Lets the search find captures without trying every move. */
 bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
 /* Whether the attackers' move m, to a square beside the king, captures him
  * (what bd_pos_captures would say of the king, for less). */
@@ -97,9 +98,8 @@ static inline void bd_pos_slide(bd_pos *p, int from, int to) {
 
 /* Where a move of the side to move can capture: the squares that capture a
  * soldier (bd_capture_lines, which the first form also gives) and, for the
- * attackers, those beside the king. A mover that leaves
- * the throne or a corner is the exception (its square, left empty, may turn
- * hostile): bd_may_capture lets it through wherever it goes. */
+ * attackers, those beside the king. A move to any other square captures
+ * nothing. */
 static inline bd_bb bd_capture_reach_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]) {
     bd_bb reach = bd_capture_lines(v, p, lines);
     if (p->side == BD_ATTACKERS && p->king != BD_NONE) reach |= BD_ADJACENT[p->king];
@@ -110,7 +110,7 @@ static inline bd_bb bd_capture_reach(const bd_variant *v, const bd_pos *p) {
     return bd_capture_reach_lines(v, p, lines);
 }
 static inline int bd_may_capture(bd_bb reach, bd_move m) {
-    return ((bd_bit(BD_FROM(m)) & (BD_CORNERS | BD_THRONE_BB)) | (reach & bd_bit(BD_TO(m)))) != 0;
+    return (reach & bd_bit(BD_TO(m))) != 0;
 }
 
 /* The slide, then the captures when `maybe` says there may be some. */

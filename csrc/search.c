@@ -116,23 +116,14 @@ static inline void map_captures(const bd_variant *v, const bd_pos *p, capture_ma
     cm->reach = bd_capture_reach_lines(v, p, cm->lines);
 }
 
-static inline int capture_score(const bd_pos *p, bd_bb taken) {
-    return (taken & bd_king_bb(p)) ? ORDER_WIN : ORDER_CAPTURE + 1024 * bd_popcount(taken);
-}
-
 /* The ordering key of what a move takes, 0 when nothing: ORDER_WIN for the
  * king, else ORDER_CAPTURE and 1024 for each soldier. Read off the lines,
- * which are exact for every mover but one leaving the throne or a corner
- * (played out) and an unarmed king (who takes nothing); the king himself is
- * asked apart. (Playing out every move in reach cost a tenth of the search's
- * instructions.) */
+ * which are exact for every mover but an unarmed king (who takes nothing);
+ * the king himself is asked apart. (Playing out every move in reach cost a
+ * tenth of the search's instructions.) */
 static inline int capture_key(const bd_variant *v, const bd_pos *p, const capture_map *cm, bd_move m) {
     int from = BD_FROM(m), to = BD_TO(m), k;
     if (!bd_may_capture(cm->reach, m)) return 0;
-    if (bd_bit(from) & (BD_CORNERS | BD_THRONE_BB)) {
-        bd_bb taken = bd_pos_captures(v, p, m);
-        return taken ? capture_score(p, taken) : 0;
-    }
     if (from == p->king && !v->king_armed) return 0;
     if (p->side == BD_ATTACKERS && p->king != BD_NONE && (BD_ADJACENT[p->king] & bd_bit(to)) &&
         bd_takes_king(v, p, m))
@@ -150,11 +141,9 @@ typedef struct order {
     const bd_pos *p;
     const capture_map *cm;
     bd_bb blocks, escapes, king_bb;
-    /* Most moves are none of the special ones, and two tests find them: not
-     * to a square where a move may capture, block or (the king's) win, and
-     * not by a piece leaving the throne or a corner (whose square, left
-     * empty, may capture from anywhere). */
-    bd_bb special_to, special_from;
+    /* Most moves are none of the special ones, and one test finds them: not
+     * to a square where a move may capture, block or (the king's) win. */
+    bd_bb special_to;
     bd_move tt_move, killer1, killer2;
     const int32_t *history;     /* NULL when history is off */
 } order;
@@ -169,7 +158,6 @@ static inline void order_init(order *o, const ctx *c, const bd_pos *p, const cap
     o->escapes = bd_escapes(o->v);
     o->king_bb = bd_king_bb(p);
     o->special_to = cm->reach | o->blocks | (p->side == BD_DEFENDERS ? o->escapes : 0);
-    o->special_from = BD_CORNERS | BD_THRONE_BB;
     o->tt_move = tt_move;
     o->killer1 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][0];
     o->killer2 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][1];
@@ -177,8 +165,7 @@ static inline void order_init(order *o, const ctx *c, const bd_pos *p, const cap
 }
 
 static inline int is_plain(const order *o, bd_move m) {
-    return !(bd_bit(BD_TO(m)) & o->special_to) && !(bd_bit(BD_FROM(m)) & o->special_from) &&
-           m != o->tt_move && m != o->killer1 && m != o->killer2;
+    return !(bd_bit(BD_TO(m)) & o->special_to) && m != o->tt_move && m != o->killer1 && m != o->killer2;
 }
 
 static inline int history_key(const order *o, bd_move m) { return o->history ? o->history[m] : 0; }
@@ -243,29 +230,21 @@ static inline void consider(const order *o, bd_move m, bd_move *best, int *best_
 static bd_move first_special(const order *o, bd_bb block, int *key) {
     const bd_pos *p = o->p;
     const bd_move extra[3] = {o->tt_move, o->killer1, o->killer2};
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    /* Soldiers on a corner or the throne: every move of theirs is special. */
-    bd_bb odd = soldiers & (BD_CORNERS | BD_THRONE_BB), wanted = o->special_to, sets[4];
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, wanted = o->special_to, sets[4];
     bd_move best = 0;
     int best_key = ORDER_KILLER2 - 1, d, k;
     for (k = 0; k < 3; k++)
         if (extra[k]) wanted |= bd_bit(BD_TO(extra[k]));
-    /* The other soldiers all at once, by direction; each square reached
-     * names its piece. */
-    bd_slide_sets(soldiers & ~odd, BD_ALL & ~block, sets);
+    /* The soldiers all at once, by direction; each square reached names its
+     * piece. Then the king's moves. */
+    bd_slide_sets(soldiers, BD_ALL & ~block, sets);
     for (d = 0; d < 4; d++) {
         bd_bb t = sets[d] & wanted & ~(BD_CORNERS | BD_THRONE_BB);
         while (t) {
             int to = bd_pop_lsb(&t);
-            bd_move m = BD_MOVE(bd_slid_from(soldiers & ~odd, to, d), to);
+            bd_move m = BD_MOVE(bd_slid_from(soldiers, to, d), to);
             if (!is_plain(o, m)) consider(o, m, &best, &best_key);
         }
-    }
-    /* The odd soldiers' moves, piece by piece, and the king's. */
-    while (odd) {
-        int from = bd_pop_lsb(&odd);
-        bd_bb t = bd_piece_targets(o->v, p, from, block);
-        while (t) consider(o, BD_MOVE(from, bd_pop_lsb(&t)), &best, &best_key);
     }
     if (p->side == BD_DEFENDERS && p->king != BD_NONE) {
         bd_bb t = bd_king_targets(o->v, p, block) & wanted;
@@ -335,30 +314,26 @@ static inline void add_capture(bd_move m, int score, bd_move *moves, int *scores
     scores[k] = score;
 }
 
-/* The moves that capture, scored by what they take. The soldiers' moves into
- * reach all at once, by direction; the king's and those of a soldier leaving
- * the throne or a corner piece by piece. (Piece by piece, every one played
- * out, this was a sixth of the search's instructions.) */
+/* The moves that capture, scored by what they take: the soldiers' moves into
+ * reach all at once, by direction, then an armed king's. (Piece by piece,
+ * every one played out, this was a sixth of the search's instructions.) */
 static int gen_captures(const bd_variant *v, const bd_pos *p, const capture_map *cm, bd_move *moves,
                         int *scores) {
-    bd_bb block = bd_blockers(v, p), soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    bd_bb odd = soldiers & (BD_CORNERS | BD_THRONE_BB), plain = soldiers & ~odd, sets[4];
+    bd_bb block = bd_blockers(v, p), soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[4];
     int n = 0, d, key;
-    bd_slide_sets(plain, BD_ALL & ~block, sets);
+    bd_slide_sets(soldiers, BD_ALL & ~block, sets);
     for (d = 0; d < 4; d++) {
         bd_bb t = sets[d] & cm->reach & ~(BD_CORNERS | BD_THRONE_BB);
         while (t) {
             int to = bd_pop_lsb(&t);
-            bd_move m = BD_MOVE(bd_slid_from(plain, to, d), to);
+            bd_move m = BD_MOVE(bd_slid_from(soldiers, to, d), to);
             if ((key = capture_key(v, p, cm, m)) != 0) add_capture(m, key, moves, scores, &n);
         }
     }
-    if (p->side == BD_DEFENDERS && p->king != BD_NONE) odd |= bd_bit(p->king);
-    while (odd) {
-        int from = bd_pop_lsb(&odd);
-        bd_bb t = bd_piece_targets(v, p, from, block);
+    if (p->side == BD_DEFENDERS && p->king != BD_NONE && v->king_armed) {
+        bd_bb t = bd_king_targets(v, p, block) & cm->reach;
         while (t) {
-            bd_move m = BD_MOVE(from, bd_pop_lsb(&t));
+            bd_move m = BD_MOVE(p->king, bd_pop_lsb(&t));
             if ((key = capture_key(v, p, cm, m)) != 0) add_capture(m, key, moves, scores, &n);
         }
     }
