@@ -85,7 +85,7 @@ int bd_cpu_has_popcnt(void) {
 #define bd_pos_rekey bd_popcnt_pos_rekey
 #define bd_pos_to_string bd_popcnt_pos_to_string
 #define bd_search bd_popcnt_search
-#define bd_takes_king bd_popcnt_takes_king
+#define bd_king_takers bd_popcnt_king_takers
 #define bd_targets bd_popcnt_targets
 #define bd_tt_free bd_popcnt_tt_free
 #define bd_tt_init bd_popcnt_tt_init

@@ -185,13 +185,49 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {
     r->captured = taken;
 }
 
-int bd_takes_king(const bd_variant *v, const bd_pos *p, bd_move m) {
-    bd_pos after = *p;
-    int to = BD_TO(m), dir;
-    after.att ^= bd_bit(BD_FROM(m)) | bd_bit(to);
-    for (dir = 0; BD_NEAR[to][dir] != p->king; dir++) {
+/* The one piece of `missing` when it has exactly one, else nothing: the last
+ * side the king's captors still have to close. */
+static inline bd_bb last_gap(bd_bb missing) { return missing & (missing - 1) ? 0 : missing; }
+
+/* The squares beside the king whose opposite neighbour, across the king, is
+ * in `far`: where an attacker arriving holds him between itself and it. */
+static bd_bb across_king(int king, bd_bb far) {
+    int file = BD_FILE_OF[king], rank = BD_RANK_OF[king];
+    bd_bb t = 0;
+    if (file > 0 && file < 6)
+        t |= ((far & bd_bit(king + 1)) >> 2) | ((far & bd_bit(king - 1)) << 2);
+    if (rank > 0 && rank < 6)
+        t |= ((far & bd_bit(king + 7)) >> 14) | ((far & bd_bit(king - 7)) << 14);
+    return t;
+}
+
+/* king_taken for every empty square beside the king at once, with the
+ * attackers to move; the square an attacker leaves plays no part (it is
+ * never beside the king, nor across him, nor the throne he is beside: a
+ * slide from there to beside him would pass through him). Checked against
+ * king_taken by tests/c/capture_check.c. */
+bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p) {
+    bd_bb empty, around, open, att = p->att;
+    int k = p->king;
+    if (p->side != BD_ATTACKERS || k == BD_NONE) return 0;
+    empty = BD_ALL & ~bd_occupied(p);
+    around = BD_ADJACENT[k];
+    open = around & empty;
+    switch (v->king_capture) {
+    case BD_KING_NIELSEN:
+        if (k == BD_THRONE) return last_gap(around & ~att) & open;
+        if (around & BD_THRONE_BB)
+            return (empty & BD_THRONE_BB) ? last_gap(around & ~BD_THRONE_BB & ~att) & open : 0;
+        return across_king(k, att | (BD_CORNERS & empty)) & open;
+    case BD_KING_TWO:
+        return across_king(k, hostile_to_defenders(v, p, empty)) & open;
+    case BD_KING_FOUR_TWO:
+        if (k == BD_THRONE) return last_gap(around & ~att) & open;
+        return across_king(k, att | (BD_CORNERS & empty)) & open;
+    default: /* BD_KING_FOUR */
+        if (bd_bit(k) & BD_EDGE) return 0;
+        return last_gap(around & ~(att | (BD_THRONE_BB & empty))) & open;
     }
-    return king_taken(v, &after, to, dir, BD_ALL & ~bd_occupied(&after));
 }
 
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m) {

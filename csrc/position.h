@@ -75,9 +75,10 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
  * king himself is captured by rules of his own, not counted here. Returns
  * their union. Lets the search find captures without trying every move. */
 bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
-/* Whether the attackers' move m, to a square beside the king, captures him
- * (what bd_pos_captures would say of the king, for less). */
-int bd_takes_king(const bd_variant *v, const bd_pos *p, bd_move m);
+/* The squares beside the king where an attacker arriving captures him, when
+ * the attackers are to move (what bd_pos_captures would say of the king, for
+ * every square at once, for less); 0 when the defenders are. */
+bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p);
 /* The squares the move would empty, without playing it. */
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
@@ -96,18 +97,19 @@ static inline void bd_pos_slide(bd_pos *p, int from, int to) {
     }
 }
 
-/* Where a move of the side to move can capture: the squares that capture a
- * soldier (bd_capture_lines, which the first form also gives) and, for the
- * attackers, those beside the king. A move to any other square captures
- * nothing. */
-static inline bd_bb bd_capture_reach_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]) {
-    bd_bb reach = bd_capture_lines(v, p, lines);
-    if (p->side == BD_ATTACKERS && p->king != BD_NONE) reach |= BD_ADJACENT[p->king];
-    return reach;
+/* Where a move of the side to move captures: the squares that capture a
+ * soldier (bd_capture_lines, which the first form also gives) and those that
+ * capture the king (bd_king_takers, also given). A move to any other square
+ * captures nothing; a move to one of them captures, unless it is an unarmed
+ * king's. */
+static inline bd_bb bd_capture_reach_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4],
+                                           bd_bb *takers) {
+    *takers = bd_king_takers(v, p);
+    return bd_capture_lines(v, p, lines) | *takers;
 }
 static inline bd_bb bd_capture_reach(const bd_variant *v, const bd_pos *p) {
-    bd_bb lines[4];
-    return bd_capture_reach_lines(v, p, lines);
+    bd_bb lines[4], takers;
+    return bd_capture_reach_lines(v, p, lines, &takers);
 }
 static inline int bd_may_capture(bd_bb reach, bd_move m) {
     return (reach & bd_bit(BD_TO(m))) != 0;

@@ -1,5 +1,5 @@
 """The search's shortcuts to what a move captures (bd_may_capture,
-bd_capture_lines, bd_takes_king) agree with playing the move out, on random
+bd_capture_lines, bd_king_takers) agree with playing the move out, on random
 placements under random rule sets (tests/c/capture_check.c)."""
 
 import shutil
