@@ -11,6 +11,7 @@ extern const uint64_t BD_ADJACENT[49];
 extern const uint8_t BD_FILE_OF[49];
 extern const uint8_t BD_RANK_OF[49];
 extern const int8_t BD_FAR[49][4];
+extern const uint64_t BD_BEHIND[4][49];
 extern const uint8_t BD_SELECT_IN_BYTE[256][8];
 extern const uint64_t BD_ZOBRIST[3][49];
 extern const uint64_t BD_ZOBRIST_SIDE;

@@ -126,6 +126,24 @@ def render() -> str:
         out.append("  " + " ".join(f"0x{b:013x}ULL," for b in row))
     out.append("};")
     out.append("")
+    out.append("/* BEHIND[d][sq]: the squares a piece that slid to sq in direction d (east,")
+    out.append(" * west, north, south) came from or passed: the line back from sq. For bd_slid_from. */")
+    out.append("const uint64_t BD_BEHIND[4][49] = {")
+    for df, dr in DIRECTIONS:
+        out.append("  {")
+        row = []
+        for sq in range(SQUARES):
+            f, r, b = sq % N, sq // N, 0
+            ff, rr = f - df, r - dr
+            while 0 <= ff < N and 0 <= rr < N:
+                b |= 1 << (rr * N + ff)
+                ff, rr = ff - df, rr - dr
+            row.append(b)
+        for start in range(0, SQUARES, 4):
+            out.append("    " + " ".join(f"0x{b:013x}ULL," for b in row[start:start + 4]))
+        out.append("  },")
+    out.append("};")
+    out.append("")
     out.append("/* SELECT_IN_BYTE[byte][k]: the place of the k-th lowest set bit of byte; 8 when")
     out.append(" * it has fewer. For bd_select. */")
     out.append("const uint8_t BD_SELECT_IN_BYTE[256][8] = {")
