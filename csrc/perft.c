@@ -2,45 +2,50 @@
 
 #include "game.h"
 
+/* Perft keeps no keys: the positions it makes are never looked up. */
+
 /* The endings perft knows: those a move makes on the board. Repetition and
  * the caps depend on the record and play no part; a side with no move simply
  * has no moves below it. */
-static int ends_game(const bd_variant *v, const bd_pos *p, int flags) {
+static inline int ends_game(const bd_variant *v, const bd_pos *p, int flags) {
     if (flags & (BD_DID_KING_HOME | BD_DID_KING_TAKEN)) return 1;
     if (v->no_pieces && !p->att) return 1;
     return v->encirclement && bd_encircled(p);
 }
 
 typedef struct walk {
-    const bd_variant *v;
+    bd_variant v;           /* a copy: stores to the positions cannot alias it */
     int slides, bulk;
     bd_perft_stats *stats;
 } walk;
 
 static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
+    const bd_variant *v = &w->v;
     bd_bb block, movers, reach;
     uint64_t total = 0, captures = 0, endings = 0;
     if (depth == 0) return 1;
-    if (depth == 1 && w->bulk) return (uint64_t)bd_count_moves(w->v, p);
+    if (depth == 1 && w->bulk) return (uint64_t)bd_count_moves(v, p);
     /* Walk the target squares piece by piece, with no move list; where a
      * move can capture is worked out once for them all. */
-    block = bd_blockers(w->v, p);
+    block = bd_blockers(v, p);
     movers = bd_movers(p);
-    reach = w->slides ? 0 : bd_capture_reach(w->v, p);
+    reach = w->slides ? 0 : bd_capture_reach(v, p);
     while (movers) {
         int from = bd_pop_lsb(&movers);
-        bd_bb targets = bd_piece_targets(w->v, p, from, block);
+        bd_bb targets = bd_piece_targets(v, p, from, block);
         while (targets) {
             bd_pos child = *p;
             bd_move m = BD_MOVE(from, bd_pop_lsb(&targets));
-            bd_report r = bd_pos_play(w->v, &child, m, !w->slides && bd_may_capture(reach, m));
-            int over = !w->slides && ends_game(w->v, &child, r.flags);
+            bd_report r = bd_pos_play_as(v, &child, m, bd_may_capture(reach, m), 0);
+            int over = !w->slides && ends_game(v, &child, r.flags);
             if (depth == 1) {
                 total++;
                 captures += r.captured != 0;
                 endings += over;
             } else if (!over) {
-                total += leaves(w, &child, depth - 1);
+                /* The last ply bulk-counted here, without a call. */
+                total += depth == 2 && w->bulk ? (uint64_t)bd_count_moves(v, &child)
+                                               : leaves(w, &child, depth - 1);
             }
         }
     }
@@ -58,7 +63,7 @@ static int root_is_over(const bd_variant *v, const bd_pos *p, int slides) {
 void bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
               bd_perft_stats *stats) {
     walk w;
-    w.v = v;
+    w.v = *v;
     w.slides = slides;
     w.bulk = bulk;
     w.stats = stats;
@@ -73,7 +78,7 @@ int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
     walk w;
     int n, i;
     if (depth < 1 || root_is_over(v, p, slides)) return 0;
-    w.v = v;
+    w.v = *v;
     w.slides = slides;
     w.bulk = 1;
     w.stats = &stats;

@@ -83,19 +83,20 @@ bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p);
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
 /* Move the piece, keeping the key. */
-static inline void bd_pos_slide(bd_pos *p, int from, int to) {
+static inline void bd_pos_slide_as(bd_pos *p, int from, int to, int keyed) {
     bd_bb fromto = bd_bit(from) | bd_bit(to);
     if (p->king == from) {
         p->king = (int8_t)to;
-        p->key ^= BD_ZOBRIST[2][from] ^ BD_ZOBRIST[2][to];
+        if (keyed) p->key ^= BD_ZOBRIST[2][from] ^ BD_ZOBRIST[2][to];
     } else if (p->side == BD_ATTACKERS) {
         p->att ^= fromto;
-        p->key ^= BD_ZOBRIST[0][from] ^ BD_ZOBRIST[0][to];
+        if (keyed) p->key ^= BD_ZOBRIST[0][from] ^ BD_ZOBRIST[0][to];
     } else {
         p->dfn ^= fromto;
-        p->key ^= BD_ZOBRIST[1][from] ^ BD_ZOBRIST[1][to];
+        if (keyed) p->key ^= BD_ZOBRIST[1][from] ^ BD_ZOBRIST[1][to];
     }
 }
+static inline void bd_pos_slide(bd_pos *p, int from, int to) { bd_pos_slide_as(p, from, to, 1); }
 
 /* Where a move of the side to move captures: the squares that capture a
  * soldier (bd_capture_lines, which the first form also gives) and those that
@@ -115,8 +116,10 @@ static inline int bd_may_capture(bd_bb reach, bd_move m) {
     return (reach & bd_bit(BD_TO(m))) != 0;
 }
 
-/* The slide, then the captures when `maybe` says there may be some. */
-static inline bd_report bd_pos_play(const bd_variant *v, bd_pos *p, bd_move m, int maybe) {
+/* The slide, then the captures when `maybe` says there may be some. With
+ * `keyed` clear the key is not kept up to date (perft, which never reads
+ * it, saves a tenth of its work). */
+static inline bd_report bd_pos_play_as(const bd_variant *v, bd_pos *p, bd_move m, int maybe, int keyed) {
     int from = BD_FROM(m), to = BD_TO(m);
     bd_report r;
     r.captured = 0;
@@ -125,11 +128,14 @@ static inline bd_report bd_pos_play(const bd_variant *v, bd_pos *p, bd_move m, i
         r.flags = BD_DID_KING_MOVED;
         if (bd_escapes(v) & bd_bit(to)) r.flags |= BD_DID_KING_HOME;
     }
-    bd_pos_slide(p, from, to);
+    bd_pos_slide_as(p, from, to, keyed);
     if (maybe) bd_pos_capture(v, p, to, &r);
     p->side ^= 1;
-    p->key ^= BD_ZOBRIST_SIDE;
+    if (keyed) p->key ^= BD_ZOBRIST_SIDE;
     return r;
+}
+static inline bd_report bd_pos_play(const bd_variant *v, bd_pos *p, bd_move m, int maybe) {
+    return bd_pos_play_as(v, p, m, maybe, 1);
 }
 
 /* Play a move known to be a legal slide: capture, update the key, pass the
