@@ -271,8 +271,12 @@ static bd_move first_special(const order *o, bd_bb block, int *key) {
         return o->tt_move;
     }
     /* 2. The soldiers' captures, the best squares; else their blocks. */
-    bd_slide_sets(soldiers, BD_ALL & ~block, sets);
-    reached = (sets[0] | sets[1] | sets[2] | sets[3]) & ~(BD_CORNERS | BD_THRONE_BB);
+    if (o->cm->reach | o->blocks) {
+        bd_slide_sets(soldiers, BD_ALL & ~block, sets);
+        reached = (sets[0] | sets[1] | sets[2] | sets[3]) & ~(BD_CORNERS | BD_THRONE_BB);
+    } else {
+        reached = sets[0] = sets[1] = sets[2] = sets[3] = 0;
+    }
     for (t = reached & o->cm->reach; t;) {
         int sq = bd_pop_lsb(&t), k = landing_key(o->cm, sq);
         if (k > best_key) {
@@ -370,6 +374,7 @@ static int gen_captures(const bd_variant *v, const bd_pos *p, const capture_map 
                         int *scores) {
     bd_bb block = bd_blockers(v, p), soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[4];
     int n = 0, d, key;
+    if (!cm->reach) return 0;   /* the usual case: nothing to take */
     bd_slide_sets(soldiers, BD_ALL & ~block, sets);
     for (d = 0; d < 4; d++) {
         bd_bb t = sets[d] & cm->reach & ~(BD_CORNERS | BD_THRONE_BB);
