@@ -117,7 +117,9 @@ static void trail_start(trail *t, const bd_game *g) {
 }
 
 int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out) {
-    const bd_variant *v = &g->v;
+    /* A const copy: the compiler may keep its fields in registers, as
+     * nothing can change it. */
+    const bd_variant rules = g->v, *v = &rules;
     uint64_t rng = seed, k;
     choices start, now;
     trail *t;
