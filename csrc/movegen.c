@@ -20,19 +20,7 @@ int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out) {
     return n;
 }
 
-int bd_count_moves(const bd_variant *v, const bd_pos *p) {
-    bd_bb block = bd_blockers(v, p), sets[4];
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    bd_bb allowed = ~(BD_CORNERS | BD_THRONE_BB);
-    int n;
-    /* All soldiers at once: one square of a slide set is one move. */
-    bd_slide_sets(soldiers, BD_ALL & ~block, sets);
-    n = bd_popcount(sets[0] & allowed) + bd_popcount(sets[1] & allowed) +
-        bd_popcount(sets[2] & allowed) + bd_popcount(sets[3] & allowed);
-    if (p->side == BD_DEFENDERS && p->king != BD_NONE)
-        n += bd_popcount(bd_king_targets(v, p, block));
-    return n;
-}
+int bd_count_moves(const bd_variant *v, const bd_pos *p) { return bd_count_moves_inline(v, p); }
 
 int bd_has_move_slow(const bd_variant *v, const bd_pos *p) {
     bd_bb block = bd_blockers(v, p), movers = bd_movers(p);

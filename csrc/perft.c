@@ -44,7 +44,7 @@ static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
                 endings += over;
             } else if (!over) {
                 /* The last ply bulk-counted here, without a call. */
-                total += depth == 2 && w->bulk ? (uint64_t)bd_count_moves(v, &child)
+                total += depth == 2 && w->bulk ? (uint64_t)bd_count_moves_inline(v, &child)
                                                : leaves(w, &child, depth - 1);
             }
         }
