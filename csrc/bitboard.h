@@ -122,18 +122,21 @@ static inline bd_bb bd_slides(int sq, bd_bb occ) {
 }
 
 /* Where a set of rooks slides, direction by direction, over the empty squares
- * `empty`: each square of out[d] is reached in direction d by exactly one of
- * them (the nearest behind it), so out[d] holds as many moves as squares.
- * Occluded fills by doubling (Kogge-Stone); the masks keep a slide on its
- * rank. Directions: 0 east, 1 west, 2 north, 3 south. */
+ * `empty` (no rook stands on one): each square of out[d] is reached in
+ * direction d by exactly one of them (the nearest behind it), so out[d]
+ * holds as many moves as squares. Directions: 0 east, 1 west, 2 north,
+ * 3 south.
+ *
+ * East, towards the higher bits, by one addition: a 1 added at the first
+ * square of each run of empty squares that a rook starts carries through
+ * the whole run and clears it (the run stops at file a, left out of the
+ * empty squares, and a carry spent there reaches no further). The other
+ * three by occluded fills, doubling (Kogge-Stone); the masks keep a slide
+ * on its rank. (The addition is 7 instructions where the fill was 25.) */
 static inline void bd_slide_sets(bd_bb rooks, bd_bb empty, bd_bb out[4]) {
-    bd_bb gen, pro;
-    const bd_bb not_a = BD_NOT_FILE_A, not_g = BD_NOT_FILE_G;
-    gen = rooks; pro = empty & not_a;
-    gen |= pro & (gen << 1); pro &= pro << 1;
-    gen |= pro & (gen << 2); pro &= pro << 2;
-    gen |= pro & (gen << 4);
-    out[0] = (gen << 1) & empty & not_a;
+    bd_bb gen, pro, runs = empty & BD_NOT_FILE_A;
+    const bd_bb not_g = BD_NOT_FILE_G;
+    out[0] = runs & ~(runs + ((rooks << 1) & runs));
     gen = rooks; pro = empty & not_g;
     gen |= pro & (gen >> 1); pro &= pro >> 1;
     gen |= pro & (gen >> 2); pro &= pro >> 2;

@@ -21,11 +21,14 @@ int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
 }
 
 /* The escape squares the king reaches in two moves and not in one: slides
- * from every square he reaches at once, his own square now empty. Kept out
- * of line, so that the common case below needs few registers. */
+ * from every square he reaches at once, his own square now empty. The
+ * squares slid from count as occupied (bd_slide_sets wants them so): a
+ * slide they stop goes on from the square that stops it, which is one of
+ * them, so no escape square is lost. Kept out of line, so that the common
+ * case below needs few registers. */
 static BD_NOINLINE bd_bb two_move_escapes(const bd_variant *v, const bd_pos *p, bd_bb from, bd_bb one) {
     bd_bb sets[4];
-    bd_slide_sets(from, BD_ALL & ~(bd_blockers(v, p) & ~bd_bit(p->king)), sets);
+    bd_slide_sets(from, BD_ALL & ~(bd_blockers(v, p) & ~bd_bit(p->king)) & ~from, sets);
     return (sets[0] | sets[1] | sets[2] | sets[3]) & bd_escapes(v) & ~one;
 }
 
