@@ -82,7 +82,7 @@ bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p);
 /* The squares the move would empty, without playing it. */
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
-/* Move the piece, keeping the key. */
+/* Move the piece, keeping the key up to date when `keyed` is set. */
 static inline void bd_pos_slide_as(bd_pos *p, int from, int to, int keyed) {
     bd_bb fromto = bd_bit(from) | bd_bit(to);
     if (p->king == from) {

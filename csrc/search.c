@@ -118,11 +118,11 @@ static inline void map_captures(const bd_variant *v, const bd_pos *p, capture_ma
 }
 
 /* The ordering key of what a move takes, 0 when nothing: ORDER_WIN for the
- * king, else ORDER_CAPTURE and 1024 for each soldier; for a soldier, the
- * square it reaches decides (landing_key). Read off the lines,
- * which are exact for every mover but an unarmed king (who takes nothing),
- * and the king's takers. (Playing out every move in reach cost a tenth of
- * the search's instructions.) */
+ * king, else ORDER_CAPTURE and 1024 for each soldier. Read off the king's
+ * takers and the lines, which are exact for every mover but an unarmed king
+ * (who takes nothing), so that for any other the square reached decides
+ * (landing_key). (Playing out every move in reach cost a tenth of the
+ * search's instructions.) */
 static inline int landing_key(const capture_map *cm, int to) {
     int k;
     if (cm->takers & bd_bit(to)) return ORDER_WIN;
