@@ -3,10 +3,7 @@
 #include <stdlib.h>
 
 bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from) {
-    bd_bb block = bd_blockers(v, p);
-    if (from == p->king) return p->side == BD_DEFENDERS ? bd_king_targets(v, p, block) : 0;
-    if (!((p->side == BD_ATTACKERS ? p->att : p->dfn) & bd_bit(from))) return 0;
-    return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+    return bd_targets_within(v, p, from, bd_blockers(v, p));
 }
 
 int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out) {

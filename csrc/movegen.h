@@ -49,8 +49,15 @@ static inline bd_bb bd_piece_targets(const bd_variant *v, const bd_pos *p, int f
     return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
 }
 
-/* The squares the piece on `from` (of the side to move) may reach. */
+/* The squares the piece on `from` may reach: none when it is not a piece
+ * of the side to move. */
 bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from);
+/* The same for a caller that has bd_blockers(v, p), inline. */
+static inline bd_bb bd_targets_within(const bd_variant *v, const bd_pos *p, int from, bd_bb block) {
+    if (from == p->king) return p->side == BD_DEFENDERS ? bd_king_targets(v, p, block) : 0;
+    if (!((p->side == BD_ATTACKERS ? p->att : p->dfn) & bd_bit(from))) return 0;
+    return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+}
 /* Writes the moves of the side to move into out[BD_MAX_MOVES], ordered by
  * the square left and then the square reached; returns how many. */
 int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);

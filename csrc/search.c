@@ -227,11 +227,7 @@ static inline void consider(const order *o, bd_move m, bd_move *best, int *best_
 /* Whether m is a move of the side to move here: the table and the killers
  * hold moves from other positions. */
 static inline int is_legal_here(const order *o, bd_bb block, bd_move m) {
-    const bd_pos *p = o->p;
-    int from = BD_FROM(m);
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    if (from == p->king) return p->side == BD_DEFENDERS && (bd_king_targets(o->v, p, block) & bd_bit(BD_TO(m)));
-    return (soldiers & bd_bit(from)) && (bd_piece_targets(o->v, p, from, block) & bd_bit(BD_TO(m)));
+    return (bd_targets_within(o->v, o->p, BD_FROM(m), block) & bd_bit(BD_TO(m))) != 0;
 }
 
 /* The lowest-numbered soldier move to a square of `to`: the first of them
