@@ -80,6 +80,12 @@ def neighbours() -> tuple[list[list[int]], list[list[int]]]:
     return near, far
 
 
+def hex_rows(values: list[int], indent: str, digits: int = 13) -> list[str]:
+    """Lines of 64-bit constants, four to a line."""
+    return [indent + " ".join(f"0x{x:0{digits}x}ULL," for x in values[start:start + 4])
+            for start in range(0, len(values), 4)]
+
+
 def render() -> str:
     check_file_magic()
     out = [
@@ -96,10 +102,7 @@ def render() -> str:
     out.append("")
     out.append("/* SPREAD[m]: bit k of m moved to square (rank k, file a). */")
     out.append("const uint64_t BD_SPREAD[128] = {")
-    for start in range(0, 128, 4):
-        out.append(
-            "  " + " ".join(f"0x{spread(m):013x}ULL," for m in range(start, start + 4))
-        )
+    out += hex_rows([spread(m) for m in range(128)], "  ")
     out.append("};")
     out.append("")
     near, far = neighbours()
@@ -121,9 +124,7 @@ def render() -> str:
     out.append("")
     out.append("/* ADJACENT[sq]: the squares one orthogonal step from sq. */")
     out.append("const uint64_t BD_ADJACENT[49] = {")
-    for start in range(0, SQUARES, 4):
-        row = [sum(1 << n for n in near[sq] if n >= 0) for sq in range(start, min(start + 4, SQUARES))]
-        out.append("  " + " ".join(f"0x{b:013x}ULL," for b in row))
+    out += hex_rows([sum(1 << n for n in near[sq] if n >= 0) for sq in range(SQUARES)], "  ")
     out.append("};")
     out.append("")
     out.append("/* BEHIND[d][sq]: the squares a piece that slid to sq in direction d (east,")
@@ -139,8 +140,7 @@ def render() -> str:
                 b |= 1 << (rr * N + ff)
                 ff, rr = ff - df, rr - dr
             row.append(b)
-        for start in range(0, SQUARES, 4):
-            out.append("    " + " ".join(f"0x{b:013x}ULL," for b in row[start:start + 4]))
+        out += hex_rows(row, "    ")
         out.append("  },")
     out.append("};")
     out.append("")
@@ -165,8 +165,7 @@ def render() -> str:
     for p in range(3):
         out.append("  {")
         row = keys[p * SQUARES:(p + 1) * SQUARES]
-        for start in range(0, SQUARES, 4):
-            out.append("    " + " ".join(f"0x{k:016x}ULL," for k in row[start:start + 4]))
+        out += hex_rows(row, "    ", 16)
         out.append("  },")
     out.append("};")
     out.append(f"const uint64_t BD_ZOBRIST_SIDE = 0x{keys[-1]:016x}ULL;")
