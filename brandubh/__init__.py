@@ -14,7 +14,7 @@ The names below load the compiled engine on first use, so that
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
@@ -38,14 +38,49 @@ _LAZY = {
 
 __all__ = ["SETUP", "__version__", *_LAZY]
 
+if TYPE_CHECKING:
+    # The same names, for type checkers: with these a checker sees the real
+    # classes and functions, where the module ``__getattr__`` would make each
+    # of them ``Any``. tests/test_typing.py checks that this block and
+    # ``_LAZY`` name the same things from the same modules.
+    from .bot import Bot as Bot
+    from .engine import (
+        ATTACKERS as ATTACKERS, DEFENDERS as DEFENDERS, Engine as Engine, MoveReport as MoveReport,
+        Why as Why, move as move, move_from as move_from, move_text as move_text,
+        move_to as move_to, parse_move as parse_move, square as square, square_name as square_name,
+    )
+    from .errors import (
+        ArgumentError as ArgumentError, BrandubhError as BrandubhError, EngineError as EngineError,
+        MoveError as MoveError, PositionError as PositionError, SquareError as SquareError,
+        VariantError as VariantError,
+    )
+    from .game import (
+        Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
+        Refused as Refused, Replay as Replay, Result as Result,
+    )
+    from .rules import (
+        Outcome as Outcome, PerftStats as PerftStats, PlayoutStats as PlayoutStats, Rules as Rules,
+        divide as divide, outcome_name as outcome_name, perft as perft, perft_stats as perft_stats,
+    )
+    from .search import SearchResult as SearchResult
+    from .variant import PRESETS as PRESETS, Variant as Variant
 
-def __getattr__(name: str) -> Any:
+
+def _load(name: str) -> Any:
+    """Import the module that defines ``name`` and keep the value here, so
+    that the next look-up does not come back to this function."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'brandubh' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
+
+
+if not TYPE_CHECKING:
+    # Hidden from type checkers: a module ``__getattr__`` would let them
+    # accept any name at all (``brandubh.Gmae``) as ``Any``.
+    __getattr__ = _load
 
 
 def __dir__() -> list[str]:

@@ -1,23 +1,176 @@
-"""The package's type hints hold together (it ships py.typed)."""
+"""The package's type hints hold together (it ships py.typed), and a type
+checker sees the real names behind ``brandubh``'s lazy top level.
 
+Every test here finds the package through the import system (the copy that
+``import brandubh`` loads: an installed wheel, or the checkout when it is
+installed editable), never through this file's place in the source tree.
+"""
+
+import ast
+import importlib
 import importlib.util
+import os
+import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+needs_mypy = pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed")
+def package_dir() -> Path:
+    """The directory of the brandubh that ``import brandubh`` loads."""
+    spec = importlib.util.find_spec("brandubh")
+    assert spec is not None and spec.origin is not None, "brandubh is not importable"
+    return Path(spec.origin).resolve().parent
+
+
+@needs_mypy
 def test_mypy_clean(tmp_path):
-    package = Path(__import__("brandubh").__file__).parent
     run = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
-                          "--cache-dir", str(tmp_path), str(package)], capture_output=True, text=True)
+                          "--cache-dir", str(tmp_path), str(package_dir())], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_py_typed_ships():
-    package = Path(__import__("brandubh").__file__).parent
-    assert (package / "py.typed").exists()
+    assert (package_dir() / "py.typed").exists()
+
+
+# -- the lazy top level -------------------------------------------------
+
+
+def _type_checking_imports(tree: ast.Module) -> dict:
+    """name -> module, from the ``if TYPE_CHECKING:`` block of __init__.py."""
+    blocks = [node for node in tree.body if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+              and node.test.id == "TYPE_CHECKING"]
+    assert len(blocks) == 1, "brandubh/__init__.py should have one `if TYPE_CHECKING:` block of imports"
+    found = {}
+    for node in blocks[0].body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.dump(node)
+        for alias in node.names:
+            # `import X as X` is what marks a name as re-exported under
+            # mypy --strict (no implicit re-export).
+            assert alias.asname == alias.name, f"import {alias.name} as {alias.name}, to re-export it"
+            assert alias.name not in found, f"{alias.name} is imported twice"
+            found[alias.name] = node.module
+    return found
+
+
+def test_type_checking_imports_match_the_lazy_table():
+    import brandubh
+
+    tree = ast.parse(Path(brandubh.__file__).read_text(encoding="utf-8"))
+    imports = _type_checking_imports(tree)
+    lazy = dict(brandubh._LAZY)
+    assert {n: m for n, m in imports.items() if lazy.get(n) != m} == {}, "imported for type checkers, not lazy"
+    assert {n: m for n, m in lazy.items() if imports.get(n) != m} == {}, "lazy, not imported for type checkers"
+    assert sorted(brandubh.__all__) == sorted(["SETUP", "__version__", *lazy])
+
+
+def test_every_lazy_name_loads_from_its_module():
+    import brandubh
+
+    for name, module in brandubh._LAZY.items():
+        value = getattr(brandubh, name)
+        assert value is getattr(importlib.import_module(f"brandubh.{module}"), name), name
+    with pytest.raises(AttributeError, match="no attribute 'Gmae'"):
+        brandubh.Gmae  # noqa: B018
+    assert set(dir(brandubh)) >= set(brandubh._LAZY)
+
+
+def test_import_brandubh_loads_no_submodule(tmp_path):
+    code = ("import brandubh, sys; "
+            "loaded = sorted(m for m in sys.modules if m.startswith('brandubh.')); "
+            "assert not loaded, loaded")
+    run = subprocess.run([sys.executable, "-c", code], cwd=str(tmp_path), capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+
+
+# -- what mypy --strict says about code that uses the package ---------------
+
+
+def _mypy_strict(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
+    """mypy --strict on ``source``, with brandubh taken from where the import
+    system finds it. An editable install is a finder hook that mypy cannot
+    follow, so the package's directory is put on MYPYPATH (through a link);
+    ``--follow-imports=silent`` keeps the package's own code out of the
+    report, as for any installed package."""
+    root = tmp_path / "path"
+    root.mkdir()
+    try:
+        (root / "brandubh").symlink_to(package_dir(), target_is_directory=True)
+    except OSError:  # no symlinks here (Windows without the right)
+        shutil.copytree(package_dir(), root / "brandubh")
+    (tmp_path / "snippet.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    env = dict(os.environ, MYPYPATH=str(root))
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
+                           "--cache-dir", str(tmp_path / "cache"), "snippet.py"],
+                          cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300)
+
+
+@needs_mypy
+def test_mypy_strict_rejects_misspelt_names(tmp_path):
+    run = _mypy_strict(tmp_path, """
+        import brandubh
+        from brandubh import Game
+
+        brandubh.Rules().serch()
+        Game().plya('d1c1')
+        brandubh.Gmae
+    """)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert "Cannot find implementation" not in out, out
+    assert 'snippet.py:5: error: "Rules" has no attribute "serch"' in out, out
+    assert 'snippet.py:6: error: "Game" has no attribute "plya"' in out, out
+    assert 'snippet.py:7: error: Module has no attribute "Gmae"' in out, out
+    assert "Found 3 errors in 1 file" in out, out
+
+
+@needs_mypy
+def test_mypy_strict_rejects_wrong_types(tmp_path):
+    run = _mypy_strict(tmp_path, """
+        import brandubh
+
+        n: str = brandubh.perft(2)
+        brandubh.move_text('d1d3')
+    """)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert 'snippet.py:4: error: Incompatible types in assignment (expression has type "int"' in out, out
+    assert 'snippet.py:5: error: Argument 1 to "move_text" has incompatible type "str"' in out, out
+
+
+@needs_mypy
+def test_mypy_strict_accepts_correct_use_and_sees_real_types(tmp_path):
+    run = _mypy_strict(tmp_path, """
+        import brandubh
+        from brandubh import Game, MoveError, Rules, move_text
+
+        rules: Rules = brandubh.Rules(variant='codingame')
+        first: str = move_text(rules.moves()[0])
+        game = Game()
+        refused = game.play('d2c2')
+        try:
+            brandubh.parse_move('x')
+        except MoveError as error:
+            message: str = str(error)
+        nodes: int = brandubh.perft(2)
+        reveal_type(Game)
+        reveal_type(brandubh.Rules)
+        reveal_type(brandubh.move_text)
+    """)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "Success: no issues found in 1 source file" in out, out
+    revealed = [line for line in out.splitlines() if "Revealed type" in line]
+    assert len(revealed) == 3, out
+    assert "-> brandubh.game.Game" in revealed[0], out
+    assert "-> brandubh.rules.Rules" in revealed[1], out
+    assert '"def (m: builtins.int) -> builtins.str"' in revealed[2] or '"def (m: int) -> str"' in revealed[2], out
+    assert not any('"Any"' in line for line in revealed), out
