@@ -116,22 +116,46 @@ def move(from_square: Square, to_square: Square) -> int:
     return square(from_square) << 6 | square(to_square)
 
 
+def move_number(m: object) -> int:
+    """``m`` itself when it is a move number (``from * 64 + to``, both
+    squares 0-48); MoveError when it is not.
+
+    >>> move_number(move('d1', 'd3'))
+    209
+    """
+    if isinstance(m, int) and not isinstance(m, bool):
+        if 0 <= m < 4096 and (m >> 6) < 49 and (m & 63) < 49:
+            return m
+        raise MoveError(f"{quote(m)} is not a move number: it is from * 64 + to, with both squares 0-48")
+    raise MoveError(f"a move number is an int (from * 64 + to), not {type(m).__name__}")
+
+
 def move_from(m: int) -> int:
-    """The square a move leaves."""
-    return m >> 6
+    """The square a move leaves; MoveError if ``m`` is not a move number.
+
+    >>> move_from(move('d1', 'd3'))
+    3
+    """
+    return move_number(m) >> 6
 
 
 def move_to(m: int) -> int:
-    """The square a move reaches."""
-    return m & 63
+    """The square a move reaches; MoveError if ``m`` is not a move number.
+
+    >>> move_to(move('d1', 'd3'))
+    17
+    """
+    return move_number(m) & 63
 
 
 def move_text(m: int) -> str:
-    """A move number as it is stored in a log: ``d1d3``.
+    """A move number as it is stored in a log: ``d1d3``; MoveError if ``m``
+    is not a move number.
 
     >>> move_text(move('d1', 'd3'))
     'd1d3'
     """
+    m = move_number(m)
     return _NAMES[m >> 6] + _NAMES[m & 63]
 
 
@@ -143,9 +167,7 @@ def parse_move(value: MoveLike) -> int:
     True
     """
     if isinstance(value, int) and not isinstance(value, bool):
-        if 0 <= value < 4096 and (value >> 6) < 49 and (value & 63) < 49:
-            return value
-        raise MoveError(f"{value} is not a move number (from * 64 + to, squares 0-48)")
+        return move_number(value)
     if isinstance(value, str):
         stored = notation.move_parse(value)
         if stored is None:
