@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any, Optional, Union
 
@@ -84,6 +85,13 @@ class Bot:
         return salt_bytes(seed, "seed") + b"|" + rules.key_hex.encode() + b"|" + str(rules.ply).encode()
 
     def choose(self, game: Any) -> Union[int, str, None]:
+        # One step under the game's lock: another thread sharing the game
+        # must not play a move between the look at it and the search.
+        lock = getattr(game, "_lock", None)
+        with lock if lock is not None else contextlib.nullcontext():
+            return self._choose(game)
+
+    def _choose(self, game: Any) -> Union[int, str, None]:
         rules = getattr(game, "_rules", game)
         # A Game may be finished (a resignation) while its record is not.
         moves = rules.moves() if getattr(game, "status", "active") == "active" else []

@@ -51,6 +51,12 @@ A game
     ``resign defenders`` or ``agreed`` and is left out unless the players
     ended the game. A game with no moves has a bare ``moves`` line.
 
+    This package adds one kind of result line to that format: a side that
+    lost the game by a fault of its program, ``timeout``, ``crash``,
+    ``garbage`` (an answer that is not a move) or ``illegal`` (a move the
+    rules refuse), followed by the side at fault: ``result timeout
+    defenders``. The moves line holds only the moves that were played.
+
 >>> move_parse('Kd4-d1')
 'd4d1'
 >>> position_ok(SETUP)
@@ -76,6 +82,7 @@ __all__ = [
     "position_cells",
     "game_string",
     "game_parse",
+    "FAULTS",
 ]
 
 SETUP: str = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
@@ -101,6 +108,13 @@ _STORED_RE = re.compile(r"[a-g][1-7][a-g][1-7]")
 
 _KEYWORDS = ("variant", "start", "moves", "result")
 _SIDES = ("attackers", "defenders")
+
+FAULTS = ("timeout", "crash", "garbage", "illegal")
+"""The ways a program loses a game by itself: it answers too late, it ends
+(or cannot start), it answers something that is not a move, or it plays a
+move the rules refuse. Each is an ending of its own in a game's text."""
+
+_BY_SIDE = ("resign",) + FAULTS
 
 
 def _index(value: object) -> Optional[int]:
@@ -372,10 +386,10 @@ def _result_words(result: object) -> Optional[str]:
     how = result.get("how")
     if how == "agreed" and set(result) == {"how"}:
         return "agreed"
-    if how == "resign" and set(result) == {"how", "by"}:
+    if how in _BY_SIDE and set(result) == {"how", "by"}:
         by = result.get("by")
         if isinstance(by, str) and by in _SIDES:
-            return "resign " + by
+            return f"{how} {by}"
     return None
 
 
@@ -395,7 +409,9 @@ def game_string(
     (strict, as :func:`move_split` reads them), written separated by single
     spaces; with no moves the line is a bare ``moves``. ``result`` is
     ``None`` (no line), ``{'how': 'resign', 'by': 'attackers'}`` (or
-    ``'defenders'``), or ``{'how': 'agreed'}``, with no other keys.
+    ``'defenders'``), ``{'how': 'agreed'}``, or a fault of :data:`FAULTS`
+    with the side at fault (``{'how': 'timeout', 'by': 'defenders'}``),
+    with no other keys.
 
     ``None`` when any part is not written correctly.
 
@@ -462,6 +478,8 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
     (('d1c1', 'd3c3'), True, None)
     >>> game_parse('variant brandubh\\nmoves\\nresult resign defenders')['result']
     {'how': 'resign', 'by': 'defenders'}
+    >>> game_parse('variant brandubh\\nmoves d1c1\\nresult timeout defenders')['result']
+    {'how': 'timeout', 'by': 'defenders'}
     >>> game_parse('variant brandubh\\nmoves d1c1\\nmoves d3c3') is None
     True
     """
@@ -502,8 +520,8 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
         words = seen["result"].split()
         if words == ["agreed"]:
             result = {"how": "agreed"}
-        elif len(words) == 2 and words[0] == "resign" and words[1] in _SIDES:
-            result = {"how": "resign", "by": words[1]}
+        elif len(words) == 2 and words[0] in _BY_SIDE and words[1] in _SIDES:
+            result = {"how": words[0], "by": words[1]}
         else:
             return None
 

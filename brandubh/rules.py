@@ -136,6 +136,20 @@ def _own(game):
     return ffi.gc(game, _release)
 
 
+class _Buffers(threading.local):
+    """Scratch arrays for :meth:`Rules._legal_lists`, one set a thread, so
+    that a call allocates nothing."""
+
+    def get(self) -> tuple:
+        bufs = getattr(self, "bufs", None)
+        if bufs is None:
+            bufs = self.bufs = (ffi.new("bd_bb[]", 160), ffi.new("int[]", 160), ffi.new("int[]", 160))
+        return bufs
+
+
+_LEGAL_BUFFERS = _Buffers()
+
+
 class Rules:
     """A game: a start position, a rule set, and the moves made.
 
@@ -242,6 +256,20 @@ class Rules:
                 w = winner[i]
                 out.append((moves[i], squares, Outcome(outcome[i]), SIDES[w] if w >= 0 else None))
             return out
+
+    def _legal_lists(self) -> tuple[list[int], list[int], list[bool]]:
+        """:meth:`legal` as three lists, for :meth:`brandubh.Game.legal`
+        (which a bot calls every turn): the moves, the bitboard each
+        empties, and whether each wins for the side to move."""
+        with self._lock:
+            moves = self._buf
+            captured, outcome, winner = _LEGAL_BUFFERS.get()
+            n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
+            if n < 0:
+                raise EngineError("out of memory while listing moves")
+            mover = 0 if self.side == "attackers" else 1
+            return (ffi.unpack(moves, n), ffi.unpack(captured, n),
+                    [w == mover for w in ffi.unpack(winner, n)])
 
     def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
         """What the move that reached ``ply`` (the last move by default) did;

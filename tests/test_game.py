@@ -28,6 +28,7 @@ from brandubh import (
     Variant,
 )
 from brandubh.engine import move_text
+from brandubh.errors import ArgumentError
 from brandubh.errors import ArgumentError, PositionError, VariantError
 from brandubh.notation import SETUP, game_parse, move_parse
 
@@ -273,7 +274,7 @@ def test_legal_at_the_set_up():
     first = moves[0]
     assert (first.move, first.from_square, first.to_square) == ("d1b1", "d1", "b1")
     assert str(first) == "d1b1"
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):  # a LegalMove cannot be changed
         first.move = "x"  # type: ignore[misc]
 
 
@@ -875,3 +876,29 @@ def test_bots_page_runs():
 def test_readme_links_the_bots_page():
     readme = (REPO / "README.md").read_text()
     assert "docs/bots.md" in readme
+
+
+# -- faults, and a game shared by threads --------------------------------------
+
+
+@pytest.mark.parametrize("fault", ["timeout", "crash", "garbage", "illegal"])
+def test_a_fault_ends_the_game_and_survives_its_text(fault):
+    game = Game(attackers="p2", variant="codingame").play_or_raise("d2c2")
+    assert game.forfeit("p1", fault) is None  # p1 has the defenders, and it is their move
+    assert game.result == Result(fault, "p2", "attackers")
+    assert game.status == "finished" and game.turn is None and game.legal() == []
+    assert game.play("d3c3").code is RefusalCode.GAME_OVER
+    assert "defenders' program" in str(game.play("d3c3"))
+    text = game.as_text()
+    assert text.splitlines()[-1] == f"result {fault} defenders"
+    again = Game.from_text(text, attackers="p2")
+    assert again.ok and again.game.result == game.result and again.game.log == ["d2c2"]
+    assert game.undo() and game.status == "active" and game.log == ["d2c2"]
+
+
+def test_forfeit_refuses_what_is_not_a_fault_or_a_seat():
+    game = Game()
+    with pytest.raises(ArgumentError):
+        game.forfeit("p1", "resign")
+    assert game.forfeit("p3", "timeout").code is RefusalCode.NOT_A_SEAT
+    assert game.status == "active"

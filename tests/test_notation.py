@@ -38,6 +38,7 @@ NOT_STRINGS = [None, 0, 3.5, b"d4", ["d4"], ("d", "4"), {"d4": 1}, object()]
 def test_all_lists_everything_public():
     assert set(notation.__all__) == {
         "SETUP",
+        "FAULTS",
         "square_name",
         "square_parse",
         "move_wire",
@@ -699,3 +700,14 @@ def test_game_from_shown_moves():
     assert stored == ["d1c1", "d3c3", "d4d1", "a1a2", "d1g1"]
     text = game_string(moves=stored)
     assert game_parse(text)["moves"] == tuple(stored)
+
+
+@pytest.mark.parametrize("how", ["timeout", "crash", "garbage", "illegal"])
+def test_a_fault_is_a_result_of_its_own(how):
+    text = f"variant codingame\nmoves d2c2\nresult {how} defenders\n"
+    assert game_string("codingame", moves=["d2c2"], result={"how": how, "by": "defenders"}) == text
+    assert game_parse(text)["result"] == {"how": how, "by": "defenders"}
+    assert game_parse(text.replace("defenders", "nobody")) is None
+    assert game_parse(f"variant brandubh\nmoves\nresult {how}") is None
+    assert game_string(result={"how": how}) is None
+    assert game_string(result={"how": "late", "by": "attackers"}) is None
