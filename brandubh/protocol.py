@@ -1,4 +1,4 @@
-"""The CodinGame "Brandubh" protocol (seed 004): what a bot reads each turn,
+"""The CodinGame "Brandubh" puzzle's protocol: what a bot reads each turn,
 what it answers, and the game record a bot rebuilds from what it reads.
 
 Each turn a bot reads nine lines on standard input::

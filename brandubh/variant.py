@@ -1,4 +1,4 @@
-"""Rule sets: the fields of RULES.md as one frozen value.
+"""Rule sets: the fields of docs/rules.md as one frozen value.
 
 >>> v = Variant.named('codingame')
 >>> v.king_capture, v.ply_cap
@@ -40,10 +40,10 @@ _ALIASES = {"king_everywhere_two": "two", "king_strong": "four"}
 
 @dataclass(frozen=True)
 class Variant:
-    """A rule set: every field of RULES.md. The defaults are the `brandubh`
-    preset. Fields are checked when the variant is made; RULES.md's own
-    substitutions are applied (``repeat`` below 2 is 2; a ``ply_cap`` of 0,
-    less, or over 4096 is the preset's own).
+    """A rule set: every field of docs/rules.md. The defaults are the
+    `brandubh` preset. Fields are checked when the variant is made; the rule
+    sheet's own substitutions are applied (``repeat`` below 2 is 2; a
+    ``ply_cap`` of 0, less, or over 4096 is the preset's own).
 
     >>> Variant(quiet_cap=100).quiet_cap
     100
