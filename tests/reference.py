@@ -1,8 +1,8 @@
 """An independent, deliberately plain reference implementation of the brandubh rules.
 
-It follows ``shared/RULES.md`` and this project's ``docs/rules.md`` and nothing
-else.  It never imports the ``brandubh`` package: the tests compare that
-package (and its C engine) against this file.  Clarity comes before speed:
+It follows this project's rule sheet, ``docs/rules.md``, and nothing else.
+It never imports the ``brandubh`` package: the tests compare that package
+(and its C engine) against this file.  Clarity comes before speed:
 the board is a dict ``{square: piece}`` with square ``rank * 7 + file``
 (a1 = 0, g7 = 48) and pieces ``'a'`` (attacker), ``'d'`` (defender) and
 ``'k'`` (the king).  The side to move is ``'a'`` or ``'d'``.

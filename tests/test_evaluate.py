@@ -1,13 +1,14 @@
-"""The evaluation against seed 003's description of its seven numbers,
-computed here the plain way from the reference's moves (tests/reference.py),
-on positions from random games under every preset and under house rules.
+"""The evaluation against the description of its seven numbers in
+Game::Brandubh::Rules's documentation, computed here the plain way from the
+reference's moves (tests/reference.py), on positions from random games under
+every preset and under house rules.
 
-Seed 003: attacker and defender for each piece on the board; lane_one for
-each winning square the king can reach in one move and lane_two for each he
-can reach in two (and not in one); freedom for each square the king can move
-to; corner_guard for each attacker on one of the three squares that close a
-corner; ring for each attacker next to the king. Positive favours the
-attackers."""
+That documentation: attacker and defender for each piece on the board;
+lane_one for each winning square the king can reach in one move and lane_two
+for each he can reach in two (and not in one); freedom for each square the
+king can move to; corner_guard for each attacker on one of the three squares
+that close a corner; ring for each attacker next to the king. Positive
+favours the attackers."""
 
 import random
 

@@ -155,8 +155,9 @@ OPENINGS = [
 
 
 def _random_games() -> tuple[list[str], list[str]]:
-    """Game texts (seed 001) and whole CodinGame inputs (many turns) of a few
-    seeded random games, to mutate."""
+    """Game texts (the format of Game::Brandubh::Notation's documentation)
+    and whole CodinGame inputs (many turns) of a few seeded random games, to
+    mutate."""
     rng = random.Random("brandubh fuzz seeds")
     texts, streams = [], []
     for i, preset in enumerate(list(PRESETS) * 2):

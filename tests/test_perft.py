@@ -1,4 +1,4 @@
-"""Perft against the numbers in RULES.md, for every preset."""
+"""Perft against the numbers in docs/rules.md, for every preset."""
 
 import pytest
 

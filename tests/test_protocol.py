@@ -1,8 +1,8 @@
 """The CodinGame protocol (brandubh.protocol) and the bot that speaks it
 (brandubh.codingame): the exact lines of a known game, written by hand
-from seed 004's statement; boards to positions and back; the game record a
-bot rebuilds, and how it starts again from the board when the input does
-not follow; the bot's loop on good, odd and garbage input.
+from the CodinGame puzzle's statement; boards to positions and back; the
+game record a bot rebuilds, and how it starts again from the board when the
+input does not follow; the bot's loop on good, odd and garbage input.
 
 Run: cd /work/main && python -m pytest -q tests/test_protocol.py
 """
@@ -49,8 +49,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #   6. d5c5xc4     a defender closes c4 against the defender on c3
 KNOWN_MOVES = ["d1b1", "c4c1", "b4c4", "d3c3", "a4a3", "d5c5"]
 
-# What each bot reads before each turn, written by hand from seed 004: the
-# role, the last move (NONE first), the board from rank 7 down.
+# What each bot reads before each turn, written by hand from the CodinGame
+# puzzle's statement: the role, the last move (NONE first), the board from
+# rank 7 down.
 KNOWN_TURNS = [
     ("attackers", """\
 0

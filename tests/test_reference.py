@@ -1,5 +1,5 @@
 """Tests of the pure-Python reference rules (tests/reference.py) against
-shared/RULES.md's numbers and hand-made positions.
+the numbers of docs/rules.md and hand-made positions.
 
 Run: cd /work/main && python -m pytest -q tests/test_reference.py -p no:cacheprovider
 Set BRANDUBH_SLOW=1 to add perft depth 5 (about a minute per preset).

@@ -1,5 +1,10 @@
-"""Hand-made positions for every rule sentence of shared/RULES.md (with the
-readings of docs/rules.md) and of seeds 000, 002, 003 and 004.
+"""Hand-made positions for every rule sentence of the project's rule sheet
+(docs/rules.md, with its readings) and of the sources behind it:
+Game::Brandubh's documentation (the game class and Game::Brandubh::Rules),
+the rules page and the CodinGame puzzle's statement.
+
+A quotation marked "Rule sheet" is a sentence of the rule sheet as the
+project first wrote it; docs/rules.md now says the same in other words.
 
 Every expected value here was worked out by hand from the rules text, never
 by asking the engine. Where the engine disagrees, the case is marked
@@ -105,9 +110,9 @@ def xfail(reason):
 
 
 def test_setup_squares_and_first_move():
-    """RULES 'Board': "Set-up: attackers d1 d2 d6 d7 a4 b4 f4 g4; defenders d3
+    """Rule sheet, 'Board': "Set-up: attackers d1 d2 d6 d7 a4 b4 f4 g4; defenders d3
     c4 e4 d5; king d4. Attackers move first." and the position string of
-    seed 001; perft(1) from the set-up is 40."""
+    Game::Brandubh::Notation's documentation; perft(1) from the set-up is 40."""
     assert SETUP == "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
     assert SETUP == pos("a", k="d4", a="d1 d2 d6 d7 a4 b4 f4 g4", d="d3 c4 e4 d5")
     r = Rules()
@@ -124,7 +129,7 @@ def test_setup_squares_and_first_move():
 
 
 def test_square_numbering():
-    """RULES 'Board': "Square index rank * 7 + file (a1 = 0, g7 = 48)"."""
+    """Rule sheet, 'Board': "Square index rank * 7 + file (a1 = 0, g7 = 48)"."""
     assert (square("a1"), square("g1"), square("a7"), square("g7"), square("d4")) == (0, 6, 42, 48, 24)
 
 
@@ -134,7 +139,7 @@ ROOK = "Every piece moves like a rook over empty squares and never jumps."
 
 
 def test_rook_slides_over_empty_squares_only():
-    """RULES: "Every piece moves like a rook over empty squares and never jumps."
+    """Rule sheet: "Every piece moves like a rook over empty squares and never jumps."
     Attacker b2, defender b5 (in its way), king f6: b2 reaches b1 b3 b4 a2 and
     c2..g2, nothing on or past b5, nothing diagonal."""
     r = game(pos("a", k="f6", a="b2", d="b5"))
@@ -164,7 +169,7 @@ WHY_CASES = [
     pytest.param(ROOK, "brandubh", WB_A, "b2", "c3", Why.NOT_A_LINE, id="not_a_line-diagonal"),
     pytest.param(ROOK, "brandubh", WB_A, "b2", "c4", Why.NOT_A_LINE, id="not_a_line-knight"),
     pytest.param(ROOK + " (never jumps)", "brandubh", WB_A, "b2", "b6", Why.BLOCKED, id="blocked-jump"),
-    pytest.param("It may not land on another piece (seed 000)", "brandubh", WB_A, "b2", "b5", Why.BLOCKED,
+    pytest.param("It may not land on another piece (Game::Brandubh)", "brandubh", WB_A, "b2", "b5", Why.BLOCKED,
                  id="blocked-land-on-piece"),
     pytest.param("Only the king may stop on a corner.", "brandubh", WB_A, "a3", "a1", Why.CORNER,
                  id="corner-attacker"),
@@ -230,7 +235,7 @@ SHUFFLE_A = ("g2g3", "g3g2")  # an attacker's harmless shuffle
     ("brandubh", False), ("codingame", True), ("modern", True), ("opentafl", True),
     (V("codingame", throne_reentry=False), False), (V("brandubh", throne_reentry=True), True)])
 def test_king_leaves_throne_and_comes_back(variant, can_return):
-    """RULES: "Only the king may stop on the throne, and only where
+    """Rule sheet: "Only the king may stop on the throne, and only where
     throne_reentry lets him."; field: "when false he never does (only a
     set-up puts him there), whatever the game's history"."""
     r = game(pos("d", k="d4", a="g2"), variant)
@@ -246,7 +251,7 @@ def test_king_leaves_throne_and_comes_back(variant, can_return):
 
 @pytest.mark.parametrize("variant", ["brandubh", "codingame", "modern", "opentafl"])
 def test_soldier_set_up_on_throne_or_corner_leaves_and_never_comes_back(variant):
-    """RULES: "A set-up may put any piece on any square, a soldier on the
+    """Rule sheet: "A set-up may put any piece on any square, a soldier on the
     throne or on a corner included: such a piece may leave, and never come
     back.\""""
     r = game(pos("a", k="f6", a="d4 a1", d="g7"), variant)
@@ -452,7 +457,7 @@ def _king_expect():
 
 @pytest.mark.parametrize("mode, king, att, dfd, m, taken", _king_expect())
 def test_king_capture(mode, king, att, dfd, m, taken):
-    """RULES "King capture, by the attackers only, with the mover one of the
+    """Rule sheet, "King capture, by the attackers only, with the mover one of the
     attackers that close him" per king_capture mode (rule in KC[mode])."""
     variant, rule = KC[mode]
     r = game(pos("a", k=king, a=att, d=("f2 " + dfd).strip()), variant)
@@ -470,7 +475,7 @@ def test_king_capture(mode, king, att, dfd, m, taken):
 
 @pytest.mark.parametrize("variant", PRESETS)
 def test_king_moves_between_two_attackers_unharmed(variant):
-    """RULES: "A piece may move between two enemies unharmed." (the king too)."""
+    """Rule sheet: "A piece may move between two enemies unharmed." (the king too)."""
     r = game(pos("d", k="c2", a="b6 d6"), variant)
     play(r, "c2c6")
     assert r.at("c6") == "king" and not r.report().king_taken
@@ -479,7 +484,7 @@ def test_king_moves_between_two_attackers_unharmed(variant):
 
 @pytest.mark.parametrize("variant", ["modern", "opentafl"])
 def test_three_captures_and_the_king(variant):
-    """RULES: "One move captures every enemy it closes on, up to three (and
+    """Rule sheet: "One move captures every enemy it closes on, up to three (and
     the king)." Under two: c2-c5 closes b5 (a5), c6 (c7) and the king on d5 (e5)."""
     r = game(pos("a", k="d5", a="a5 e5 c7 c2", d="b5 c6"), variant)
     play(r, "c2c5")
@@ -497,9 +502,9 @@ def test_three_captures_and_the_king(variant):
 @pytest.mark.parametrize("king, m", [("a3", "a3a1"), ("e1", "e1g1"), ("a5", "a5a7"), ("g5", "g5g7")],
                          ids=["a1", "g1", "a7", "g7"])
 def test_king_reaches_each_corner(variant, king, m):
-    """RULES ending 1: "corner: the king's move ended where he escapes.
-    Defenders win."; seed 002: "The defenders win if the king reaches any of
-    the four corners: a1, g1, a7 or g7."""
+    """Rule sheet, ending 1: "corner: the king's move ended where he escapes.
+    Defenders win."; the rules page: "The defenders win if the king reaches
+    any of the four corners: a1, g1, a7 or g7."""
     r = game(pos("d", k=king, a="d2"), variant)
     play(r, m)
     rep = r.report()
@@ -557,11 +562,11 @@ HEMMED = pos("a", k="d1", a="c1 e1 d3")  # d3-d2 leaves the king (the only defen
     ("brandubh", None), ("codingame", A), ("modern", A), ("opentafl", A),
     (V("codingame", no_move="draw"), None), (V("brandubh", no_move="loss"), A)])
 def test_no_move_after_a_move(variant, winner):
-    """Endings 6/9: "no_move: the side to move has no legal move" (a draw, or
-    a loss for it); seed 000 "drawn ... when a side cannot move"; seed 002 "A
-    side with no legal move at the start of its turn loses."; seed 004 "You
-    have no valid moves available" is a defeat. The king on d1 is not taken:
-    the mover d2 has nothing beyond the king but the edge."""
+    """Endings 6/9: "no_move: the side to move has no legal move" (a draw, or a
+    loss for it); Game::Brandubh "drawn ... when a side cannot move"; the rules
+    page "A side with no legal move at the start of its turn loses."; the
+    CodinGame puzzle "You have no valid moves available" is a defeat. The king
+    on d1 is not taken: the mover d2 has nothing beyond the king but the edge."""
     r = game(HEMMED, variant)
     play(r, "d3d2")
     assert not r.report().king_taken and r.at("d1") == "king"
@@ -634,7 +639,7 @@ def test_repeats_counts():
 
 
 def test_same_board_other_side_to_move_is_not_a_repetition():
-    """RULES: "the position (board and side to move)". The attacker goes
+    """Rule sheet: "the position (board and side to move)". The attacker goes
     b2-b5-b3-b2 (three moves), the king f6-f5-f6 (two): after five moves the
     board is the start board with the defenders to move, which is another
     position. repeat=2 would end the game at a true repetition."""
@@ -648,8 +653,9 @@ def test_same_board_other_side_to_move_is_not_a_repetition():
 
 
 def test_key_same_for_same_board_and_side():
-    """seed 000 signature: "the same for the same pieces on the same squares with
-    the same side to move"; seed 003 key_at: "0 being where the game began.
+    """Game::Brandubh signature: "the same for the same pieces on the same
+    squares with the same side to move"; Game::Brandubh::Rules key_at: "0
+    being where the game began.
     undef for a ply the game has not reached.\""""
     r = game(SHUF, "brandubh")
     play(r, *SHUF_MOVES[:4])
@@ -677,9 +683,9 @@ ENC = pos("a", k="e5", a=RING + " b7")
 def test_encirclement(variant, extra, outcome, winner):
     """Field encirclement: "attackers win at once when no defender and not the
     king stands on an edge square or can reach one through squares that hold
-    no attacker (orthogonal steps)"; ending 5; seed 002 "no encirclement in
-    brandubh"; seed 004 "the King and all his remaining defenders are
-    encircled"."""
+    no attacker (orthogonal steps)"; ending 5; the rules page "no
+    encirclement in brandubh"; the CodinGame puzzle "the King and all his
+    remaining defenders are encircled"."""
     r = game(pos("a", k="e5", a=RING + " b7", d=extra), variant)
     play(r, "b7e7")
     assert r.report().captures == ()
@@ -747,10 +753,11 @@ def test_caps(variant, cap, outcome):
     """Endings 7 and 8: "ply_cap: the limit of moves is reached. A draw.";
     "quiet_cap: the limit of moves without a capture is reached. A draw.";
     presets 400/200/4096 and quiet_cap 100 (modern), 0 off elsewhere; "0,
-    less, or more than 4096 is taken as the preset's own value"; seed 000 "drawn
-    after 400 moves"; seed 004 "after 200 turns ... a draw"; seed 002 "A
-    hundred moves without progress draws the game". The opentafl walk reaches
-    its third start position at ply 440 (counting the start) before any cap."""
+    less, or more than 4096 is taken as the preset's own value"; Game::Brandubh
+    "drawn after 400 moves"; the CodinGame puzzle "after 200 turns ... a
+    draw"; the rules page "A hundred moves without progress draws the game".
+    The opentafl walk reaches its third start position at ply 440 (counting
+    the start) before any cap."""
     r = game(WALK, variant)
     walk(r, cap - 1)
     assert_over(r, ONGOING)
@@ -761,7 +768,7 @@ def test_caps(variant, cap, outcome):
 
 def test_ply_cap_field_values():
     """Field ply_cap: "1–4096 ... 0, less, or more than 4096 is taken as the
-    preset's own value"; seed 003 "400 by default"."""
+    preset's own value"; Game::Brandubh::Rules "400 by default"."""
     assert Variant.named("brandubh").ply_cap == 400
     assert Variant.named("codingame").ply_cap == 200
     assert Variant.named("modern").ply_cap == Variant.named("opentafl").ply_cap == 4096
@@ -789,7 +796,7 @@ def test_quiet_cap_counts_moves_in_a_row_without_capture(takes, end_ply):
 # ---------------------------------------------------------------- endings that coincide
 
 def test_last_attacker_taken_with_the_200th_move_codingame_is_ply_cap():
-    """RULES ending 3: "(Under codingame, taking the last attacker with the
+    """Rule sheet, ending 3: "(Under codingame, taking the last attacker with the
     200th move is therefore a ply_cap draw.)": no_pieces is false, so the
     attackers are only a side with no move, and a no_move loss (9) comes after
     ply_cap (7)."""
@@ -890,11 +897,12 @@ def test_no_move_against_caps(variant, outcome, winner):
 
 
 def test_corner_on_a_repeating_move_cannot_arise():
-    """Seed 003: "A king who reaches a corner on the move that also repeats a
-    position has won." A position with the king on a corner is over the moment
-    it occurs (and a start with the king on a corner is over before any move),
-    so it can never have occurred before: the corner ending stands alone.
-    Checked here: with repeat=2 the king reaching the corner wins at once."""
+    """Game::Brandubh::Rules: "A king who reaches a corner on the move that also
+    repeats a position has won." A position with the king on a corner is over
+    the moment it occurs (and a start with the king on a corner is over before
+    any move), so it can never have occurred before: the corner ending stands
+    alone. Checked here: with repeat=2 the king reaching the corner wins at
+    once."""
     r = game(pos("d", k="a3", a="b2 g5"), V("brandubh", repeat=2))
     play(r, "a3a4", "b2b3", "a4a3", "b3b2")
     assert_over(r, REPETITION)
@@ -915,10 +923,10 @@ def test_corner_on_a_repeating_move_cannot_arise():
     pytest.param(pos("d", k="g7"), CORNER, D, id="king-on-corner-no-attacker"),
 ])
 def test_start_already_over(variant, position, outcome, winner):
-    """RULES: "These are asked, in order: no king on the board → capture; the
-    king already where he escapes → corner; ..."; seed 003 "a board with no
-    king on it is a win by capture, and a board with a king standing where he
-    wins is a win by a corner.\""""
+    """Rule sheet: "These are asked, in order: no king on the board → capture; the
+    king already where he escapes → corner; ..."; Game::Brandubh::Rules "a
+    board with no king on it is a win by capture, and a board with a king
+    standing where he wins is a win by a corner.\""""
     r = game(position, variant)
     assert r.ply == 0
     assert_over(r, outcome, winner)
@@ -946,10 +954,10 @@ def test_start_already_over(variant, position, outcome, winner):
     pytest.param(pos("a", k="e5", a=RING + " e7 a2"), "codingame", ONGOING, None, id="encircled-is-not-asked"),
 ])
 def test_start_already_over_more(position, variant, outcome, winner):
-    """RULES: "...; no attacker, with no_pieces → no_pieces; the side to move has
-    no legal move → no_move (a draw, or its loss). Repetition, encirclement and
-    the caps are not asked before the first move." A king captured-looking on
-    his throne is not asked either: only "no king" is."""
+    """Rule sheet: "...; no attacker, with no_pieces → no_pieces; the side to move
+    has no legal move → no_move (a draw, or its loss). Repetition, encirclement
+    and the caps are not asked before the first move." A king captured-looking
+    on his throne is not asked either: only "no king" is."""
     r = game(position, variant)
     assert r.ply == 0
     assert_over(r, outcome, winner)
@@ -968,10 +976,10 @@ def test_no_attacker_codingame_loses_when_its_turn_comes():
 
 
 def test_refusals_leave_the_game_as_it_was():
-    """Seed 003 play: "PLAY_ILLEGAL when the move is not one of moves. On either
-    refusal the game is exactly as it was."; PLAY_OVER "when the game had
-    already ended"; moves: "Empty once the game is over"; why_not "answers
-    for the position and does not know the game is over"."""
+    """Game::Brandubh::Rules play: "PLAY_ILLEGAL when the move is not one of
+    moves. On either refusal the game is exactly as it was."; PLAY_OVER "when
+    the game had already ended"; moves: "Empty once the game is over"; why_not
+    "answers for the position and does not know the game is over"."""
     r = game(SHUF, "brandubh")
     snap = (r.position, r.ply, r.repeats, r.outcome)
     assert r.play("b2c3") == Rules.PLAY_ILLEGAL
@@ -1004,9 +1012,10 @@ def snapshot(r):
     pytest.param("codingame", ENC, ["b7e7"], id="encircled"),
 ])
 def test_undo_restores_everything(variant, start, moves):
-    """Seed 003 undo: "Takes the last move back, and with it whatever ending
-    that move brought. Returns true, or false when no move has been made."
-    Outcome, winner, ply, repeats, position, key and log are as they were."""
+    """Game::Brandubh::Rules undo: "Takes the last move back, and with it whatever
+    ending that move brought. Returns true, or false when no move has been
+    made." Outcome, winner, ply, repeats, position, key and log are as they
+    were."""
     r = game(start, variant)
     snaps = [snapshot(r)]
     for m in moves:
