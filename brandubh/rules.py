@@ -1,7 +1,8 @@
 """A game under a rule set: the moves made from a start, and how it ends.
 
-Seed 003's ``Game::Brandubh::Rules`` in Python. Squares and moves are the
-numbers :mod:`brandubh.engine` hands out; a move may also be given as text.
+``Game::Brandubh::Rules``, as its documentation describes it, in Python.
+Squares and moves are the numbers :mod:`brandubh.engine` hands out; a move
+may also be given as text.
 
 >>> r = Rules()
 >>> while not r.is_over():
@@ -67,7 +68,8 @@ class Outcome(IntEnum):
 
 OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
 
-# Seed 003's names for the outcomes, and the two endings it does not have.
+# Game::Brandubh::Rules's names for the outcomes, and the two endings it does
+# not have.
 ONGOING = Outcome.ONGOING
 BY_CORNER = Outcome.CORNER
 BY_CAPTURE = Outcome.CAPTURE

@@ -1,4 +1,5 @@
-"""Tests of brandubh.Game (seed 000, Game::Brandubh) and the page docs/bots.md."""
+"""Tests of brandubh.Game (the interface of Game::Brandubh's documentation) and
+the page docs/bots.md."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from brandubh.notation import SETUP, game_parse, move_parse
 
 REPO = Path(__file__).resolve().parent.parent
 PRESETS = ("brandubh", "codingame", "modern", "opentafl")
-SEED_START = "7/7/7/3k3/7/7/a6 d"  # seed 001's start line
+DOC_START = "7/7/7/3k3/7/7/a6 d"  # the start line of Game::Brandubh::Notation's example
 SEED32 = bytes(range(32))
 
 OUTCOMES = ("corner", "capture", "no_pieces", "repetition", "encircled",
@@ -99,10 +100,10 @@ def test_every_public_function_is_type_hinted():
             assert "return" in target.__annotations__, label
 
 
-# ---------------------------------------------------------------- seed 000's synopsis
+# ---------------------------------------------------------------- Game::Brandubh's examples
 
 
-def test_seed_synopsis():
+def test_doc_synopsis():
     game = Game()
     assert game.turn == "p1"
     taking = [m for m in game.legal() if m.captures]
@@ -115,11 +116,11 @@ def test_seed_synopsis():
     assert again.log == ["d1c1"] and again.position == game.position
 
 
-def test_seed_new_with_every_argument():
-    game = Game(attackers="p2", variant={"repeat": 2}, position=SEED_START, seed=SEED32)
+def test_doc_new_with_every_argument():
+    game = Game(attackers="p2", variant={"repeat": 2}, position=DOC_START, seed=SEED32)
     assert game.attackers == "p2"
     assert game.variant == Variant(repeat=2)
-    assert game.start == SEED_START == game.position
+    assert game.start == DOC_START == game.position
     assert game.turn == "p1" and game.side_to_move == "defenders"
     assert game.seed is None  # held until the game is finished
     game.play_or_raise("d4d1").play_or_raise("a1a2").play_or_raise("d1g1")
@@ -127,7 +128,7 @@ def test_seed_new_with_every_argument():
     assert game.seed == SEED32
 
 
-def test_seed_examples_of_the_methods():
+def test_doc_examples_of_the_methods():
     game = Game()
     assert game.side_of("p1") == "attackers"
     assert game.seat_of("defenders") == "p2"
@@ -142,7 +143,7 @@ def test_seed_examples_of_the_methods():
     assert game.resign("p2") is None and game.winner == "p1"
 
 
-def test_seed_001_game_text():
+def test_notation_doc_game_text():
     text = "variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n"
     game, refused, played = Game.from_text(text)
     assert (refused, played) == (None, 3)
@@ -162,7 +163,7 @@ def test_seed_001_game_text():
     ("7/7/7/a6/7/6k/7 d", "g2g1", "Kg2-g1++"),
     ("7/7/2aa3/3ka2/3a3/7/7 a", "c5c4", "c5-c4xd4#"),
 ])
-def test_seed_001_shown_moves(position, move, shown):
+def test_notation_doc_shown_moves(position, move, shown):
     game = Game(position=position)
     assert game.play(move) is None
     assert game.shown == [shown]
@@ -257,7 +258,7 @@ def test_seats_and_sides(attackers, defenders):
 
 
 def test_defenders_to_move_at_the_start_with_p2_attacking():
-    game = Game("p2", position=SEED_START)
+    game = Game("p2", position=DOC_START)
     assert game.turn == "p1" and game.side_to_move == "defenders"
 
 
@@ -345,7 +346,7 @@ def test_play_either_form_and_a_legal_move():
     game = Game()
     assert game.play(game.legal()[1]) is None
     assert game.log == ["d1c1"]
-    game = Game(position=SEED_START)
+    game = Game(position=DOC_START)
     assert game.play("Kd4-d1") is None and game.shown == ["Kd4-d1"]
 
 
@@ -390,7 +391,7 @@ def refusal_of(position, move, variant=None, seat=None):
     (SETUP, None, "c1c2", RefusalCode.NO_PIECE, "c1 to c2: there is no piece on c1"),
     (SETUP, None, "d3c3", RefusalCode.NOT_YOURS,
      "d3 to c3: the defender on d3 belongs to the defenders, and it is the attackers' move"),
-    (SEED_START, None, "a1a2", RefusalCode.NOT_YOURS,
+    (DOC_START, None, "a1a2", RefusalCode.NOT_YOURS,
      "a1 to a2: the attacker on a1 belongs to the attackers, and it is the defenders' move"),
     (SETUP, None, "d1d1", RefusalCode.SAME_SQUARE,
      "d1 to d1: the attacker on d1 has to move to another square"),
@@ -678,7 +679,7 @@ def test_at_and_pieces():
     assert list(pieces) == sorted(pieces, key=lambda s: (s[1], s[0]))  # square order
     pieces.clear()
     assert len(game.pieces) == 13
-    assert Game(position=SEED_START).pieces == {"a1": "attacker", "d4": "king"}
+    assert Game(position=DOC_START).pieces == {"a1": "attacker", "d4": "king"}
 
 
 def test_signature_depends_on_the_board_and_side_only():
@@ -750,12 +751,12 @@ def test_replay_moves_must_be_a_list():
 
 
 def test_replay_as_a_method():
-    game = Game("p2", variant="opentafl", position=SEED_START, seed=SEED32).play_or_raise("d4d1")
+    game = Game("p2", variant="opentafl", position=DOC_START, seed=SEED32).play_or_raise("d4d1")
     again, refused, played = game.replay(game.log)
     assert (refused, played) == (None, 1)
     assert again is not game
     assert (again.attackers, again.variant, again.start, again.position) == \
-        ("p2", game.variant, SEED_START, game.position)
+        ("p2", game.variant, DOC_START, game.position)
     again.resign("p1")
     assert again.seed is None  # the seed is not carried over: it would give it away
     assert game.replay([], result={"how": "agreed"}).game.status == "finished"

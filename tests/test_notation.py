@@ -1,4 +1,5 @@
-"""Tests of brandubh.notation (seed 001, Game::Brandubh::Notation)."""
+"""Tests of brandubh.notation (the functions of Game::Brandubh::Notation's
+documentation)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from brandubh.notation import (
 )
 
 REPO = Path(__file__).resolve().parent.parent
-SEED_START = "7/7/7/3k3/7/7/a6 d"
+DOC_START = "7/7/7/3k3/7/7/a6 d"
 
 NOT_STRINGS = [None, 0, 3.5, b"d4", ["d4"], ("d", "4"), {"d4": 1}, object()]
 
@@ -224,7 +225,7 @@ def test_move_split_rejects(text):
 @pytest.mark.parametrize(
     "text, stored",
     [
-        # the seed's examples
+        # the documentation's examples
         ("Kd4-d1", "d4d1"),
         ("d1d3", "d1d3"),
         ("d1-d3", "d1d3"),
@@ -315,7 +316,7 @@ def test_move_parse_returns_what_move_split_reads():
         assert move_wire(*move_split(stored)) == stored
 
 
-def test_move_display_seed_examples():
+def test_move_display_doc_examples():
     assert move_display("d1d3") == "d1-d3"
     assert move_display("d1d3", captures=["c3"]) == "d1-d3xc3"
     assert move_display("d1d3", captures=["c3", "e3"]) == "d1-d3xc3,e3"
@@ -387,9 +388,9 @@ def test_move_display_keywords_only():
 # ----------------------------------------------------------------- positions
 
 
-def test_position_ok_setup_and_seed_example():
+def test_position_ok_setup_and_doc_example():
     assert position_ok(SETUP) is True
-    assert position_ok(SEED_START) is True
+    assert position_ok(DOC_START) is True
 
 
 def test_position_ok_judges_writing_not_sense():
@@ -457,7 +458,7 @@ def test_position_cells_setup():
         for cell in row:
             counts[cell] = counts.get(cell, 0) + 1
     assert counts == {"": 36, "a": 8, "d": 4, "k": 1}
-    # the set-up as RULES.md lists it, square by square
+    # the set-up as docs/rules.md lists it, square by square
     board = {}
     for i, row in enumerate(rows):
         for f, cell in enumerate(row):
@@ -471,8 +472,8 @@ def test_position_cells_setup():
     }
 
 
-def test_position_cells_seed_example():
-    rows, side = position_cells(SEED_START)
+def test_position_cells_doc_example():
+    rows, side = position_cells(DOC_START)
     assert side == "d"
     assert rows[6][0] == "a"  # a1: rank 1 is the last row, file a first
     assert rows[3][3] == "k"  # d4
@@ -494,10 +495,10 @@ def test_position_cells_types():
 # --------------------------------------------------------------------- games
 
 
-def test_game_string_seed_examples():
+def test_game_string_doc_examples():
     text = game_string(variant="brandubh", moves=["d1c1", "d3c3"])
     assert text == "variant brandubh\nmoves d1c1 d3c3\n"
-    text = game_string(start=SEED_START, moves=["d4d1", "a1a2", "d1g1"])
+    text = game_string(start=DOC_START, moves=["d4d1", "a1a2", "d1g1"])
     assert text == (
         "variant brandubh\n"
         "start 7/7/7/3k3/7/7/a6 d\n"
@@ -565,7 +566,7 @@ def test_game_string_rejects(game):
     assert game_string(**game) is None
 
 
-def test_game_parse_seed_example():
+def test_game_parse_doc_example():
     text = (
         "variant brandubh\n"
         "start 7/7/7/3k3/7/7/a6 d\n"
@@ -573,7 +574,7 @@ def test_game_parse_seed_example():
     )
     assert game_parse(text) == {
         "variant": "brandubh",
-        "start": SEED_START,
+        "start": DOC_START,
         "moves": ("d4d1", "a1a2", "d1g1"),
         "result": None,
     }
@@ -650,15 +651,15 @@ ROUND_TRIP_GAMES = [
     {"moves": ["d1c1", "d3c3"]},
     {"variant": "modern", "moves": ["d1c1"]},
     {"variant": "house rule: edge escape", "moves": ["d1c1"]},
-    {"start": SEED_START, "moves": ["d4d1", "a1a2", "d1g1"]},
-    {"start": SEED_START},
+    {"start": DOC_START, "moves": ["d4d1", "a1a2", "d1g1"]},
+    {"start": DOC_START},
     {"start": "7/7/7/3k3/7/7/k6 a", "moves": ["a1a2"]},  # two kings
     {"moves": ["d1c1"], "result": {"how": "resign", "by": "attackers"}},
     {"moves": ["d1c1", "d3c3"], "result": {"how": "resign", "by": "defenders"}},
     {"result": {"how": "agreed"}},
     {
         "variant": "codingame",
-        "start": SEED_START,
+        "start": DOC_START,
         "moves": ["d4d1"],
         "result": {"how": "agreed"},
     },
