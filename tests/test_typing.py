@@ -28,11 +28,29 @@ def package_dir() -> Path:
     return Path(spec.origin).resolve().parent
 
 
+def mypy_path(tmp_path: Path) -> dict:
+    """An environment whose MYPYPATH holds the brandubh that the import system
+    finds, through a link. mypy cannot follow an editable install (a finder
+    hook), and refuses a package directory inside site-packages given by
+    path; ``-p brandubh`` or an import of it, found on MYPYPATH, serves both."""
+    root = tmp_path / "path"
+    root.mkdir()
+    try:
+        (root / "brandubh").symlink_to(package_dir(), target_is_directory=True)
+    except OSError:  # no symlinks here (Windows without the right)
+        shutil.copytree(package_dir(), root / "brandubh")
+    env = dict(os.environ, MYPYPATH=str(root))
+    env.pop("PYTHONPATH", None)
+    return env
+
+
 @needs_mypy
 def test_mypy_clean(tmp_path):
     run = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
-                          "--cache-dir", str(tmp_path), str(package_dir())], capture_output=True, text=True)
+                          "--cache-dir", str(tmp_path / "cache"), "-p", "brandubh"],
+                         cwd=str(tmp_path), env=mypy_path(tmp_path), capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
+    assert "Success: no issues found in" in run.stdout, run.stdout
 
 
 def test_py_typed_ships():
@@ -95,19 +113,10 @@ def test_import_brandubh_loads_no_submodule(tmp_path):
 
 def _mypy_strict(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
     """mypy --strict on ``source``, with brandubh taken from where the import
-    system finds it. An editable install is a finder hook that mypy cannot
-    follow, so the package's directory is put on MYPYPATH (through a link);
-    ``--follow-imports=silent`` keeps the package's own code out of the
-    report, as for any installed package."""
-    root = tmp_path / "path"
-    root.mkdir()
-    try:
-        (root / "brandubh").symlink_to(package_dir(), target_is_directory=True)
-    except OSError:  # no symlinks here (Windows without the right)
-        shutil.copytree(package_dir(), root / "brandubh")
+    system finds it; ``--follow-imports=silent`` keeps the package's own code
+    out of the report, as for any installed package."""
+    env = mypy_path(tmp_path)
     (tmp_path / "snippet.py").write_text(textwrap.dedent(source), encoding="utf-8")
-    env = dict(os.environ, MYPYPATH=str(root))
-    env.pop("PYTHONPATH", None)
     return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
                            "--cache-dir", str(tmp_path / "cache"), "snippet.py"],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300)
