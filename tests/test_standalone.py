@@ -102,8 +102,8 @@ def test_pending_list_is_current():
 
 def test_the_patterns_catch_what_they_should():
     samples = {
-        "see " + "../shared/x": True,
-        "under " + "seeds/004_x.txt": True,
+        "see ../" + "shared/x": True,
+        "under seeds" + "/004_x.txt": True,
         "Seed " + "003's weights": True,
         "seeds " + "000, 002": True,
         "def test_seed_" + "001_game_text": True,
