@@ -1,10 +1,35 @@
+"""The one switch between the default test run and the long one.
+
+``BRANDUBH_SLOW=1`` (exactly ``1``) runs the tests marked ``slow``, which are
+skipped otherwise, and turns the amounts given to :func:`scale` up to their
+long values. Test modules read it through this module only::
+
+    from conftest import SLOW, scale
+
+    GAMES = scale(200, 2000)
+"""
+
+from __future__ import annotations
+
 import os
+from typing import TypeVar
 
 import pytest
 
+T = TypeVar("T")
+
+SLOW: bool = os.environ.get("BRANDUBH_SLOW") == "1"
+
+
+def scale(default: T, slow: T) -> T:
+    """``slow`` when BRANDUBH_SLOW=1, else ``default``: how many games,
+    positions or examples a test tries. Give the slow run at least as much as
+    the default one, so that the long run covers the short one."""
+    return slow if SLOW else default
+
 
 def pytest_collection_modifyitems(config, items):
-    if os.environ.get("BRANDUBH_SLOW") == "1":
+    if SLOW:
         return
     skip = pytest.mark.skip(reason="slow: set BRANDUBH_SLOW=1 to run")
     for item in items:

@@ -2,7 +2,8 @@
 the numbers of docs/rules.md and hand-made positions.
 
 Run: cd /work/main && python -m pytest -q tests/test_reference.py -p no:cacheprovider
-Set BRANDUBH_SLOW=1 to add perft depth 5 (about a minute per preset).
+Set BRANDUBH_SLOW=1 (see conftest.py) to add perft depth 5 (about a minute
+per preset).
 """
 
 import os
@@ -14,8 +15,6 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference as R  # noqa: E402
 
-SLOW = os.environ.get("BRANDUBH_SLOW") == "1"
-slow = pytest.mark.skipif(not SLOW, reason="set BRANDUBH_SLOW=1")
 
 PRESET_NAMES = ["brandubh", "codingame", "modern", "opentafl"]
 
@@ -171,7 +170,7 @@ def test_perft_slides():
     assert R.perft(R.SETUP, "brandubh", 4, slides=True) == 1011592
 
 
-@slow
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", PRESET_NAMES)
 def test_perft_setup_depth_5(variant):
     assert R.perft(R.SETUP, variant, 5) == 41843336
