@@ -1046,6 +1046,7 @@ class Game:
                     self._offer = None
                     self._legal = None
             else:
+                assert isinstance(ending, tuple)
                 how, side = ending
                 refused = self._end_by(self._attackers if side == ATTACKERS
                                        else _other_seat(self._attackers), how)

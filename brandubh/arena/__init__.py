@@ -1,0 +1,34 @@
+"""The arena: games between any players, one loop for all of them.
+
+- :mod:`~brandubh.arena.player`: what a player is (:class:`Player`, the
+  :class:`Seat` it takes in a game, its :class:`Answer`, the
+  :class:`Limits` of the clock);
+- :mod:`~brandubh.arena.engine`: this package's engine as a player;
+- :mod:`~brandubh.arena.process`: a program as a player, over a wire
+  protocol: :mod:`~brandubh.arena.codingame` (the CodinGame puzzle's);
+- :mod:`~brandubh.arena.openings`: where games start;
+- :mod:`~brandubh.arena.loop`: one game (:func:`play_game`);
+- :mod:`~brandubh.arena.event`: a schedule and a run (:func:`run_event`);
+- :mod:`~brandubh.arena.report`: what the games say (:class:`EventResult`).
+
+``brandubh match`` and ``brandubh referee`` are two front doors to it.
+
+>>> result = run_event(Event([EnginePlayer.from_text('budget=300'),
+...                           EnginePlayer.from_text('budget=100')], games=2))
+>>> len(result.games), result.names
+(2, ['A', 'B'])
+"""
+
+from .engine import EnginePlayer, parse_setting
+from .event import Event, run_event
+from .loop import GameRecord, GameSpec, play_game
+from .openings import Opening, load_openings, parse_openings, random_openings
+from .player import Answer, Limits, Player, Seat, Table
+from .process import ProcessPlayer
+from .report import EventResult
+
+__all__ = [
+    "Answer", "EnginePlayer", "Event", "EventResult", "GameRecord", "GameSpec", "Limits",
+    "Opening", "Player", "ProcessPlayer", "Seat", "Table", "load_openings", "parse_openings",
+    "parse_setting", "play_game", "random_openings", "run_event",
+]

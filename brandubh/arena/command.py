@@ -1,0 +1,282 @@
+"""What the two front doors to the arena share: their options, the players
+written on the command line, and a run that reports as the games finish.
+
+``brandubh match`` (engine settings and programs, any number, no clock by
+default) and ``brandubh referee`` (two programs under the CodinGame
+puzzle's clock) differ only in their defaults; both end here.
+
+>>> parse_player('level=3').describe(), parse_player('cmd=./my_bot --fast').describe()
+('level=3', './my_bot --fast')
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+from typing import Any, Optional, Sequence, TextIO
+
+from ..argtypes import real, whole
+from ..errors import BrandubhError, quote
+from ..stats import Progress, parse_sprt
+from ..variant import as_variant
+from .engine import EnginePlayer
+from .event import Event, default_jobs, run_event
+from .loop import GameRecord
+from .openings import Opening, load_openings, random_openings
+from .player import Limits, Player
+from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
+from .report import EventResult
+
+__all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
+           "save_game", "save_summary"]
+
+
+def parse_player(text: str, name: str = "") -> Player:
+    """A player written on the command line: an engine setting
+    (``level=3``, ``budget=20000,ring=45,off=tt``), or a program,
+    ``cmd=COMMAND`` (the rest of the text is the command), speaking the
+    CodinGame protocol unless ``protocol=NAME,`` comes first."""
+    text = str(text).strip()
+    protocol = "codingame"
+    if text.startswith("protocol="):
+        head, sep, rest = text.partition(",")
+        if not sep or not rest.strip().startswith("cmd="):
+            raise BrandubhError(f"{quote(text)}: protocol=NAME is followed by ,cmd=COMMAND")
+        protocol, text = head.partition("=")[2].strip(), rest.strip()
+    if text.startswith("cmd="):
+        command = text[4:].strip()
+        if not command:
+            raise BrandubhError("cmd= names no command")
+        return ProcessPlayer(command, name=name, protocol=protocol)
+    return EnginePlayer.from_text(text, name)
+
+
+def _sprt_arg(text: str) -> tuple[float, float]:
+    try:
+        return parse_sprt(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optional[int], variant: str,
+                        first_ms: Optional[float], turn_ms: Optional[float], random_plies: int) -> None:
+    """The options both front doors take, with their own defaults."""
+    g = p.add_argument_group("games")
+    g.add_argument("--games", "-n", type=whole(1), default=games, metavar="N",
+                   help=f"games of each pairing of players (default {games}); colours alternate "
+                        "and each opening is played twice, once each way")
+    jobs_default = "the number of cores" if jobs is None else str(jobs)
+    g.add_argument("--jobs", "-j", type=whole(1), default=jobs, metavar="N",
+                   help=f"games played at once (default {jobs_default}; at most the games and "
+                        "the cores; more than the cores would slow the programs' answers)")
+    g.add_argument("--variant", default=variant, metavar="RULES",
+                   help="the rule set: a preset (brandubh, codingame, modern, opentafl) or a "
+                        f"quoted line of field=value pairs (default: {variant})")
+    g.add_argument("--openings", metavar="FILE",
+                   help="start the games from these openings, each played twice with colours "
+                        "swapped: position strings, game texts, or bare 'moves d2c2 d3c3' lines; "
+                        "'#' starts a comment (a --games-out file reads back)")
+    g.add_argument("--random-plies", type=whole(0), default=random_plies, metavar="N",
+                   help="add N random legal moves to each opening (a different opening for "
+                        f"each pair of games; default {random_plies})")
+    g.add_argument("--seed", type=int, default=1, metavar="N",
+                   help="the seed of the random openings (default 1)")
+    g.add_argument("--gauntlet", action="store_true",
+                   help="with more than two players, the first plays each of the others "
+                        "(instead of every pair meeting)")
+    t = p.add_argument_group("time (for programs; an engine setting is held by its budget)")
+    t.add_argument("--first-ms", type=real(0, open_low=True), default=first_ms, metavar="MS",
+                   help="the limit for a program's first answer (default "
+                        + ("none" if first_ms is None else f"{first_ms:g}") + ")")
+    t.add_argument("--turn-ms", type=real(0, open_low=True), default=turn_ms, metavar="MS",
+                   help="the limit for every later answer (default "
+                        + ("none" if turn_ms is None else f"{turn_ms:g}") + ")")
+    t.add_argument("--startup-ms", type=real(0), default=1000.0, metavar="MS",
+                   help="time a program has after its start before its first turn's clock "
+                        "runs (default 1000)")
+    t.add_argument("--time-scale", type=real(0, open_low=True), default=1.0, metavar="X",
+                   help="multiply the two turn limits by X (a slow machine, a debug build)")
+    t.add_argument("--lenient", action="store_true",
+                   help="a late answer is counted, not lost; a program loses by timeout only "
+                        "when it has not answered after --hang-ms")
+    hang = 2000.0 if first_ms is not None else 60_000.0
+    t.add_argument("--hang-ms", type=real(0, open_low=True), default=hang, metavar="MS",
+                   help=f"when a program is taken to hang: with --lenient, or without limits "
+                        f"(default {hang:g})")
+    s = p.add_argument_group("statistics")
+    s.add_argument("--sprt", type=_sprt_arg, metavar="ELO0,ELO1",
+                   help="with two players, a sequential probability ratio test of 'A is at most "
+                        "ELO0 stronger' against 'at least ELO1'; the run stops when it decides")
+    s.add_argument("--alpha", type=real(0, 0.5, open_low=True, open_high=True), default=0.05, metavar="P",
+                   help="the SPRT's false positive rate (default 0.05)")
+    s.add_argument("--beta", type=real(0, 0.5, open_low=True, open_high=True), default=0.05, metavar="P",
+                   help="the SPRT's false negative rate (default 0.05)")
+    o = p.add_argument_group("output")
+    o.add_argument("--json", action="store_true",
+                   help="print the summary as JSON on standard output (every game included, "
+                        "without the programs' standard error)")
+    o.add_argument("--save", metavar="DIR",
+                   help="write each game's text and record (with what programs wrote on "
+                        "standard error) into DIR as it finishes, and the summary at the end")
+    o.add_argument("--games-out", metavar="FILE",
+                   help="write every game's text to FILE as it finishes, each after a '#' line "
+                        "saying how it ended")
+    o.add_argument("--stderr-limit", type=whole(0), default=DEFAULT_STDERR_LIMIT, metavar="BYTES",
+                   help="keep at most this much of each program's standard error a game: the "
+                        f"first and the last halves (default {DEFAULT_STDERR_LIMIT})")
+    o.add_argument("--verbose", "-v", action="store_true",
+                   help="print a line for every game on standard error (faults and arena "
+                        "errors are always printed)")
+    o.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (there is none anyway unless standard error is a terminal)")
+
+
+def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Event:
+    """The event the options ask for; BrandubhError for what cannot be
+    played (a program that cannot run, an openings file that cannot be read)."""
+    variant = as_variant(args.variant)
+    for player in players:
+        if isinstance(player, ProcessPlayer):
+            player.stderr_limit = args.stderr_limit
+            player.check()
+    bases: Sequence[Opening] = (Opening(),)
+    if args.openings:
+        bases = load_openings(args.openings, variant)
+    pairs = (args.games + 1) // 2
+    openings = (random_openings(pairs, args.random_plies, args.seed, variant, bases, distinct=True)
+                if args.random_plies else list(bases))
+    limits = Limits(first_ms=args.first_ms, turn_ms=args.turn_ms, startup_ms=args.startup_ms,
+                    time_scale=args.time_scale, lenient=args.lenient, hang_ms=args.hang_ms)
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    return Event(players, games=args.games, variant=variant, openings=openings, limits=limits,
+                 jobs=jobs, gauntlet=args.gauntlet, sprt=args.sprt, alpha=args.alpha, beta=args.beta)
+
+
+# -- writing games ---------------------------------------------------------------
+
+
+def games_text(games: Sequence[GameRecord]) -> str:
+    """Every game's text, each after a ``#`` line that says who played and
+    how it ended, separated by blank lines (``--openings`` reads it back)."""
+    return "\n".join(f"# {g.describe()}\n{g.text}" for g in games)
+
+
+def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional[TextIO]:
+    """Refuse, before the first game, an output that cannot be written; the
+    open games file."""
+    if save:
+        try:
+            os.makedirs(save, exist_ok=True)
+            probe = os.path.join(save, ".brandubh-write-check")
+            with open(probe, "w", encoding="utf-8"):
+                pass
+            os.remove(probe)
+        except OSError as exc:
+            raise BrandubhError(f"cannot write into {quote(save)} (--save): {exc.strerror or exc}") from None
+    if games_out:
+        try:
+            return open(games_out, "w", encoding="utf-8")
+        except OSError as exc:
+            raise BrandubhError(f"cannot write {quote(games_out)} (--games-out): "
+                                f"{exc.strerror or exc}") from None
+    return None
+
+
+def save_game(directory: str, game: GameRecord) -> None:
+    """``game-0001.txt`` (the game text) and ``game-0001.json`` (everything,
+    what programs wrote on standard error included)."""
+    stem = os.path.join(directory, f"game-{game.index + 1:04d}")
+    with open(stem + ".txt", "w", encoding="utf-8") as f:
+        f.write(game.text)
+    with open(stem + ".json", "w", encoding="utf-8") as f:
+        json.dump(game.as_dict(stderr=True), f, indent=1)
+        f.write("\n")
+
+
+def save_summary(directory: str, result: EventResult) -> None:
+    """``summary.json`` and ``summary.txt``."""
+    with open(os.path.join(directory, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump(result.as_dict(), f, indent=1)
+        f.write("\n")
+    with open(os.path.join(directory, "summary.txt"), "w", encoding="utf-8") as f:
+        f.write(result.summary() + "\n")
+
+
+# -- a run -------------------------------------------------------------------------
+
+
+def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO] = None,
+                stderr: Optional[TextIO] = None) -> int:
+    """Play the event, writing each game as it finishes, and report. The
+    exit status: 0, 1 when the arena itself failed a game, 130 when
+    interrupted (the partial result is reported first)."""
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    games_file = _check_writable(args.save, args.games_out)
+    total = len(event.specs())
+    jobs = min(event.jobs, total, default_jobs())
+    if event.jobs > jobs:
+        print(f"--jobs {event.jobs}: playing {jobs} games at once (the "
+              + ("games" if total <= default_jobs() else "cores") + " there are)", file=stderr)
+    progress = Progress(total, stream=stderr, enabled=False if args.no_progress or args.json else None)
+    done = [0]
+    written: set = set()
+
+    def write(game: GameRecord) -> None:
+        written.add(game.index)
+        if args.save:
+            save_game(args.save, game)
+        if games_file is not None:
+            games_file.write(("\n" if len(written) > 1 else "") + f"# {game.describe()}\n{game.text}")
+            games_file.flush()
+
+    def on_game(game: GameRecord, so_far: EventResult) -> None:
+        done[0] += 1
+        write(game)
+        if args.verbose or game.fault or game.reason == "error":
+            progress.close()
+            print(game.describe(), file=stderr)
+            if game.reason == "error":
+                print(game.detail.rstrip(), file=stderr)
+            elif game.fault and game.stderr.get(game.fault):
+                for line in game.stderr[game.fault].rstrip().splitlines()[-5:]:
+                    print(f"    {game.fault}> {line}", file=stderr)
+        progress.update(done[0], so_far.progress_text())
+
+    # A terminated run ends its programs first: they run in sessions of
+    # their own, and nothing else would stop one that hangs.
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                saved[signum] = signal.signal(signum, stop)
+    try:
+        result = run_event(event, on_game=on_game)
+        for game in result.games:  # those cut short by an interrupt
+            if game.index not in written:
+                write(game)
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+        if games_file is not None:
+            games_file.close()
+    progress.close()
+    if args.save:
+        save_summary(args.save, result)
+    if args.json:
+        json.dump(result.as_dict(), stdout, indent=1)
+        stdout.write("\n")
+    else:
+        print(result.summary(), file=stdout)
+    stdout.flush()
+    if result.interrupted:
+        return 130
+    return 1 if result.errors else 0

@@ -1,0 +1,116 @@
+"""The engine of this package as a player: a :class:`~brandubh.Bot` inside
+this process, held by its node budget (deterministic: the same game and
+seed give the same move), never by a clock.
+
+A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
+``budget`` (positions a move), ``depth``, any evaluation weight
+(``attacker``, ``defender``, ``lane_one``, ``lane_two``, ``freedom``,
+``corner_guard``, ``ring``), and ``off=`` search features to turn off,
+joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``, ``threats``,
+``qsearch``, ``blocks``, ``lmr``).
+
+>>> parse_setting('budget=5000,ring=40')
+{'budget': 5000, 'weights': {'ring': 40}}
+>>> EnginePlayer.from_text('level=2').describe()
+'level=2'
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, Optional
+
+from ..errors import ArgumentError, quote
+from .player import Answer, Limits, Player, Seat, Table
+
+__all__ = ["EnginePlayer", "parse_setting"]
+
+
+def _names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from ..search import FEATURES, WEIGHT_NAMES
+
+    return tuple(WEIGHT_NAMES), tuple(FEATURES)
+
+
+def parse_setting(text: str) -> dict:
+    """A setting's text as the keyword arguments of :class:`~brandubh.Bot`;
+    ArgumentError, naming the part, for anything else."""
+    weight_names, features = _names()
+    out: dict = {}
+    weights: dict = {}
+    for part in filter(None, (p.strip() for p in str(text).split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if key == "off" and eq:
+            names = tuple(filter(None, raw.strip().split("+")))
+            unknown = [n for n in names if n not in features]
+            if unknown:
+                raise ArgumentError(f"{quote(unknown[0])} is not a search feature: use "
+                                    + ", ".join(features))
+            out["off"] = names
+            continue
+        raw = raw.strip()
+        if not eq or not re.fullmatch(r"-?[0-9]{1,12}", raw):
+            raise ArgumentError(f"{quote(part)} in {quote(text)} is not key=whole-number (at most 12 digits)")
+        value = int(raw)
+        if key in ("level", "budget", "depth"):
+            out[key] = value
+        elif key in weight_names:
+            weights[key] = value
+        else:
+            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, off, cmd "
+                                f"or a weight ({', '.join(weight_names)})")
+    if weights:
+        out["weights"] = weights
+    if not out:
+        raise ArgumentError(f"{quote(text)} sets nothing: give e.g. level=4 or budget=20000")
+    return out
+
+
+def make_bot(setting: dict, seed: Any):
+    """The :class:`~brandubh.Bot` of a setting (as :func:`parse_setting`
+    gives it); ArgumentError for a bad value."""
+    from ..bot import Bot
+
+    kwargs = dict(setting)
+    return Bot(kwargs.pop("level", 4), seed=seed, **kwargs)
+
+
+class EnginePlayer(Player):
+    """The package's engine with a setting (a dict as :func:`parse_setting`
+    gives, and the text it came from). The bot is checked when the player
+    is made, so a bad setting is refused before any game."""
+
+    def __init__(self, setting: dict, text: Optional[str] = None, name: str = "") -> None:
+        self.setting = dict(setting)
+        self.text = text if text is not None else ",".join(f"{k}={v}" for k, v in setting.items())
+        self.name = name
+        make_bot(self.setting, "check")
+
+    @classmethod
+    def from_text(cls, text: str, name: str = "") -> "EnginePlayer":
+        return cls(parse_setting(text), text.strip(), name)
+
+    def describe(self) -> str:
+        return self.text
+
+    def sit(self, table: Table, seat: str, game_index: int, variant: Any) -> Seat:
+        return _EngineSeat(self.name, make_bot(self.setting, f"{self.name}{game_index}"))
+
+    def __repr__(self) -> str:
+        return f"EnginePlayer({self.text!r}, name={self.name!r})"
+
+
+class _EngineSeat(Seat):
+    def __init__(self, name: str, bot: Any) -> None:
+        self.name = name
+        self.bot = bot
+
+    def answer(self, game: Any, last: Optional[str], limits: Limits, first: bool) -> Answer:
+        t0 = time.perf_counter()
+        move = self.bot.choose(game)
+        took = time.perf_counter() - t0
+        if move is None:  # pragma: no cover - the loop asks only while the game is on
+            return Answer(fault="crash", detail="the engine found no move", seconds=took)
+        return Answer(move=str(move), seconds=took)

@@ -1,0 +1,199 @@
+"""An event: players, a schedule of games, and a run that plays them.
+
+Two players play ``games`` games, colours alternating, each opening twice
+(once with each player attacking). With more players every pairing does
+so (a round robin), or with ``gauntlet`` only the first player against
+each of the others. The games are played by :func:`~brandubh.arena.loop.play_game`,
+up to ``jobs`` at once, each in a thread of its own (an engine searches
+with the interpreter's lock released, and a program is waited on), and
+reported as they finish.
+
+>>> from brandubh.arena import EnginePlayer
+>>> e = Event([EnginePlayer.from_text('budget=200'), EnginePlayer.from_text('budget=100'),
+...            EnginePlayer.from_text('budget=50')], games=2)
+>>> [p.name for p in e.players], e.pairings(), len(e.specs())
+(['A', 'B', 'C'], [(0, 1), (0, 2), (1, 2)], 6)
+"""
+
+from __future__ import annotations
+
+import os
+import string
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+from ..errors import BrandubhError, quote
+from ..variant import Variant, VariantLike, as_variant
+from .loop import GameRecord, GameSpec, play_game
+from .openings import Opening
+from .player import Limits, Player
+from .process import Registry
+from .report import EventResult
+
+__all__ = ["Event", "run_event", "default_jobs", "player_names"]
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def player_names(count: int) -> list[str]:
+    """``A``, ``B``, ... ``Z``, then ``P27``, ``P28``...
+
+    >>> player_names(3)
+    ['A', 'B', 'C']
+    """
+    letters = string.ascii_uppercase
+    return [letters[i] if i < len(letters) else f"P{i + 1}" for i in range(count)]
+
+
+@dataclass
+class Event:
+    """What an event plays. ``games`` is the number of games of each
+    pairing; ``jobs`` how many are played at once (at most the games and
+    the cores). Players without a name are named ``A``, ``B``... in order."""
+
+    players: Sequence[Player]
+    games: int = 2
+    variant: VariantLike = "codingame"
+    openings: Sequence[Opening] = (Opening(),)
+    limits: Limits = field(default_factory=Limits)
+    jobs: int = 1
+    gauntlet: bool = False
+    sprt: Optional[tuple[float, float]] = None
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        self.players = list(self.players)
+        if len(self.players) < 2:
+            raise BrandubhError("an event needs at least two players")
+        for player, name in zip(self.players, player_names(len(self.players))):
+            if not player.name:
+                player.name = name
+        names = [p.name for p in self.players]
+        if len(set(names)) != len(names):
+            raise BrandubhError(f"two players have the same name: {', '.join(names)}")
+        self.variant = as_variant(self.variant)
+        if not isinstance(self.games, int) or isinstance(self.games, bool) or self.games < 1:
+            raise BrandubhError(f"--games must be at least 1, not {quote(self.games)}")
+        if not isinstance(self.jobs, int) or isinstance(self.jobs, bool) or self.jobs < 1:
+            raise BrandubhError(f"--jobs must be at least 1, not {quote(self.jobs)}")
+        if not self.openings:
+            raise BrandubhError("no openings to play")
+        self.openings = tuple(self.openings)
+        if self.sprt is not None and len(self.players) != 2:
+            raise BrandubhError("a sequential test (--sprt) compares two players, not "
+                                f"{len(self.players)}")
+
+    @property
+    def rules(self) -> Variant:
+        return as_variant(self.variant)
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """The pairs of players (by position) that meet."""
+        n = len(self.players)
+        if self.gauntlet:
+            return [(0, j) for j in range(1, n)]
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+    def specs(self) -> list[GameSpec]:
+        """Every game, in the order they are started: game ``k`` of every
+        pairing before game ``k + 1`` of any, so that a run stopped early
+        has played every pairing alike. Game ``k`` of a pairing starts from
+        opening ``k // 2``, the pairing's first player attacking when ``k``
+        is even."""
+        out: list[GameSpec] = []
+        pairs = self.pairings()
+        for k in range(self.games):
+            o = (k // 2) % len(self.openings)
+            for p, (i, j) in enumerate(pairs):
+                out.append(GameSpec(len(out), (self.players[i], self.players[j]),
+                                    "p1" if k % 2 == 0 else "p2", self.openings[o], o,
+                                    self.rules, self.limits, p))
+        return out
+
+    def settings(self) -> dict:
+        """What the event was asked, for its report."""
+        timed = any(p.timed for p in self.players)
+        out = {"variant": self.rules.as_string(), "openings": len(self.openings),
+               "schedule": "pair" if len(self.players) == 2 else
+                           ("gauntlet" if self.gauntlet else "round robin"),
+               "games_per_pairing": self.games}
+        if timed:
+            lim = self.limits
+            first, turn = lim.limit(True), lim.limit(False)
+            if first is None and turn is None:
+                clock = f"programs answer within {lim.hang_ms:g} ms"
+            else:
+                clock = (f"{first * 1000:g} ms first turn, {turn * 1000:g} ms after"
+                         if first is not None and turn is not None else "")
+                if lim.lenient:
+                    clock += f" (lenient: late answers counted, a program hangs after {lim.hang_ms:g} ms)"
+            out["clock"] = clock
+            out["limits"] = lim.as_dict()
+        return out
+
+
+def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult], None]] = None,
+              abort: Optional[threading.Event] = None) -> EventResult:
+    """Play the event until every game is played, the SPRT decides, or
+    ``abort`` is set (a KeyboardInterrupt sets it too, and ends every
+    program at once). ``on_game(record, result_so_far)`` is called in this
+    thread as each game finishes."""
+    abort = abort or threading.Event()
+    registry = Registry()
+    specs = event.specs()
+    jobs = max(1, min(event.jobs, len(specs), default_jobs()))
+    named = [(p.name, p.describe()) for p in event.players]
+
+    def result(games: list, **kw) -> EventResult:
+        return EventResult(named, games, event.settings(), event.sprt, event.alpha, event.beta,
+                           len(specs), **kw)
+
+    games: list = []
+    stopped = interrupted = False
+    t0 = time.monotonic()
+    old_interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(old_interval, 0.001))  # less waiting for the GIL, truer times
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="brandubh-arena")
+    running: dict = {}
+    try:
+        queue = list(specs)
+        while running or (queue and not stopped and not abort.is_set()):
+            while queue and len(running) < jobs and not stopped and not abort.is_set():
+                spec = queue.pop(0)
+                running[pool.submit(play_game, spec, abort, registry)] = spec.index
+            done, _ = wait(list(running), timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in done:
+                running.pop(fut)
+                games.append(fut.result())
+                so_far = result(games)
+                if event.sprt is not None and not stopped:
+                    stopped = so_far.sprt().decision is not None
+                if on_game is not None:
+                    on_game(games[-1], so_far)
+    except KeyboardInterrupt:
+        interrupted = True
+        abort.set()
+        registry.kill_all()
+        for fut in list(running):
+            try:
+                games.append(fut.result())
+            except Exception:  # pragma: no cover
+                pass
+    finally:
+        pool.shutdown(wait=True)
+        registry.kill_all()
+        sys.setswitchinterval(old_interval)
+    if abort.is_set():
+        interrupted = True
+    return result(games, stopped_early=stopped, interrupted=interrupted, seconds=time.monotonic() - t0)

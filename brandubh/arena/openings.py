@@ -1,0 +1,196 @@
+"""Where the games of an event start: one reader for every kind of opening.
+
+An opening is a position and moves already played from it; the moves are
+part of each game's record (so a repetition counts them), and the first
+player to answer is told the last of them. Openings come from text in any
+of three forms, mixed freely, one opening a line or a block:
+
+- a position string: ``3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a``;
+- a game text (``variant``, ``start``, ``moves`` and ``result`` lines, as
+  :meth:`brandubh.Game.as_text` writes them; a blank line ends a game; its
+  variant and result lines are read past, the event's rules apply);
+- a bare ``moves d2c2 d3c3`` line: moves from the set-up.
+
+Lines starting with ``#`` are comments (so the game file an event writes
+reads back as openings).
+
+>>> opening = parse_openings('moves d2c2 d3c3')[0]
+>>> opening.start == SETUP, opening.moves, opening.text()
+(True, ('d2c2', 'd3c3'), 'moves d2c2 d3c3')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from .. import notation
+from ..errors import BrandubhError, quote
+from ..variant import Variant, VariantLike, as_variant
+
+__all__ = ["SETUP", "Opening", "parse_openings", "load_openings", "random_openings"]
+
+SETUP = notation.SETUP
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Where a game starts: a ``start`` position and ``moves`` (stored
+    form, ``'d2c2'``) already played from it; ``label`` says where it came
+    from (``'line 3'``, ``'set-up + 2 random'``)."""
+
+    start: str = SETUP
+    moves: tuple[str, ...] = ()
+    label: str = "set-up"
+
+    def text(self) -> str:
+        """The opening as one line: a position, or ``moves ...``.
+
+        >>> Opening('7/7/7/3k3/7/7/a6 d').text()
+        '7/7/7/3k3/7/7/a6 d'
+        """
+        if not self.moves:
+            return self.start
+        played = " ".join(self.moves)
+        if self.start == SETUP:
+            return f"moves {played}"
+        return f"start {self.start} / moves {played}"
+
+    def game(self, variant: VariantLike, attackers: str = "p1"):
+        """A :class:`~brandubh.Game` at the end of the opening;
+        BrandubhError when a move is refused or the game is already over."""
+        from ..game import Game
+
+        game = Game(attackers, variant=variant, position=self.start)
+        for mv in self.moves:
+            refused = game.play(mv)
+            if refused is not None:
+                raise BrandubhError(f"{mv} is not legal here: {refused}")
+        if game.status != "active":
+            after = f"after {self.moves[-1]}" if self.moves else "before any move"
+            raise BrandubhError(f"the game is over {after} ({game.result.how})")  # type: ignore[union-attr]
+        return game
+
+
+def _checked(opening: Opening, variant: Variant, where: str) -> Opening:
+    try:
+        opening.game(variant)
+    except BrandubhError as exc:
+        raise BrandubhError(f"{where}: {exc}") from None
+    return opening
+
+
+_GAME_WORDS = ("variant", "start", "moves", "result")
+
+
+def parse_openings(text: str, variant: VariantLike = "codingame", source: str = "openings") -> list[Opening]:
+    """The openings in ``text`` (the forms above), each checked under
+    ``variant``: its moves legal, and the game not over. BrandubhError,
+    naming ``source`` and the line, for anything else.
+
+    >>> [o.label for o in parse_openings('# two\\n7/7/7/3k3/7/7/a6 d\\nmoves d2c2\\n')]
+    ['line 2', 'line 3']
+    """
+    v = as_variant(variant)
+    out: list[Opening] = []
+    block: list[str] = []
+    block_line = 0
+
+    def flush() -> None:
+        nonlocal block
+        if not block:
+            return
+        words = {line.split()[0] for line in block}
+        lines = [line for line in block if not line.startswith("result")]
+        if "variant" not in words:
+            lines.insert(0, "variant " + v.as_string())
+        game = notation.game_parse("\n".join(lines))
+        where = f"{source}, line {block_line}"
+        if game is None:
+            raise BrandubhError(f"{where}: not a game (variant, start, moves and result lines, "
+                                "with moves like d2d4)")
+        out.append(_checked(Opening(game["start"], tuple(game["moves"]), f"line {block_line}"), v, where))
+        block = []
+
+    for number, raw in enumerate(str(text).splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            flush()
+            continue
+        if line.startswith("#"):
+            continue
+        if notation.position_ok(line):
+            flush()
+            out.append(_checked(Opening(line, (), f"line {number}"), v, f"{source}, line {number}"))
+            continue
+        word = line.split()[0]
+        if word not in _GAME_WORDS:
+            raise BrandubhError(f"{source}, line {number}: {quote(line[:40])} is neither a position "
+                                "nor a line of a game (variant, start, moves, result)")
+        if any(b.split()[0] == word for b in block):
+            flush()
+        if not block:
+            block_line = number
+        block.append(line)
+    flush()
+    return out
+
+
+def load_openings(path: str, variant: VariantLike = "codingame") -> list[Opening]:
+    """:func:`parse_openings` of a file; BrandubhError when it cannot be read
+    or holds no opening."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise BrandubhError(f"cannot read the openings file {quote(path)}: {reason}") from None
+    out = parse_openings(text, variant, source=path)
+    if not out:
+        raise BrandubhError(f"the openings file {quote(path)} holds no opening")
+    return out
+
+
+def random_openings(count: int, plies: int, seed: int = 1, variant: VariantLike = "codingame",
+                    bases: Sequence[Opening] = (Opening(),), distinct: bool = False) -> list[Opening]:
+    """``count`` openings, each ``plies`` random legal moves played after a
+    base opening (the bases taken in turn), none of them over; with
+    ``distinct``, no two end in the same position (as far as the tries
+    allow). The same arguments give the same openings.
+
+    >>> a = random_openings(3, 4, seed=5)
+    >>> a == random_openings(3, 4, seed=5), [len(o.moves) for o in a]
+    (True, [4, 4, 4])
+    """
+    from ..engine import move_text
+    from ..rules import Rules
+
+    v = as_variant(variant)
+    rng = random.Random(f"brandubh openings {seed}")
+    out: list[Opening] = []
+    seen: set = set()
+    for i in range(count):
+        base = bases[i % len(bases)]
+        found, where = None, ""
+        for _attempt in range(1000):
+            r = Rules(base.start, v)
+            for m in base.moves:
+                r.play(m)
+            extra: list[str] = []
+            while len(extra) < plies and not r.is_over():
+                number = rng.choice(r.moves())
+                r.play(number)
+                extra.append(move_text(number))
+            if r.is_over():
+                continue
+            found, where = extra, r.position
+            if not distinct or where not in seen:
+                break
+        if found is None:
+            raise BrandubhError(f"no {plies}-move random opening from {base.label} that is not over")
+        seen.add(where)
+        label = base.label if plies == 0 else f"{base.label} + {plies} random"
+        out.append(Opening(base.start, base.moves + tuple(found), label))
+    return out
+

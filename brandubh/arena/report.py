@@ -1,0 +1,293 @@
+"""What an event's games say, as a person reads it and as JSON.
+
+One report for every event, two players or more: each player's wins,
+draws and losses in all and by side, its score and Elo with a 95% interval
+(with two players, the Elo difference of the first over the second; with
+more, each player's performance against the field), a crosstable of every
+pairing, the sequential test when one runs, how the games ended, the
+faults, the games that repeated an earlier one, and the answer times.
+
+>>> r = EventResult(players=[('A', 'level=2'), ('B', 'level=1')], games=[])
+>>> r.standings()[0]['games']
+0
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from ..stats import Tally, elo_estimate, format_elo
+from .loop import GameRecord
+
+__all__ = ["EventResult"]
+
+SIDES = ("attackers", "defenders")
+
+
+@dataclass
+class EventResult:
+    """An event: its ``players`` (name, what it is), every game in order,
+    and how the run went. ``settings`` is what the event was asked
+    (the rules, the clock, the openings), for the report's head."""
+
+    players: Sequence[tuple[str, str]]
+    games: list
+    settings: dict = field(default_factory=dict)
+    sprt_bounds: Optional[tuple[float, float]] = None
+    alpha: float = 0.05
+    beta: float = 0.05
+    games_requested: int = 0
+    stopped_early: bool = False
+    interrupted: bool = False
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.players = [tuple(p) for p in self.players]  # type: ignore[misc]
+        self.games = sorted(self.games, key=lambda g: g.index)
+
+    # -- counting ------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.players]
+
+    @property
+    def counted(self) -> list[GameRecord]:
+        return [g for g in self.games if g.counted]
+
+    @property
+    def errors(self) -> list[GameRecord]:
+        return [g for g in self.games if g.reason == "error"]
+
+    def pair_tally(self, a: str, b: str) -> Tally:
+        """The games between players ``a`` and ``b``, counted from ``a``."""
+        t = Tally(a, b)
+        for g in self.counted:
+            if {g.attackers, g.defenders} == {a, b}:
+                t.add(g.attackers, g.defenders, g.winner)
+        return t
+
+    @property
+    def tally(self) -> Tally:
+        """The first two players' tally (the whole event when there are two)."""
+        a, b = self.names[:2]
+        return self.pair_tally(a, b)
+
+    def _line(self, name: str, side: Optional[str] = None) -> tuple[int, int, int]:
+        w = d = l = 0
+        for g in self.counted:
+            if name not in (g.attackers, g.defenders):
+                continue
+            if side is not None and g.side_of(name) != side:
+                continue
+            if g.winner is None:
+                d += 1
+            elif g.winner == name:
+                w += 1
+            else:
+                l += 1
+        return w, d, l
+
+    def standings(self) -> list[dict]:
+        """A row a player, in the players' order: games, wins, draws, losses,
+        score, the counts by side, and the Elo estimate (against the other
+        player when there are two, against the field when more)."""
+        rows = []
+        for name, what in self.players:
+            w, d, l = self._line(name)
+            n = w + d + l
+            rows.append({"name": name, "player": what, "games": n, "wins": w, "draws": d, "losses": l,
+                         "score": None if n == 0 else (w + 0.5 * d) / n,
+                         "as_attackers": self._line(name, "attackers"),
+                         "as_defenders": self._line(name, "defenders"),
+                         "elo": elo_estimate(w, d, l)})
+        return rows
+
+    def sprt(self):
+        if self.sprt_bounds is None or len(self.players) != 2:
+            return None
+        return self.tally.sprt(self.sprt_bounds[0], self.sprt_bounds[1], self.alpha, self.beta)
+
+    def side_wins(self) -> tuple[int, int, int]:
+        """(attackers' wins, draws, defenders' wins) over every counted game."""
+        c = Counter(g.winner_side for g in self.counted)
+        return c["attackers"], c[None], c["defenders"]
+
+    def endings(self) -> Counter:
+        return Counter(g.reason for g in self.counted)
+
+    def repeats(self) -> int:
+        """Games that repeated an earlier one move for move, with the same
+        players on the same sides: what two players that always answer alike
+        play from the same opening. They add nothing to what the score says."""
+        seen = set()
+        count = 0
+        for g in self.counted:
+            key = (g.attackers, g.defenders, g.start, tuple(g.moves))
+            count += key in seen
+            seen.add(key)
+        return count
+
+    def faults(self) -> dict:
+        out: dict = {name: Counter() for name in self.names}
+        for g in self.counted:
+            if g.fault:
+                out[g.fault][g.reason] += 1
+        return out
+
+    def times(self, name: str) -> dict:
+        """Answer times of a player in milliseconds: its first answers and
+        its later ones, each with the count, median and worst; and how many
+        came late."""
+        firsts = [g.first_ms[name] for g in self.counted if name in g.first_ms]
+        later = [t for g in self.counted for t in g.turn_ms.get(name, [])]
+        return {"first": _spread(firsts), "later": _spread(later),
+                "late": sum(g.late.get(name, 0) for g in self.counted)}
+
+    # -- writing -------------------------------------------------------------------
+
+    def progress_text(self) -> str:
+        """A short line for the progress bar."""
+        if len(self.players) == 2:
+            a = self.names[0]
+            t = self.tally
+            w, d, l = t.counts(a)
+            text = f"{a} {w}-{d}-{l}"
+            score = t.score(a)
+            if score is not None:
+                elo = t.elo()
+                text += f" ({100 * score:.1f}%) Elo {format_elo(elo.elo)}"
+                if elo.margin is not None:
+                    text += f" ± {elo.margin:.0f}"
+            s = self.sprt()
+            if s is not None:
+                text += f" LLR {s.llr:.2f}"
+            return text
+        leader = max(self.standings(), key=lambda r: (r["score"] or 0.0))
+        return f"leader {leader['name']} {100 * (leader['score'] or 0):.1f}%"
+
+    def as_dict(self) -> dict:
+        sprt = self.sprt()
+        standings = []
+        for row in self.standings():
+            row = dict(row)
+            row["score"] = None if row["score"] is None else round(row["score"], 5)
+            row["as_attackers"] = dict(zip(("wins", "draws", "losses"), row["as_attackers"]))
+            row["as_defenders"] = dict(zip(("wins", "draws", "losses"), row["as_defenders"]))
+            row["elo"] = row["elo"].as_dict()
+            standings.append(row)
+        cross = {a: {b: dict(zip(("wins", "draws", "losses"), self.pair_tally(a, b).counts(a)))
+                     for b in self.names if b != a} for a in self.names}
+        out: dict[str, Any] = dict(self.settings)
+        out.update({
+            "players": {name: what for name, what in self.players},
+            "games_requested": self.games_requested,
+            "games_played": len(self.counted),
+            "stopped_early": self.stopped_early,
+            "interrupted": self.interrupted,
+            "errors": len(self.errors),
+            "standings": standings,
+            "crosstable": cross,
+            "sides": dict(zip(("attackers", "draws", "defenders"), self.side_wins())),
+            "sprt": None if sprt is None else sprt.as_dict(),
+            "endings": dict(sorted(self.endings().items())),
+            "repeats": self.repeats(),
+            "faults": {name: dict(v) for name, v in self.faults().items()},
+            "times_ms": {name: self.times(name) for name in self.names},
+            "seconds": round(self.seconds, 3),
+            "games": [g.as_dict(stderr=False) for g in self.games],
+        })
+        if len(self.players) == 2:
+            out["results"] = self.tally.as_dict()
+            out["score"] = self.tally.score(self.names[0])
+            out["elo"] = self.tally.elo().as_dict()
+        return out
+
+    def summary(self) -> str:
+        """The report a person reads."""
+        lines = []
+        head = f"{len(self.counted)} games"
+        if self.settings.get("variant"):
+            head += f" under {self.settings['variant']}"
+        if self.settings.get("clock"):
+            head += f", {self.settings['clock']}"
+        if len(self.counted) < self.games_requested:
+            why = ("stopped by the SPRT" if self.stopped_early else
+                   "interrupted" if self.interrupted else "some games were not counted")
+            head += f" ({self.games_requested} asked; {why})"
+        lines.append(head)
+        for name, what in self.players:
+            lines.append(f"  {name} = {what}")
+        lines.append("")
+        width = max(4, *(len(n) for n in self.names)) + 2
+        lines.append(f"  {'':{width}}{'wins':>6}{'draws':>7}{'losses':>8}{'score':>8}"
+                     f"   {'as attackers':>14}   {'as defenders':>14}   Elo")
+        for row in self.standings():
+            pct = "-" if row["score"] is None else f"{100 * row['score']:.1f}%"
+            sides = ["{}-{}-{}".format(*row[k]) for k in ("as_attackers", "as_defenders")]
+            elo = row["elo"]
+            elo_text = "-" if elo.elo is None else format_elo(elo.elo) + (
+                f" ± {elo.margin:.0f}" if elo.margin is not None else "")
+            lines.append(f"  {row['name']:{width}}{row['wins']:>6}{row['draws']:>7}{row['losses']:>8}"
+                         f"{pct:>8}   {sides[0]:>14}   {sides[1]:>14}   {elo_text}")
+        lines.append("  (by side: wins-draws-losses; Elo "
+                     + ("of each against the other)" if len(self.players) == 2 else
+                        "of each against the field)"))
+        att, draws, dfn = self.side_wins()
+        lines.append(f"  attackers won {att}, defenders won {dfn}, drawn {draws}")
+        lines.append("")
+        if len(self.players) == 2:
+            a, b = self.names
+            lines.append(f"Elo {a} - {b}: {self.tally.elo().text()}")
+        else:
+            lines.append("crosstable (row against column: wins-draws-losses of the row):")
+            cell = max(9, width)
+            lines.append(f"  {'':{width}}" + "".join(f"{n:>{cell}}" for n in self.names))
+            for a in self.names:
+                cells = []
+                for b in self.names:
+                    cells.append("-" if a == b else "{}-{}-{}".format(*self.pair_tally(a, b).counts(a)))
+                lines.append(f"  {a:{width}}" + "".join(f"{c:>{cell}}" for c in cells))
+        sprt = self.sprt()
+        if sprt is not None:
+            lines.append(f"SPRT: {sprt.text()}")
+        endings = self.endings()
+        if endings:
+            lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
+        repeats = self.repeats()
+        if repeats:
+            lines.append(f"repeats: {repeats} of {len(self.counted)} games repeated an earlier game move "
+                         "for move (the players answer alike from the same opening; --random-plies N "
+                         "gives each pair of games an opening of its own)")
+        faults = self.faults()
+        shown = [f"{n} " + ", ".join(f"{k} {v}" for k, v in sorted(faults[n].items()))
+                 for n in self.names if faults[n]]
+        lines.append("faults: " + ("; ".join(shown) if shown else "none"))
+        if self.errors:
+            lines.append(f"arena errors: {len(self.errors)} games (not counted)")
+        lines.append("answer times in ms, median / worst (a program's first answer is timed from "
+                     "its input, and may hold its start-up):")
+        for name in self.names:
+            tm = self.times(name)
+            lines.append(f"  {name:{width}}first answer {_fmt(tm['first'])}   later answers "
+                         f"{_fmt(tm['later'])}" + (f"   late {tm['late']}" if tm["late"] else ""))
+        lines.append(f"time {self.seconds:.1f} s")
+        if self.interrupted:
+            lines.append("interrupted: the figures above are of the games finished before the stop")
+        return "\n".join(lines)
+
+
+def _spread(values: list) -> dict:
+    if not values:
+        return {"count": 0, "median": None, "max": None}
+    return {"count": len(values), "median": round(statistics.median(values), 3),
+            "max": round(max(values), 3)}
+
+
+def _fmt(spread: dict) -> str:
+    if not spread["count"]:
+        return "-"
+    return f"{spread['median']:.1f} / {spread['max']:.1f}"
