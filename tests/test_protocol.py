@@ -38,7 +38,10 @@ from brandubh.protocol import (
 from brandubh.rules import Rules
 
 HAS_SEARCH = hasattr(Rules, "search")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The bot processes run from this directory, not from the repository's root:
+# there `python -m` would put the source tree's brandubh/ (no compiled
+# engine unless installed editable) ahead of the installed package.
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # A known game under codingame, from the set-up:
 #   1. d1b1        an attacker to b1, beside the corner a1
@@ -451,7 +454,7 @@ def test_bot_command_help_and_register():
 def _bot_process(*args):
     return subprocess.run([sys.executable, "-m", "brandubh.codingame", *args],
                           input="".join(t for side, t in KNOWN_TURNS if side == "defenders"),
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          capture_output=True, text=True, timeout=60, cwd=HERE)
 
 
 @pytest.mark.skipif(not HAS_SEARCH, reason="Rules.search is not built yet")
@@ -474,7 +477,7 @@ def test_real_bot_answers_legal_moves_over_the_protocol():
 def test_real_bot_survives_garbage_input():
     done = subprocess.run([sys.executable, "-m", "brandubh.codingame", "--budget", "2000"],
                           input="hello\nworld\n" + "???\n" * 7 + "0\nNONE\n" + "\n".join(board_lines(SETUP)) + "\n",
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          capture_output=True, text=True, timeout=60, cwd=HERE)
     assert done.returncode == 0
     lines = done.stdout.splitlines()
     assert len(lines) == 2
