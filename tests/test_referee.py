@@ -592,3 +592,31 @@ def test_the_docs_page_names_only_real_options():
         page = f.read()
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", page))
     assert named and named <= known, named - known
+
+
+# ---------------------------------------------------------------- what a demanding user hit
+
+
+@pytest.mark.parametrize("style", ["upper", "space", "upper-space"])
+def test_answers_the_puzzles_referee_takes(style):
+    """D2C2 and d2 c2 are moves to the puzzle's own referee: to this one
+    too, and the record keeps the stored form."""
+    game = play_game(config(RANDOM, bot("random_bot.py", "--style", style, "--seed", "3")), 0)
+    assert game.reason in ENDINGS, game.describe()
+    assert all(re.fullmatch(r"[a-g][1-7][a-g][1-7]", m) for m in game.moves)
+    assert game_parse(game.text)["moves"] == tuple(game.moves)
+    assert replay_reference(game) == (game.reason, game.winner_side)
+
+
+def test_a_bot_that_daemonises_is_ended_with_its_game():
+    game = play_game(config(bot("daemon_bot.py"), RANDOM), 0)
+    assert game.reason in ENDINGS, game.describe()
+    children = [int(c) for c in re.findall(r"^child (\d+)$", game.stderr["A"], re.M)]
+    assert children, game.stderr["A"]
+    assert_no_process_left([game])
+
+
+def test_garbage_is_still_garbage():
+    game = play_game(config(RANDOM, bot("garbage_bot.py", "--at", "1", "--text", "d2  c2")), 0)
+    assert game.reason == "garbage" and game.fault == "B"
+    assert game.text.endswith("result garbage defenders\n")

@@ -268,8 +268,9 @@ class EventResult:
         lines.append("faults: " + ("; ".join(shown) if shown else "none"))
         if self.errors:
             lines.append(f"arena errors: {len(self.errors)} games (not counted)")
-        lines.append("answer times in ms, median / worst (a program's first answer is timed from "
-                     "its input, and may hold its start-up):")
+        note = (" (a program's first answer is timed from its input, and may hold its start-up)"
+                if self.settings.get("clock") else "")
+        lines.append(f"answer times in ms, median / worst{note}:")
         for name in self.names:
             tm = self.times(name)
             lines.append(f"  {name:{width}}first answer {_fmt(tm['first'])}   later answers "

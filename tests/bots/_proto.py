@@ -29,7 +29,7 @@ PIECE = {"A": "a", "D": "d", "K": "k"}
 def options(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     opts = {"seed": 1, "moves": [], "log": None, "check": False, "variant": "codingame",
-            "at": 1, "seconds": 5.0, "text": "hello", "child": False}
+            "at": 1, "seconds": 5.0, "text": "hello", "child": False, "style": "plain"}
     i = 0
     while i < len(argv):
         key = argv[i]
@@ -46,7 +46,7 @@ def options(argv=None):
         elif key == "--moves":
             opts["moves"] = argv[i + 1].split()
             i += 1
-        elif key in ("--log", "--variant", "--text"):
+        elif key in ("--log", "--variant", "--text", "--style"):
             opts[key[2:]] = argv[i + 1]
             i += 1
         else:
@@ -133,6 +133,10 @@ class Bot:
             frm, to = ref.square_index(text[:2]), ref.square_index(text[2:])
             if (frm, to) in self.legal():
                 self.expect, _ = ref.apply_move(self.board, frm, to, self.rules)
+        # --style: how the move is written; the puzzle's referee takes each.
+        if len(text) == 4 and self.opts["style"] != "plain":
+            text = {"upper": text.upper(), "space": text[:2] + " " + text[2:],
+                    "upper-space": text[:2].upper() + " " + text[2:].upper()}[self.opts["style"]]
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
