@@ -1,7 +1,13 @@
 """The C engine against the independent pure-Python reference (tests/reference.py)
 on many random games and positions, under every preset and random house rules.
 
-Everything is seeded, so a failure names a game that can be replayed."""
+Everything is seeded, and each random game has a seed of its own
+(``games-<preset>-<n>``, ``house-<n>``), so a failure names a game that can
+be replayed alone.
+
+By default a couple of hundred games per preset; BRANDUBH_SLOW=1 (see
+conftest.py) plays the thousands of the long run, of which the default games
+are a part."""
 
 from __future__ import annotations
 
@@ -12,9 +18,33 @@ import pytest
 import reference as ref
 from brandubh import Rules, Variant, divide, move, move_from, move_to, outcome_name, perft
 from brandubh.variant import PRESETS
+from conftest import scale
 
-GAMES_PER_PRESET = 2000
-POSITIONS_PER_PRESET = 200
+GAMES_PER_PRESET = scale(200, 2000)
+HOUSE_GAMES = scale(150, 600)
+POSITIONS_PER_PRESET = scale(30, 200)
+HOUSE_PERFT_POSITIONS = 60
+
+# The endings, as (outcome, winner), that the 2000 games of the long run reach
+# under each preset and the 600 under house rules. Each must come up in the
+# default run too, or the sample has lost something; random play reaches a
+# few of them very seldom, so the default run adds the first long-run game
+# that does (RARE_GAMES). Found by playing the long run and asking the
+# reference how each game ended.
+ENDINGS = {
+    "brandubh": {("capture", "attackers"), ("corner", "defenders"), ("no_pieces", "defenders"),
+                 ("ply_cap", None)},
+    "codingame": {("capture", "attackers"), ("corner", "defenders"), ("ply_cap", None),
+                  ("no_move", "defenders"), ("repetition", "defenders"), ("repetition", "attackers")},
+    "modern": {("capture", "attackers"), ("corner", "defenders"), ("quiet_cap", None),
+               ("no_pieces", "defenders"), ("no_move", "defenders")},
+    "opentafl": {("capture", "attackers"), ("corner", "defenders"), ("no_pieces", "defenders"),
+                 ("repetition", None)},
+}
+HOUSE_ENDINGS = {("capture", "attackers"), ("corner", "defenders"), ("quiet_cap", None),
+                 ("ply_cap", None), ("no_move", "defenders"), ("no_move", None),
+                 ("repetition", None), ("no_pieces", "defenders")}
+RARE_GAMES = {"codingame": [1365], "modern": [820], "opentafl": [929]}
 
 
 def random_position(rng: random.Random) -> str:
@@ -67,8 +97,9 @@ def assert_same(game: Rules, model: ref.RefGame, where) -> list[tuple[int, int]]
     return legal
 
 
-def play_out(variant, position: str, rng: random.Random, label: str) -> int:
-    """Play one random game in both, comparing after every step; returns plies."""
+def play_out(variant, position: str, rng: random.Random, label: str) -> tuple:
+    """Play one random game in both, comparing after every step; returns how
+    it ended, as the reference's (outcome, winner)."""
     game = Rules(position, variant if isinstance(variant, Variant) else Variant.from_fields(variant))
     model = ref.RefGame(position, variant.fields() if isinstance(variant, Variant) else variant)
     start = game.position
@@ -92,40 +123,40 @@ def play_out(variant, position: str, rng: random.Random, label: str) -> int:
             legal = assert_same(game, model, lambda: where("(undo)"))
     # A finished game refuses every move, and undo all the way restores the start.
     assert game.moves() == [] and game.play(move(0, 1)) == Rules.PLAY_OVER
-    plies = game.ply
+    ending = (model.outcome, model.winner)
     while game.ply:
         assert game.undo()
         model.undo()
         if game.ply % 7 == 0:
             assert_same(game, model, lambda: where("(undoing)"))
     assert game.position == start and not game.undo()
-    return plies
+    return ending
+
+
+def assert_every_ending(reached: set, expected: set, what: str) -> None:
+    missing = expected - reached
+    assert not missing, f"{what}: no game ended {sorted(missing, key=str)}; reached {sorted(reached, key=str)}"
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_games(preset):
-    rng = random.Random(f"games-{preset}")
     variant = PRESETS[preset]
-    endings = set()
-    for i in range(GAMES_PER_PRESET):
+    reached = set()
+    for i in sorted(set(range(GAMES_PER_PRESET)) | set(RARE_GAMES.get(preset, []))):
+        rng = random.Random(f"games-{preset}-{i}")
         position = ref.SETUP if i % 4 else random_position(rng)
-        play_out(variant, position, rng, f"{preset} game {i}")
-    # The games reach more than one kind of ending (a weak check that the
-    # comparison is not vacuous).
-    for i in range(20):
-        g = Rules(variant=variant)
-        while not g.is_over():
-            g.play(rng.choice(g.moves()))
-        endings.add(outcome_name(g.outcome))
-    assert len(endings) >= 2
+        reached.add(play_out(variant, position, rng, f"{preset} game {i}"))
+    assert_every_ending(reached, ENDINGS[preset], preset)
 
 
 def test_random_house_rules():
-    rng = random.Random("house rules")
-    for i in range(600):
+    reached = set()
+    for i in range(HOUSE_GAMES):
+        rng = random.Random(f"house-{i}")
         fields = random_variant(rng)
         position = ref.SETUP if i % 3 else random_position(rng)
-        play_out(fields, position, rng, f"house {i} {fields}")
+        reached.add(play_out(fields, position, rng, f"house {i} {fields}"))
+    assert_every_ending(reached, HOUSE_ENDINGS, "house rules")
 
 
 def _random_reached_position(rng: random.Random, variant: Variant) -> str:
@@ -154,7 +185,7 @@ def test_divide_from_random_positions(preset):
 
 def test_perft_from_random_positions_house_rules():
     rng = random.Random("perft house rules")
-    for _ in range(60):
+    for _ in range(HOUSE_PERFT_POSITIONS):
         fields = random_variant(rng)
         position = random_position(rng)
         assert perft(3, position, fields) == ref.perft(position, fields, 3), (position, fields)
