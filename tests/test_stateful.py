@@ -10,9 +10,11 @@ compared with the pure-Python reference, which knows only the board rules:
 the players' endings (resignation, agreed draw) and the draw offer are kept
 by the machine itself.
 
-Run time: ``BRANDUBH_STATEFUL_EXAMPLES`` (or else ``BRANDUBH_FUZZ_EXAMPLES``)
-multiplies the number of runs. With ``BRANDUBH_FUZZ_REPORT`` set, the runs
-and steps taken are written to that JSON file under the key ``"stateful"``.
+Run time: 30 runs by default, 120 under BRANDUBH_SLOW=1 (see conftest.py);
+``BRANDUBH_STATEFUL_EXAMPLES`` (or else ``BRANDUBH_FUZZ_EXAMPLES``)
+multiplies either number, for fuzzing campaigns. With
+``BRANDUBH_FUZZ_REPORT`` set, the runs and steps taken are written to that
+JSON file under the key ``"stateful"``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import reference as ref
 from brandubh import Game, LegalMove, Refusal, RefusalCode, Result, Variant, notation
 from brandubh.search import SearchResult
 from brandubh.variant import PRESETS
+from conftest import scale
 
 SETUP = brandubh.SETUP
 SEATS = ("p1", "p2")
@@ -48,7 +51,7 @@ KIND = {"a": "attacker", "d": "defender", "k": "king"}
 
 MULT = float(os.environ.get("BRANDUBH_STATEFUL_EXAMPLES")
              or os.environ.get("BRANDUBH_FUZZ_EXAMPLES") or "1")
-RUNS = max(1, int(120 * MULT))
+RUNS = max(1, int(scale(30, 120) * MULT))
 STEPS = 50
 
 STATS: collections.Counter = collections.Counter()
