@@ -1,10 +1,12 @@
 """A whole game of brandubh, as a person or a program plays it.
 
-Seed 000's ``Game::Brandubh`` in Python, over :class:`brandubh.rules.Rules`.
+``Game::Brandubh`` (the Perl distribution whose documentation this package
+follows) in Python, over :class:`brandubh.rules.Rules`.
 A :class:`Game` knows the two seats (``'p1'`` and ``'p2'``) and which side
 each has, whose move it is, which moves are legal and what each would do,
 why a move was refused, and when and how the game ended. It keeps a log the
-game can be played again from, and writes itself as the text of seed 001.
+game can be played again from, and writes itself as the game text of
+Game::Brandubh's notation (docs/rules.md).
 
 A refusal is returned, never raised: :meth:`Game.play`, :meth:`Game.resign`
 and the three draw methods give ``None``, or a :class:`Refusal` saying what
@@ -508,7 +510,7 @@ class Game:
 
     @property
     def position(self) -> str:
-        """The position on the board, as a position string (seed 001).
+        """The position on the board, as a position string (docs/rules.md).
 
         >>> Game().position
         '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a'
@@ -585,7 +587,7 @@ class Game:
 
     @property
     def shown(self) -> list[str]:
-        """A new list of the moves made, as they are shown (seed 001):
+        """A new list of the moves made, as Game::Brandubh's notation shows them:
         ``d1-d3xc3``, ``Ke4-e1``, ``Kg2-g1++`` for the king reaching where he
         wins, ``c5-c4xd4#`` for the move that captured him.
 
@@ -913,7 +915,7 @@ class Game:
     # -- the record ------------------------------------------------------------
 
     def as_text(self) -> str:
-        """The game as text (seed 001's game format): the rule set, where it
+        """The game as text (Game::Brandubh's game text): the rule set, where it
         started when that was not the set-up, its moves, and a ``result``
         line when the players ended it by a resignation or an agreed draw,
         or one of them lost by a fault of its program (:meth:`forfeit`).
@@ -997,7 +999,7 @@ class Game:
 
         Returns a :class:`Replay`: the game, None or the :class:`Refusal`
         that stopped the replay, and how many moves were played. The game
-        holds the moves played before the refusal. (Seed 000's "scalar
+        holds the moves played before the refusal. (Game::Brandubh's "scalar
         context" form is ``Game.replay(...).game``.)
 
         >>> game, refused, played = Game.replay(['d1c1', 'd3c3'], attackers='p2')
