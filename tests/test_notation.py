@@ -64,10 +64,10 @@ def test_every_function_has_a_doctest():
     assert ">>>" in (notation.__doc__ or "")
 
 
-def test_doctests_pass():
-    result = doctest.testmod(notation, verbose=False, report=False)
-    assert result.failed == 0
-    assert result.attempted >= 20
+def test_the_examples_are_many():
+    # tests/test_doctests.py runs them; this keeps them from dwindling unnoticed.
+    found = doctest.DocTestFinder().find(notation)
+    assert sum(len(test.examples) for test in found) >= 20
 
 
 def test_loads_without_the_engine():
