@@ -271,10 +271,13 @@ class EventResult:
         note = (" (a program's first answer is timed from its input, and may hold its start-up)"
                 if self.settings.get("clock") else "")
         lines.append(f"answer times in ms, median / worst{note}:")
+        limits = self.settings.get("limits") or {}
+        first_limit = f" (limit {limits['first_ms']:g})" if limits.get("first_ms") else ""
+        turn_limit = f" (limit {limits['turn_ms']:g})" if limits.get("turn_ms") else ""
         for name in self.names:
             tm = self.times(name)
-            lines.append(f"  {name:{width}}first answer {_fmt(tm['first'])}   later answers "
-                         f"{_fmt(tm['later'])}" + (f"   late {tm['late']}" if tm["late"] else ""))
+            lines.append(f"  {name:{width}}first answer {_fmt(tm['first'])}{first_limit}   later answers "
+                         f"{_fmt(tm['later'])}{turn_limit}" + (f"   late {tm['late']}" if tm["late"] else ""))
         lines.append(f"time {self.seconds:.1f} s")
         if self.interrupted:
             lines.append("interrupted: the figures above are of the games finished before the stop")
