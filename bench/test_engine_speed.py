@@ -45,3 +45,19 @@ def test_search_budget_1_round_trip(benchmark, flags):
 def test_bench_command(benchmark, flags):
     result = benchmark.pedantic(run_bench, rounds=1, iterations=1)
     _rate(benchmark, flags, "nodes_per_second", result.nodes)
+
+
+def test_game_legal_at_setup(benchmark, flags):
+    """What a Python bot pays each turn for Game.legal(): the first call
+    after a move builds the list (later calls copy it)."""
+    from brandubh import Game
+
+    game = Game()
+
+    def fresh() -> list:
+        game._legal = None  # as after a move
+        return game.legal()
+
+    moves = benchmark(fresh)
+    assert len(moves) == 40
+    benchmark.extra_info["microseconds"] = f"{benchmark.stats.stats.median * 1e6:.2f} median"

@@ -74,6 +74,19 @@ _MOVE_NAMES = tuple((_NAMES[m >> 6] + _NAMES[m & 63], _NAMES[m >> 6], _NAMES[m &
                     if m >> 6 < 49 and m & 63 < 49 else ("", "", "") for m in range(49 * 64))
 
 
+_PLAIN_MOVES: dict = {}
+
+
+def _legal_move(m: int, piece: str, captured: int, wins: bool) -> "LegalMove":
+    """The LegalMove of move number ``m`` by the piece written ``piece``
+    (``a``, ``d`` or ``k``), emptying the bitboard ``captured``."""
+    caps = _square_names(captured) if captured else ()
+    made = tuple.__new__(LegalMove, (*_MOVE_NAMES[m], _KINDS[piece], caps, wins))
+    if not captured:
+        _PLAIN_MOVES[(m, piece, wins)] = made
+    return made
+
+
 def _square_names(bb: int) -> tuple[str, ...]:
     """The names of the squares of a bitboard, in square order."""
     return tuple(_NAMES[sq] for sq in range(49) if bb >> sq & 1)
@@ -656,9 +669,12 @@ class Game:
             return ()
         moves, captured, wins = self._rules._legal_lists()
         board = _board_of(self._rules.position)
-        new, names, kinds = tuple.__new__, _MOVE_NAMES, _KINDS
+        plain, make = _PLAIN_MOVES, _legal_move
+        # A move that captures nothing is the same value wherever it is
+        # played: those are made once and kept.
         return tuple(
-            new(LegalMove, (*names[m], kinds[board[m >> 6]], _square_names(c) if c else (), w))
+            (plain.get((m, board[m >> 6], w)) or make(m, board[m >> 6], 0, w)) if not c
+            else make(m, board[m >> 6], c, w)
             for m, c, w in zip(moves, captured, wins)
         )
 
