@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import doctest
 import inspect
 import io
 import random
@@ -29,7 +28,6 @@ from brandubh import (
     Variant,
 )
 from brandubh.engine import move_text
-from brandubh.errors import ArgumentError
 from brandubh.errors import ArgumentError, PositionError, VariantError
 from brandubh.notation import SETUP, game_parse, move_parse
 
@@ -56,12 +54,6 @@ def test_public_names_are_lazy_attributes_of_the_package():
         assert getattr(brandubh, name) is getattr(game_module, name)
         assert name in brandubh.__all__
         assert name in game_module.__all__
-
-
-def test_doctests_pass():
-    result = doctest.testmod(game_module, verbose=False, report=False)
-    assert result.failed == 0
-    assert result.attempted >= 90
 
 
 def _public_members():

@@ -9,7 +9,6 @@ Run: cd /work/main && python -m pytest -q tests/test_protocol.py
 
 from __future__ import annotations
 
-import doctest
 import io
 import os
 import random
@@ -19,7 +18,6 @@ import sys
 import pytest
 
 import brandubh.codingame as codingame
-import brandubh.protocol as protocol
 from brandubh import SETUP
 from brandubh.engine import move_text, parse_move
 from brandubh.protocol import (
@@ -227,12 +225,6 @@ def test_turn_lines_refuses_bad_last_move():
         turn_lines(0, "d9d4", SETUP)
     assert turn_lines(0, "NONE", SETUP)[1] == "NONE"
     assert turn_lines(0, "Kd4-d1", SETUP)[1] == "d4d1"
-
-
-def test_doctests():
-    for module in (protocol, codingame):
-        result = doctest.testmod(module, verbose=False, report=False)
-        assert result.failed == 0, module.__name__
 
 
 # ---------------------------------------------------------------- the record

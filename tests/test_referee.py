@@ -12,7 +12,6 @@ Run: cd /work/main && python -m pytest -q tests/test_referee.py
 
 from __future__ import annotations
 
-import doctest
 import json
 import math
 import os
@@ -137,11 +136,6 @@ def replay_rules(game, variant="codingame"):
 
 
 # ---------------------------------------------------------------- statistics
-
-
-def test_stats_doctests():
-    assert doctest.testmod(stats, verbose=False, report=False).failed == 0
-    assert doctest.testmod(referee, verbose=False, report=False).failed == 0
 
 
 def test_elo_estimate_by_hand():

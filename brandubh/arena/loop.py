@@ -22,7 +22,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from ..notation import FAULTS
 from ..variant import VariantLike, as_variant
@@ -146,8 +146,6 @@ def play_game(spec: GameSpec, abort: Optional[threading.Event] = None, registry:
     an ending); a failure of the arena itself gives a record with reason
     ``error`` and the traceback as its detail. Every process a player
     started is gone when it returns."""
-    from ..game import Game
-
     variant = as_variant(spec.variant)
     p1, p2 = spec.players
     names = {"p1": p1.name, "p2": p2.name}
