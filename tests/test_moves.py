@@ -2,12 +2,10 @@
 that is not one with a MoveError, a sentence, instead of an IndexError or a
 number that means nothing."""
 
-import doctest
-
 import pytest
 
 import brandubh
-from brandubh import MoveError, engine
+from brandubh import MoveError
 from brandubh.engine import move, move_from, move_number, move_text, move_to, parse_move
 
 HELPERS = [move_number, move_from, move_to, move_text, parse_move]
@@ -61,8 +59,3 @@ def test_the_named_examples():
     with pytest.raises(brandubh.MoveError):
         brandubh.move_text(-5)
 
-
-def test_engine_doctests_pass():
-    result = doctest.testmod(engine, verbose=False, report=False)
-    assert result.failed == 0
-    assert result.attempted >= 12
