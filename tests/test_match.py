@@ -166,7 +166,7 @@ def test_games_are_written_as_they_finish_and_ctrl_c_reports(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "brandubh", "match", "level=4", "level=4", "--games", "400",
          "--jobs", "1", "--verbose", "--games-out", str(out)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stderr.readline()  # --verbose: a line a finished game
         assert first.startswith("game 1:"), first

@@ -449,7 +449,7 @@ def test_a_terminated_referee_ends_its_bots(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "brandubh.referee", sleeper, RANDOM,
                              "--games", "4", "--jobs", "2", "--lenient", "--hang-ms", "100000",
                              "--save", str(save)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(3)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
