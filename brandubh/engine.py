@@ -282,7 +282,7 @@ class Engine:
         return other
 
     def to_string(self) -> str:
-        """The position as a string (seed 001's form)."""
+        """The position as a string (the position string of docs/rules.md)."""
         return position_text(self._pos)
 
     __str__ = to_string

@@ -18,8 +18,8 @@ SETUP = brandubh.SETUP
 
 # -- Variant -------------------------------------------------------------------
 
-def test_presets_match_rules_md():
-    table = {  # RULES.md's preset table, field by field
+def test_presets_match_the_rule_sheet():
+    table = {  # docs/rules.md's preset table, field by field
         "brandubh": dict(throne_reentry=False, throne_hostile=True, king_capture="nielsen", encirclement=False,
                          no_pieces=True, no_move="draw", repetition="draw", repeat_counts_start=True,
                          ply_cap=400, quiet_cap=0),

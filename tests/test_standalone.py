@@ -34,12 +34,9 @@ RULES_PAGE = ROOT / "docs" / "rules.md"
 # fails while a listed file is already clean, so the list only shrinks); once
 # it is empty the check covers every tracked text file.
 PENDING_FILES: list[str] = [
-    "brandubh/engine.py",
     "csrc/eval.h",
     "csrc/game.h",
     "csrc/variant.h",
-    "tests/test_api.py",
-    "tests/test_stateful.py",
 ]
 
 TEXT_SUFFIXES = {".py", ".md", ".c", ".h", ".toml", ".sh", ".yml", ".yaml", ".txt", ".in"}

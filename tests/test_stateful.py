@@ -182,7 +182,7 @@ class GameMachine(RuleBasedStateMachine):
         self.offer = None
 
     def expected_refusal(self, frm: int, to: int) -> Optional[RefusalCode]:
-        """Why the slide is refused, by the rules as written (RULES.md),
+        """Why the slide is refused, by the rules as written (docs/rules.md),
         in the order the documentation gives; None when it is legal."""
         board, rules = self.ref.board, self.ref.rules
         piece = board.get(frm)
