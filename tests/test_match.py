@@ -181,3 +181,21 @@ def test_games_are_written_as_they_finish_and_ctrl_c_reports(tmp_path):
     assert "Traceback" not in stderr
     played = int(stdout.split()[0])
     assert 1 <= played < 400 and out.read_text().count("# game ") >= played
+
+
+def test_an_aborted_run_stops_engine_games_between_moves():
+    """Engines answer at once, so the loop itself must see the stop: a run
+    of slow engine games stopped after a moment ends within a move or two."""
+    import threading
+
+    from brandubh.arena import EnginePlayer, Event, run_event
+
+    abort = threading.Event()
+    threading.Timer(0.5, abort.set).start()
+    t0 = time.monotonic()
+    event = Event([EnginePlayer.from_text("budget=4000000"), EnginePlayer.from_text("budget=4000000")],
+                  games=2, variant="brandubh", jobs=2)
+    result = run_event(event, abort=abort)
+    assert result.interrupted and all(g.reason == "aborted" for g in result.games)
+    assert all(g.text.startswith("variant brandubh") for g in result.games)
+    assert time.monotonic() - t0 < 10

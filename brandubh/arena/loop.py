@@ -169,7 +169,7 @@ def play_game(spec: GameSpec, abort: Optional[threading.Event] = None, registry:
             pid = seats[seat].report().get("pid")
             if pid is not None:
                 record.pids[player.name] = pid
-        _play(game, seats, spec, record)
+        _play(game, seats, spec, record, table.abort)
     except Exception:  # a failure of the arena itself: say so, count nothing
         record.reason, record.winner, record.winner_side, record.fault = "error", None, None, None
         record.detail = traceback.format_exc()
@@ -192,12 +192,15 @@ def play_game(spec: GameSpec, abort: Optional[threading.Event] = None, registry:
     return record
 
 
-def _play(game: Any, seats: dict, spec: GameSpec, record: GameRecord) -> None:
+def _play(game: Any, seats: dict, spec: GameSpec, record: GameRecord, abort: threading.Event) -> None:
     """The loop: ask the seat whose turn it is, play its answer, until the
     game ends, a seat fails, or the run is stopped."""
     last = spec.opening.moves[-1] if spec.opening.moves else None
     first = {"p1": True, "p2": True}
     while game.status == "active":
+        if abort.is_set():
+            record.reason, record.detail = "aborted", "the run was interrupted"
+            return
         seat = game.turn
         player = seats[seat]
         name = player.name
