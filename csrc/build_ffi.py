@@ -68,7 +68,8 @@ typedef struct bd_weights {
 } bd_weights;
 
 typedef struct bd_search_limits {
-    uint64_t budget; int depth; uint32_t seed; int off;
+    uint64_t budget; int depth; uint32_t seed; int off; uint64_t tt_bytes;
+    const volatile int *stop;
 } bd_search_limits;
 
 typedef struct bd_search_result {
@@ -102,11 +103,12 @@ int bd_game_moves(const bd_game *g, bd_move *out);
 int bd_game_repeats(const bd_game *g);
 int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
 
-void bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
-              bd_perft_stats *stats);
+int bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+             bd_perft_stats *stats, const volatile int *stop);
 int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
-              bd_move *moves, uint64_t *counts);
-int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out);
+              bd_move *moves, uint64_t *counts, const volatile int *stop);
+int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                const volatile int *stop);
 
 void bd_default_weights(bd_weights *w);
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
@@ -114,11 +116,12 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
               bd_search_result *out);
 
 int bd_cpu_has_popcnt(void);
-void bd_popcnt_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
-                     bd_perft_stats *stats);
+int bd_popcnt_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+                    bd_perft_stats *stats, const volatile int *stop);
 int bd_popcnt_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
-                     bd_move *moves, uint64_t *counts);
-int bd_popcnt_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out);
+                     bd_move *moves, uint64_t *counts, const volatile int *stop);
+int bd_popcnt_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                       const volatile int *stop);
 int bd_popcnt_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                      bd_search_result *out);
 """

@@ -17,7 +17,22 @@ typedef struct walk {
     bd_variant v;           /* a copy: stores to the positions cannot alias it */
     int slides, bulk;
     bd_perft_stats *stats;
+    const volatile int *stop;   /* the caller's flag, or `never` */
+    int never;              /* stays 0: the flag of a walk nobody stops */
+    int *stopped;           /* set once the flag has been seen */
 } walk;
+
+static void walk_init(walk *w, const bd_variant *v, int slides, int bulk, bd_perft_stats *stats,
+                      const volatile int *stop, int *stopped) {
+    w->v = *v;
+    w->slides = slides;
+    w->bulk = bulk;
+    w->stats = stats;
+    w->never = 0;
+    w->stop = stop ? stop : &w->never;
+    w->stopped = stopped;
+    *stopped = 0;
+}
 
 static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
     const bd_variant *v = &w->v;
@@ -25,6 +40,15 @@ static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
     uint64_t total = 0, captures = 0, endings = 0;
     if (depth == 0) return 1;
     if (depth == 1 && w->bulk) return (uint64_t)bd_count_moves(v, p);
+    /* The stop flag, at every position three plies or more from the leaves:
+     * hundreds of thousands of instructions apart, nothing beside them.
+     * Once stopped, every such position returns at once, so the walk
+     * unwinds in a few steps (each position is a copy on the stack: there
+     * is nothing to undo). */
+    if (depth >= 3 && (*w->stopped || *w->stop)) {
+        *w->stopped = 1;
+        return 0;
+    }
     /* Walk the target squares piece by piece, with no move list; where a
      * move can capture is worked out once for them all. */
     block = bd_blockers(v, p);
@@ -60,35 +84,31 @@ static int root_is_over(const bd_variant *v, const bd_pos *p, int slides) {
     return bd_judge_start(v, p, &winner) != BD_ONGOING;
 }
 
-void bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
-              bd_perft_stats *stats) {
+int bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+             bd_perft_stats *stats, const volatile int *stop) {
     walk w;
-    w.v = *v;
-    w.slides = slides;
-    w.bulk = bulk;
-    w.stats = stats;
+    int stopped;
+    walk_init(&w, v, slides, bulk, stats, stop, &stopped);
     stats->leaves = stats->captures = stats->endings = 0;
-    if (depth > 0 && root_is_over(v, p, slides)) return;
+    if (depth > 0 && root_is_over(v, p, slides)) return 0;
     stats->leaves = leaves(&w, p, depth);
+    return stopped;
 }
 
 int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
-              bd_move *moves, uint64_t *counts) {
+              bd_move *moves, uint64_t *counts, const volatile int *stop) {
     bd_perft_stats stats = {0, 0, 0};
     walk w;
-    int n, i;
+    int n, i, stopped;
     if (depth < 1 || root_is_over(v, p, slides)) return 0;
-    w.v = *v;
-    w.slides = slides;
-    w.bulk = 1;
-    w.stats = &stats;
+    walk_init(&w, v, slides, 1, &stats, stop, &stopped);
     n = bd_gen_moves(v, p, moves);
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && !stopped; i++) {
         bd_pos child = *p;
         bd_report r = bd_pos_do(v, &child, moves[i], slides);
         if (depth == 1) counts[i] = 1;
         else if (!slides && ends_game(v, &child, r.flags)) counts[i] = 0;
         else counts[i] = leaves(&w, &child, depth - 1);
     }
-    return n;
+    return stopped ? -1 : n;
 }

@@ -116,13 +116,15 @@ static void trail_start(trail *t, const bd_game *g) {
     }
 }
 
-int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out) {
+int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                const volatile int *stop) {
     /* A const copy: the compiler may keep its fields in registers, as
      * nothing can change it. */
     const bd_variant rules = g->v, *v = &rules;
     uint64_t rng = seed, k;
     choices start, now;
     trail *t;
+    int stopped = 0;
     memset(out, 0, sizeof *out);
     if (g->outcome != BD_ONGOING) {
         /* Every playout of a finished game ends where it stands. */
@@ -142,6 +144,10 @@ int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out
     for (k = 0; k < games; k++) {
         bd_pos p = g->hist[g->ply].pos;
         int ply = g->ply, quiet = g->hist[g->ply].quiet, outcome, winner;
+        if (stop && *stop) {
+            stopped = 1;
+            break;
+        }
         now = start;
         trail_start(t, g);
         do {
@@ -165,5 +171,5 @@ int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out
     }
     free(t->pos);
     free(t);
-    return 0;
+    return stopped;
 }

@@ -12,11 +12,12 @@
 /* 1 when this processor runs the popcount build. */
 int bd_cpu_has_popcnt(void);
 
-void bd_popcnt_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
-                     bd_perft_stats *stats);
+int bd_popcnt_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+                    bd_perft_stats *stats, const volatile int *stop);
 int bd_popcnt_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
-                     bd_move *moves, uint64_t *counts);
-int bd_popcnt_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out);
+                     bd_move *moves, uint64_t *counts, const volatile int *stop);
+int bd_popcnt_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                       const volatile int *stop);
 int bd_popcnt_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                      bd_search_result *out);
 

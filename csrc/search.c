@@ -43,7 +43,10 @@ typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
     const bd_weights *w;
     bd_tt tt;
-    uint64_t nodes, budget;
+    /* nodes reaching limit sends visit() to check_limits(): at the budget,
+     * or every STOP_CHECK positions before it to look at the stop flag. */
+    uint64_t nodes, limit, budget;
+    const volatile int *stop;   /* the caller's, or NULL */
     int stopped;
     int off;                    /* BD_OFF_* */
     bd_move killers[BD_MAX_PLY][2];
@@ -52,12 +55,33 @@ typedef struct ctx {
     int pv_len[BD_MAX_PLY + 1];
 } ctx;
 
-/* 1. Every position visited is counted; the budget is never passed. */
-static inline int visit(ctx *c) {
-    if (c->nodes >= c->budget) {
+/* How often, in positions, the search looks at the caller's stop flag:
+ * a fraction of a millisecond apart. */
+#define STOP_CHECK 4096
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BD_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define BD_UNLIKELY(x) (x)
+#endif
+
+/* visit()'s slow path, once every STOP_CHECK positions: the budget spent or
+ * the flag raised stops the search; otherwise the next check is set. The
+ * hot path compares nodes with limit exactly as it once compared them with
+ * the budget, so looking at the flag costs nothing per position, and when
+ * the flag stays down the search stops where the budget alone stopped it. */
+static int check_limits(ctx *c) {
+    if (c->stopped || c->nodes >= c->budget || (c->stop && *c->stop)) {
         c->stopped = 1;
         return 0;
     }
+    c->limit = c->budget - c->nodes > STOP_CHECK ? c->nodes + STOP_CHECK : c->budget;
+    return 1;
+}
+
+/* 1. Every position visited is counted; the budget is never passed. */
+static inline int visit(ctx *c) {
+    if (BD_UNLIKELY(c->nodes >= c->limit) && !check_limits(c)) return 0;
     c->nodes++;
     return 1;
 }
@@ -606,13 +630,15 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     c = (ctx *)malloc(sizeof *c);
     if (!c) return -1;
     c->nodes = 0;
+    c->limit = 0;               /* the first position looks at the flag */
+    c->stop = limits->stop;
     c->stopped = 0;
     memset(c->killers, 0, sizeof c->killers);
     memset(c->history, 0, sizeof c->history);
     memset(c->pv_len, 0, sizeof c->pv_len);
     c->g = bd_game_clone(g);
     if (!c->g || bd_game_reserve(c->g, BD_MAX_PLY + 2) != 0 ||
-        bd_tt_init(&c->tt, limits->budget) != 0) {
+        bd_tt_init(&c->tt, limits->budget, limits->tt_bytes) != 0) {
         bd_game_free(c->g);
         free(c);
         return -1;
@@ -630,9 +656,11 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     sort_root(moves, keys, ties, n);
     out->move = moves[0];
 
-    /* Iterative deepening. An iteration the budget stops is used only when
-     * its first move (the previous best) was searched in full: then its best
-     * among the moves searched in full stands. */
+    /* Iterative deepening. An iteration the budget (or the stop flag) stops
+     * is used only when its first move (the previous best) was searched in
+     * full: then its best among the moves searched in full stands. Stopped
+     * before any iteration finished, the result is the ordering's first
+     * move at depth 0. */
     for (depth = 1; depth <= max_depth; depth++) {
         int alpha = -INF, best = -INF, done;
         bd_move best_move = 0;

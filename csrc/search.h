@@ -1,8 +1,10 @@
 /* The search: iterative deepening alpha-beta over the game record, limited
  * by a count of positions and never by a clock.
  *
- * Same game (position and history), variant, budget, depth, seed and
- * weights: same move, score and node count, on any machine. */
+ * Same game (position and history), variant, budget, depth, seed, table
+ * size and weights: same move, score and node count, on any machine, unless
+ * the caller's stop flag ends it (the only limit that is not deterministic:
+ * when it is raised is up to the caller, and so is the node it lands on). */
 #ifndef BD_SEARCH_H
 #define BD_SEARCH_H
 
@@ -33,6 +35,14 @@ typedef struct bd_search_limits {
     int depth;          /* stop after this many moves ahead; 0 for no limit */
     uint32_t seed;      /* settles the choice among root moves that score alike */
     int off;            /* BD_OFF_* features turned off; 0 in play */
+    uint64_t tt_bytes;  /* the table's size in bytes, rounded down to a power
+                           of two entries (at least 2^10); 0: sized from the
+                           budget (bd_tt_init) */
+    /* NULL, or a flag owned by the caller, which may set it non-zero from
+     * another thread at any time: the search then ends within a few
+     * thousand positions, as if the budget had run out there. Never
+     * written by the search. */
+    const volatile int *stop;
 } bd_search_limits;
 
 typedef struct bd_search_result {
@@ -40,7 +50,8 @@ typedef struct bd_search_result {
     int score;          /* for the side to move */
     int depth;          /* the deepest look whose result was used */
     uint64_t nodes;     /* positions visited, never more than the budget */
-    int stopped;        /* the budget ended an iteration part way */
+    int stopped;        /* the budget or the stop flag ended the search part
+                           way through an iteration */
     int pv_length;
     bd_move pv[BD_MAX_PLY];
 } bd_search_result;

@@ -2,11 +2,19 @@
 
 #include <stdlib.h>
 
-int bd_tt_init(bd_tt *tt, uint64_t budget) {
+#define TT_MAX_ENTRIES ((uint64_t)1 << 40)
+
+int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes) {
     uint64_t size = 1u << 10;
-    while (size < (1u << 21) && size * 8 <= budget) size *= 2;
-    tt->entries = (bd_tt_entry *)calloc((size_t)size, sizeof *tt->entries);
+    if (bytes) {
+        while (size < TT_MAX_ENTRIES && size * 2 * sizeof *tt->entries <= bytes) size *= 2;
+    } else {
+        while (size < (1u << 21) && size * 8 <= budget) size *= 2;
+    }
+    tt->entries = NULL;
     tt->mask = size - 1;
+    if (size > (uint64_t)SIZE_MAX / sizeof *tt->entries) return -1;
+    tt->entries = (bd_tt_entry *)calloc((size_t)size, sizeof *tt->entries);
     return tt->entries ? 0 : -1;
 }
 

@@ -1,6 +1,6 @@
 /* The transposition table: positions already searched, by Zobrist key.
- * Each search owns its table, sized from its budget, so a search's result
- * never depends on an earlier one. */
+ * Each search owns its table, sized from its budget or by its caller, so a
+ * search's result never depends on an earlier one. */
 #ifndef BD_TT_H
 #define BD_TT_H
 
@@ -22,10 +22,11 @@ typedef struct bd_tt {
     uint64_t mask;
 } bd_tt;
 
-/* A table of a power of two entries, about one per eight nodes of budget,
- * between 2^10 and 2^21 (32 MiB): a larger table costs more in page faults
- * than it saves. 0, or -1 when out of memory. */
-int bd_tt_init(bd_tt *tt, uint64_t budget);
+/* A table of a power of two entries. With bytes 0, about one entry per
+ * eight nodes of budget, between 2^10 and 2^21 (32 MiB): a larger table
+ * costs more in page faults than it saves. Otherwise the most entries that
+ * fit in that many bytes, at least 2^10. 0, or -1 when out of memory. */
+int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes);
 void bd_tt_free(bd_tt *tt);
 
 static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {

@@ -37,7 +37,7 @@ int main(void) {
         bd_bb captured[BD_MAX_MOVES];
         int outcome[BD_MAX_MOVES], winner[BD_MAX_MOVES];
         bd_weights w;
-        bd_search_limits limits = {20000, 0, 7, 0};
+        bd_search_limits limits = {20000, 0, 7, 0, 0, NULL};
         bd_search_result found;
         bd_playout_stats stats;
         bd_perft_stats perft;
@@ -62,11 +62,24 @@ int main(void) {
         copy = bd_game_clone(g);
         while (bd_game_undo(copy)) {
         }
-        if (bd_playouts(copy, 200, 5, &stats) != 0 || stats.games != 200) failures++;
-        bd_perft(&v, &start, 3, 0, 0, &perft);
+        if (bd_playouts(copy, 200, 5, &stats, NULL) != 0 || stats.games != 200) failures++;
+        if (bd_perft(&v, &start, 3, 0, 0, &perft, NULL) != 0) failures++;
         if (perft.leaves != 39512) failures++;
         limits.budget = 200000;
         if (bd_search(copy, &limits, &w, &found) != 0 || found.nodes > 200000) failures++;
+        {
+            /* Raised stop flags, and a table sized by hand: each call gives
+             * up at once and frees what it took. */
+            int stop = 1;
+            bd_search_limits stopped = {1000000, 0, 7, 0, 1u << 20, &stop};
+            bd_search_result none;
+            bd_move divided[BD_MAX_MOVES];
+            uint64_t counts[BD_MAX_MOVES];
+            if (bd_search(copy, &stopped, &w, &none) != 0 || !none.stopped || none.nodes != 0) failures++;
+            if (bd_perft(&v, &start, 5, 0, 1, &perft, &stop) != 1) failures++;
+            if (bd_divide(&v, &start, 5, 0, divided, counts, &stop) != -1) failures++;
+            if (bd_playouts(copy, 200, 5, &stats, &stop) != 1 || stats.games != 0) failures++;
+        }
         printf("preset %d: %d plies, outcome %d, search %llu nodes\n", k, plies, g->outcome,
                (unsigned long long)found.nodes);
         bd_game_free(copy);
