@@ -25,7 +25,7 @@ _LAZY = {
     "Variant": "variant", "PRESETS": "variant",
     "BrandubhError": "errors", "VariantError": "errors", "PositionError": "errors",
     "SquareError": "errors", "MoveError": "errors", "ArgumentError": "errors",
-    "EngineError": "errors",
+    "EngineError": "errors", "Stopped": "errors", "Stop": "stopping",
     "Engine": "engine", "MoveReport": "engine", "Why": "engine", "square": "engine",
     "square_name": "engine", "move": "engine", "move_from": "engine", "move_to": "engine",
     "move_text": "engine", "parse_move": "engine", "ATTACKERS": "engine", "DEFENDERS": "engine",

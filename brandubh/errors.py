@@ -32,6 +32,13 @@ class EngineError(RuntimeError):
     """The engine could not do what was asked (it ran out of memory)."""
 
 
+class Stopped(Exception):
+    """A stop handle (``stop=``) ended a call whose partial result would mean
+    nothing: perft and divide, which count a whole tree or nothing. (A
+    stopped search or run of playouts returns what it has, flagged
+    ``stopped``; Ctrl-C raises KeyboardInterrupt from any of them.)"""
+
+
 def quote(value: object, limit: int = 40) -> str:
     """``repr(value)``, cut to about ``limit`` characters for a message: an
     error about a 100 kB string should not be 100 kB long.

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Optional
 
-from . import kernels
+from . import kernels, stopping
 from ._engine import ffi, lib
 from .engine import (
     ATTACKERS,
@@ -45,8 +45,18 @@ from .engine import (
     square,
     why_not_at,
 )
-from .errors import ArgumentError, EngineError, quote
-from .search import SearchResult, c_weights, check_limits, default_weights, run_search
+from .errors import ArgumentError, EngineError, Stopped, quote
+from .search import (
+    DEFAULT_BUDGET,
+    MAX_BUDGET,
+    SearchResult,
+    c_weights,
+    check_hash_mb,
+    check_limits,
+    default_weights,
+    run_search,
+)
+from .stopping import check_stop, check_time_ms
 
 from .variant import Variant, VariantLike, as_variant
 
@@ -100,7 +110,9 @@ def outcome_name(outcome: object) -> Optional[str]:
 
 @dataclass(frozen=True)
 class PlayoutStats:
-    """What :meth:`Rules.playouts` counted."""
+    """What :meth:`Rules.playouts` counted. ``stopped``: ``stop=`` ended the
+    playouts early; the counts are of the ``games`` games finished (the
+    first of that many the same call would play)."""
 
     games: int
     plies: int
@@ -108,6 +120,13 @@ class PlayoutStats:
     attackers: int
     defenders: int
     draws: int
+    stopped: bool = False
+
+
+#: Playouts of up to this many games run in the calling thread (they take
+#: milliseconds); from the main thread more run in a worker, so that Ctrl-C
+#: stops them (brandubh/stopping.py).
+INLINE_GAMES = 1000
 
 
 _FIXED_WINNERS = {
@@ -411,20 +430,29 @@ class Rules:
 
     # -- many games at once ------------------------------------------------
 
-    def playouts(self, games: int, seed: int = 1) -> PlayoutStats:
+    def playouts(self, games: int, seed: int = 1, *, stop: Optional[threading.Event] = None) -> PlayoutStats:
         """Play ``games`` games of uniformly random moves from here, all in
         C; the game itself is left as it is. The same seed gives the same
         games.
 
+        ``stop`` (a :class:`~brandubh.Stop` or a ``threading.Event``), set
+        from another thread, ends the playouts after the game being played:
+        the result counts the games finished and says ``stopped=True``.
+        Ctrl-C raises KeyboardInterrupt within a fraction of a second.
+
         >>> s = Rules().playouts(100, seed=7)
-        >>> s.games, s.attackers + s.defenders + s.draws
-        (100, 100)
+        >>> s.games, s.attackers + s.defenders + s.draws, s.stopped
+        (100, 100, False)
         """
         with self._lock:
             _check_int("games", games, 0, 1 << 40)
             _check_int("seed", seed, 0, (1 << 64) - 1)
+            check_stop(stop)
             out = ffi.new("bd_playout_stats *")
-            if kernels.ACTIVE.playouts(self._g, games, seed, out) != 0:
+            long = games > INLINE_GAMES
+            g = stopping.clone_game(self._g) if stopping.must_wait(stop, None, long) else self._g
+            code = stopping.run(lambda flag: kernels.ACTIVE.playouts(g, games, seed, out, flag), stop, None, long)
+            if code < 0:
                 raise EngineError("out of memory for the playouts")
             return PlayoutStats(
                 games=out.games,
@@ -433,20 +461,41 @@ class Rules:
                 attackers=out.wins[0],
                 defenders=out.wins[1],
                 draws=out.draws,
+                stopped=code == 1,
             )
 
     # -- the search --------------------------------------------------------
 
-    def search(self, budget: int = 20_000, seed: int = 1, depth: Optional[int] = None,
-               weights: Optional[dict] = None, _off: int = 0) -> Optional[SearchResult]:
+    def search(self, budget: Optional[int] = None, seed: int = 1, depth: Optional[int] = None,
+               weights: Optional[dict] = None, _off: int = 0, *, time_ms: Optional[float] = None,
+               stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
-        changed. No clock is read: the same game, budget, seed, depth and
-        weights give the same result on any machine.
+        changed. No clock is read unless ``time_ms`` is given: the same game,
+        budget, seed, depth, weights and ``hash_mb`` give the same result on
+        any machine.
 
-        ``seed`` (0 to 2**32-1) settles the choice among root moves that
-        score alike and nothing else; ``depth`` stops the search after that
-        many moves ahead; ``weights`` changes some of :meth:`weights`.
+        ``budget``: 20,000 positions by default, and no limit but 2**40
+        when ``time_ms`` is given. ``seed`` (0 to 2**32-1) settles the
+        choice among root moves that score alike and nothing else;
+        ``depth`` stops the search after that many moves ahead; ``weights``
+        changes some of :meth:`weights`.
+
+        ``hash_mb``: the transposition table's size in MiB (1 to 16384,
+        rounded down to a power of two of 16-byte entries); by default it is
+        sized from the budget (at most 32 MiB). The result depends on it,
+        deterministically.
+
+        ``time_ms`` (milliseconds) and ``stop`` (a :class:`~brandubh.Stop`
+        or a ``threading.Event``, set from another thread) end the search
+        early, whichever comes first, as if the budget had run out there:
+        the result is the best found so far (the last depth finished, or
+        the best root move of a partly searched depth whose first move was
+        searched in full), with ``stopped=True``. They are **not
+        deterministic**: where the search stands when the time runs out
+        depends on the machine and its load. The budget stays the
+        deterministic limit. Ctrl-C raises KeyboardInterrupt within a
+        fraction of a second.
 
         >>> r = Rules('7/7/7/3k3/7/7/a6 d')
         >>> found = r.search(budget=5_000)
@@ -454,8 +503,14 @@ class Rules:
         (True, 3, 'd4')
         """
         with self._lock:
+            if budget is None:
+                budget = DEFAULT_BUDGET if time_ms is None else MAX_BUDGET
             check_limits(budget, seed, depth)
-            raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off)
+            if time_ms is not None or stop is not None or hash_mb is not None:
+                time_ms = check_time_ms(time_ms)
+                check_stop(stop)
+                check_hash_mb(hash_mb)
+            raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb)
             if raw is None:
                 return None
             return SearchResult(*raw)
@@ -498,6 +553,18 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
 MAX_PERFT_DEPTH = 20
 
 
+def _perft_is_long(depth: int, bulk: bool) -> bool:
+    """Whether a perft may take more than a few milliseconds (then, from the
+    main thread, it runs in a worker so that Ctrl-C stops it). Depth 4 in
+    bulk is under a millisecond from the set-up; every leaf played, depth 4
+    is ten."""
+    return depth >= (5 if bulk else 4)
+
+
+def _stopped(what: str) -> Stopped:
+    return Stopped(f"{what} was stopped by its stop handle before it finished")
+
+
 @dataclass(frozen=True)
 class PerftStats:
     """Leaves at the last ply; with ``bulk=False``, also how many moves into
@@ -509,42 +576,61 @@ class PerftStats:
 
 
 def perft_stats(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
-                slides: bool = False, bulk: bool = True) -> PerftStats:
+                slides: bool = False, bulk: bool = True, *,
+                stop: Optional[threading.Event] = None) -> PerftStats:
     """Perft with its counts. ``bulk=False`` plays every leaf (slower; it
-    counts captures and endings at the last ply)."""
+    counts captures and endings at the last ply).
+
+    ``stop`` (a :class:`~brandubh.Stop` or a ``threading.Event``), set from
+    another thread, ends the count early and raises
+    :class:`~brandubh.Stopped`: a count of part of the tree means nothing.
+    Ctrl-C raises KeyboardInterrupt within a fraction of a second."""
     _check_int("depth", depth, 0, MAX_PERFT_DEPTH)
+    check_stop(stop)
     v = c_variant(as_variant(variant))
     pos = c_position(position)
     out = ffi.new("bd_perft_stats *")
-    kernels.ACTIVE.perft(v, pos, depth, bool(slides), bool(bulk), out)
+    slides, bulk = bool(slides), bool(bulk)
+    code = stopping.run(lambda flag: kernels.ACTIVE.perft(v, pos, depth, slides, bulk, out, flag),
+                        stop, None, _perft_is_long(depth, bulk))
+    if code != 0:
+        raise _stopped("perft")
     return PerftStats(out.leaves, out.captures, out.endings)
 
 
 def perft(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
-          slides: bool = False) -> int:
+          slides: bool = False, *, stop: Optional[threading.Event] = None) -> int:
     """The number of leaves of the move tree ``depth`` moves deep. A move
     that ends the game is a leaf at its own depth; repetition and the caps
     play no part. With ``slides``, nothing is captured and nothing ends.
+    ``stop`` as for :func:`perft_stats`.
 
     >>> perft(3)
     39512
     >>> perft(3, slides=True)
     39568
     """
-    return perft_stats(depth, position, variant, slides).leaves
+    return perft_stats(depth, position, variant, slides, stop=stop).leaves
 
 
 def divide(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
-           slides: bool = False) -> dict[str, int]:
-    """Perft below each move, by the move as stored (``d1c1``).
+           slides: bool = False, *, stop: Optional[threading.Event] = None) -> dict[str, int]:
+    """Perft below each move, by the move as stored (``d1c1``). ``stop`` as
+    for :func:`perft_stats` (a stopped divide raises
+    :class:`~brandubh.Stopped`).
 
     >>> sum(divide(2).values())
     960
     """
     _check_int("depth", depth, 1, MAX_PERFT_DEPTH)
+    check_stop(stop)
     v = c_variant(as_variant(variant))
     pos = c_position(position)
     moves = ffi.new("bd_move[]", 160)
     counts = ffi.new("uint64_t[]", 160)
-    n = kernels.ACTIVE.divide(v, pos, depth, bool(slides), moves, counts)
+    slides = bool(slides)
+    n = stopping.run(lambda flag: kernels.ACTIVE.divide(v, pos, depth, slides, moves, counts, flag),
+                     stop, None, _perft_is_long(depth, True))
+    if n < 0:
+        raise _stopped("divide")
     return {move_text(moves[i]): counts[i] for i in range(n)}

@@ -2,8 +2,10 @@
 
 The search itself is C (csrc/search.c): iterative deepening principal
 variation search with a transposition table, limited by a count of
-positions and never by a clock. The same game, budget, depth, seed and
-weights give the same move, score and node count on every machine.
+positions; C reads no clock. The same game, budget, depth, seed, table size
+and weights give the same move, score and node count on every machine.
+Only ``time_ms=`` and ``stop=`` (brandubh/stopping.py), which end a search
+when the caller says so, are not deterministic.
 
 >>> from brandubh import Rules
 >>> found = Rules().search(budget=20_000, seed=7)
@@ -16,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from typing import Mapping, NamedTuple, Optional, Union
 
-from . import kernels
+from . import kernels, stopping
 from ._engine import ffi, lib
 from .errors import ArgumentError, EngineError, quote
 
@@ -24,6 +26,14 @@ MATE = lib.BD_MATE
 WIN = lib.BD_WIN
 MAX_DEPTH = lib.BD_MAX_DEPTH
 MAX_BUDGET = 1 << 40
+#: The budget of a search given neither a budget nor a clock.
+DEFAULT_BUDGET = 20_000
+#: The largest transposition table a caller may ask for, in MiB (16 GiB).
+MAX_HASH_MB = 1 << 14
+#: Searches up to this many positions take a few tens of milliseconds at
+#: most, and run in the calling thread; from the main thread larger ones run
+#: in a worker, so that Ctrl-C stops them (brandubh/stopping.py).
+INLINE_BUDGET = 500_000
 
 WEIGHT_NAMES = ("attacker", "defender", "lane_one", "lane_two", "freedom", "corner_guard", "ring")
 
@@ -68,6 +78,13 @@ def check_limits(budget: object, seed: object, depth: object) -> None:
         raise ArgumentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, or None, not {quote(depth)}")
 
 
+def check_hash_mb(hash_mb: object) -> None:
+    if hash_mb is not None and (not isinstance(hash_mb, int) or isinstance(hash_mb, bool)
+                                or not 1 <= hash_mb <= MAX_HASH_MB):
+        raise ArgumentError(f"hash_mb must be a whole number of MiB from 1 to {MAX_HASH_MB}, or None, "
+                            f"not {quote(hash_mb)}")
+
+
 def salt_bytes(salt: Union[str, bytes, bytearray, None], what: str = "salt") -> bytes:
     """Any string or bytes as bytes: UTF-8, lone surrogates included (so
     every Python string has one stable encoding); None is empty."""
@@ -99,9 +116,12 @@ class SearchResult(NamedTuple):
     ``move`` is the move (a move number from :class:`~brandubh.Rules`, the
     stored form ``d1d3`` from :class:`~brandubh.Game`); ``score`` is for the
     side to move: above 29,000 a win found, below -29,000 a loss; ``depth``
-    how many moves ahead the result comes from; ``nodes`` the positions
-    visited (never more than the budget); ``stopped`` true when the budget
-    ended an iteration part way; ``pv`` the line the search expects.
+    how many moves ahead the result comes from (0 when stopped before a
+    look one move ahead was done: the move is then the ordering's first
+    choice); ``nodes`` the positions visited (never more than the budget);
+    ``stopped`` true when the search was cut part way through an iteration,
+    by the budget running out or by ``stop=`` or ``time_ms=``; ``pv`` the
+    line the search expects.
     (A named tuple: made in a fraction of a microsecond.)
     """
 
@@ -145,12 +165,27 @@ def features_off(names) -> int:
 
 
 def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
-               off: int = 0) -> Optional[tuple]:
-    """One C call; returns (move, score, depth, nodes, stopped, pv) or None."""
+               off: int = 0, time_ms: Optional[float] = None, stop=None,
+               hash_mb: Optional[int] = None) -> Optional[tuple]:
+    """One C call; returns (move, score, depth, nodes, stopped, pv) or None.
+    The arguments are checked already. Ctrl-C raises KeyboardInterrupt."""
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed, limits.off = budget, depth or 0, seed, off
+    if hash_mb is not None:
+        limits.tt_bytes = hash_mb << 20
     out = ffi.new("bd_search_result *")
-    code = kernels.ACTIVE.search(game_ptr, limits, weights, out)
+    if not stopping.must_wait(stop, time_ms, budget > INLINE_BUDGET):
+        if stop is not None:
+            limits.stop = stopping.flag_of(stop)
+        code = kernels.ACTIVE.search(game_ptr, limits, weights, out)
+    else:
+        copy = stopping.clone_game(game_ptr)
+
+        def job(flag) -> int:
+            limits.stop = flag
+            return kernels.ACTIVE.search(copy, limits, weights, out)
+
+        code = stopping.wait_for(job, stop, time_ms)
     if code == 1:
         return None
     if code != 0:
