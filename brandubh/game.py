@@ -680,16 +680,26 @@ class Game:
 
     # -- a program's move ------------------------------------------------------
 
-    def search(self, budget: int = 20_000, salt: Union[str, bytes, None] = None,
-               depth: Optional[int] = None, weights: Optional[dict] = None) -> Optional[SearchResult]:
-        """The move a search of ``budget`` positions thinks best for the side
-        to move, or None when the game is finished. The game is not changed.
+    def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,
+               depth: Optional[int] = None, weights: Optional[dict] = None, *,
+               time_ms: Optional[float] = None, stop: Any = None,
+               hash_mb: Optional[int] = None) -> Optional[SearchResult]:
+        """The move a search of ``budget`` positions (20,000 by default; no
+        limit but the clock when ``time_ms`` is given) thinks best for the
+        side to move, or None when the game is finished. The game is not
+        changed.
 
-        No clock is read: the same game, budget and salt give the same move
-        on any machine. ``salt`` (any string or bytes, with the game's own
-        seed when it has one) decides among moves the search scores alike,
-        so two programs given different salts do not play the same game.
-        The result's ``move`` and ``pv`` are in the stored form.
+        No clock is read unless ``time_ms`` is given: the same game, budget,
+        salt and ``hash_mb`` give the same move on any machine. ``salt``
+        (any string or bytes, with the game's own seed when it has one)
+        decides among moves the search scores alike, so two programs given
+        different salts do not play the same game. The result's ``move``
+        and ``pv`` are in the stored form.
+
+        ``time_ms``, ``stop`` and ``hash_mb`` are those of
+        :meth:`Rules.search <brandubh.Rules.search>`: a clock limit and a
+        stop handle (neither deterministic; the best move found so far comes
+        back with ``stopped=True``) and the table's size in MiB.
 
         >>> game = Game()
         >>> found = game.search(budget=5_000, salt='me')
@@ -701,7 +711,8 @@ class Game:
         if self._over():
             return None
         seed = salt_seed((self._seed or b"") + salt_bytes(salt))
-        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights)
+        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights,
+                                   time_ms=time_ms, stop=stop, hash_mb=hash_mb)
         if found is None:  # pragma: no cover - the game is not over
             return None
         return SearchResult(move_text(int(found.move)), found.score, found.depth, found.nodes,
