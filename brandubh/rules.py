@@ -510,6 +510,8 @@ class Rules:
                 time_ms = check_time_ms(time_ms)
                 check_stop(stop)
                 check_hash_mb(hash_mb)
+                if self._g.outcome:
+                    return None  # no copy, no worker, no wait
             raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb)
             if raw is None:
                 return None
