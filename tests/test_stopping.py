@@ -3,6 +3,7 @@ from another thread, a clock (time_ms), and the table's size (hash_mb)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -135,6 +136,21 @@ def test_ctrl_c_ends_brandubh_perft_with_130():
     assert exits[0][1] == "130"
     assert float(exits[0][2]) - sent < LATENCY
     assert took < LATENCY + SLACK
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_forked_child_has_its_own_worker():
+    assert Rules().search(budget=600_000).nodes == 600_000   # the worker runs
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        ok = False
+        try:
+            signal.alarm(60)   # a child left waiting for its parent's worker dies
+            ok = Rules().search(budget=600_000).nodes == 600_000
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert status == 0
 
 
 # ---------------------------------------------------------------- stop=
