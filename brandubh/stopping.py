@@ -15,7 +15,7 @@ a millisecond. Nothing in C is shared between calls, and C reads no clock.
   worker is joined, and the exception goes on. The worker works on copies
   (the game is cloned for it), so the game is left as it was whatever
   happens. Short calls, which end in a few milliseconds anyway, run in the
-  calling thread: starting a thread costs about 0.1 ms.
+  calling thread.
 * **Another thread.** ``stop=`` takes a :class:`Stop` (the engine reads its
   flag directly) or any ``threading.Event`` (looked at every 10 ms). What a
   stopped call returns is the caller's: the search returns the best it has
