@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .errors import (
         ArgumentError as ArgumentError, BrandubhError as BrandubhError, EngineError as EngineError,
         MoveError as MoveError, PositionError as PositionError, SquareError as SquareError,
-        VariantError as VariantError,
+        Stopped as Stopped, VariantError as VariantError,
     )
     from .game import (
         Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         divide as divide, outcome_name as outcome_name, perft as perft, perft_stats as perft_stats,
     )
     from .search import SearchResult as SearchResult
+    from .stopping import Stop as Stop
     from .variant import PRESETS as PRESETS, Variant as Variant
 
 
