@@ -10,9 +10,9 @@ a millisecond. Nothing in C is shared between calls, and C reads no clock.
   thread runs in a worker thread (the GIL is released in C; one long-lived
   worker, so that a call costs about 20 microseconds more, not the 0.1 ms
   of a new thread) while the main thread waits, in slices a signal cuts
-  short. When a handler raises (KeyboardInterrupt for
-  Ctrl-C, or whatever a SIGALRM handler raises) the flag is raised, the
-  worker is joined, and the exception goes on. The worker works on copies
+  short. When a handler raises (KeyboardInterrupt for Ctrl-C, or whatever
+  a SIGALRM handler raises) the flag is raised, the worker is joined, and
+  the exception goes on; a handler that returns lets the call go on. The worker works on copies
   (the game is cloned for it), so the game is left as it was whatever
   happens. Short calls, which end in a few milliseconds anyway, run in the
   calling thread.
