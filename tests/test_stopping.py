@@ -35,6 +35,7 @@ def alarm(signum, frame):
     raise TimeoutError("the alarm rang")
 
 signal.signal(signal.SIGALRM, alarm)
+signal.signal(signal.SIGUSR1, lambda signum, frame: None)
 huge = 2**40
 jobs = {
     "perft": lambda: perft_stats(20, game.position, game.variant),
@@ -44,6 +45,7 @@ jobs = {
     "search_clock": lambda: game.search(time_ms=10**8),
     "playouts": lambda: game.playouts(huge),
     "alarm": lambda: (signal.setitimer(signal.ITIMER_REAL, 0.4), game.search(budget=huge)),
+    "usr1": lambda: print("DEPTH", game.search(time_ms=1500).depth, time.monotonic(), flush=True),
 }
 if kind == "cli":
     from brandubh.cli import main
@@ -124,6 +126,16 @@ def test_an_alarm_handler_that_raises_stops_the_search():
     assert name == "TimeoutError", err
     # The alarm was set 0.4 s after READY (and not before it).
     assert 0.4 <= caught < 0.4 + LATENCY
+    games = [line for line in lines if line[0] == "GAME"]
+    assert games[0] == games[1]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, one monotonic clock")
+def test_a_handler_that_returns_lets_the_call_go_on():
+    lines, err, ready, sent, _ = _run_child("usr1", sig=signal.SIGUSR1)
+    done = [line for line in lines if line[0] == "DEPTH"]
+    assert done and ["FINISHED"] in lines, (lines, err)
+    assert float(done[0][2]) - ready >= 1.5 > sent - ready
     games = [line for line in lines if line[0] == "GAME"]
     assert games[0] == games[1]
 
