@@ -54,6 +54,7 @@ int bd_cpu_has_popcnt(void) {
 #define BD_HW_POPCOUNT 1   /* __popcnt64 needs no compiler switch */
 #endif
 
+#define bd_block_squares bd_popcnt_block_squares
 #define bd_capture_lines bd_popcnt_capture_lines
 #define bd_count_moves bd_popcnt_count_moves
 #define bd_default_weights bd_popcnt_default_weights
@@ -76,7 +77,12 @@ int bd_cpu_has_popcnt(void) {
 #define bd_gen_moves bd_popcnt_gen_moves
 #define bd_has_move_slow bd_popcnt_has_move_slow
 #define bd_judge_start bd_popcnt_judge_start
+#define bd_order_keys bd_popcnt_order_keys
 #define bd_perft bd_popcnt_perft
+#define bd_picker_init bd_popcnt_picker_init
+#define bd_picker_next bd_popcnt_picker_next
+#define bd_picker_init_captures bd_popcnt_picker_init_captures
+#define bd_picker_init_evasions bd_popcnt_picker_init_evasions
 #define bd_piece_at bd_popcnt_piece_at
 #define bd_playouts bd_popcnt_playouts
 #define bd_pos_capture bd_popcnt_pos_capture
@@ -98,6 +104,7 @@ int bd_cpu_has_popcnt(void) {
 #include "playout.c"
 #include "eval.c"
 #include "tt.c"
+#include "movepick.c"
 #include "search.c"
 
 #ifdef BD_POPCNT_PUSHED

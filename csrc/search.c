@@ -18,26 +18,22 @@
  * PVS and the table. The rest are within it; blocks first measured below
  * zero twice, not clearly, and is the next candidate to drop. Treating an
  * open line as check cost 44 Elo when it tried every attacker move instead
- * of only the saving ones. */
+ * of only the saving ones.
+ *
+ * The move ordering (the table move, wins, captures, blocks, killers,
+ * history) is csrc/movepick.c: each node asks its picker for the next
+ * move. The killers and the history it reads are kept here (reward). */
 #include "search.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "movepick.h"
 #include "tt.h"
 
 #define INF 32000
 #define QMAX 12          /* quiescence plies at most */
 #define LMR_AFTER 3      /* moves searched in full before reductions start */
-
-/* Move-ordering classes, highest first. */
-#define ORDER_TT      (1 << 30)
-#define ORDER_WIN     (1 << 29)   /* the king home, or the king captured */
-#define ORDER_CAPTURE (1 << 26)
-#define ORDER_BLOCK   (1 << 25)   /* an attacker into the king's open line */
-#define ORDER_KILLER1 (1 << 24)
-#define ORDER_KILLER2 (1 << 23)
-#define HISTORY_MAX   (1 << 22)
 
 typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
@@ -128,249 +124,20 @@ static inline int relative_eval(const ctx *c, const bd_pos *p, bd_bb king_reach)
     return p->side == BD_ATTACKERS ? s : -s;
 }
 
-/* The squares between the king and the escape squares he has an open line
- * to: where an attacker blocks him. */
-static bd_bb block_squares(const bd_variant *v, const bd_pos *p) {
-    bd_bb lanes = bd_king_lanes(v, p), block = bd_blockers(v, p), between = 0;
-    bd_bb from_king = p->king == BD_NONE ? 0 : bd_slides(p->king, block);
-    while (lanes) between |= bd_slides(bd_pop_lsb(&lanes), block) & from_king;
-    return between;
+/* What the move ordering reads of the search (movepick.h), with the
+ * features that `off` turns off left out. */
+static inline const bd_move *killers_at(const ctx *c, int ply) {
+    return (c->off & BD_OFF_KILLERS) ? NULL : c->killers[ply];
 }
-
-/* Where the side to move can capture, worked out once for all its moves:
- * the squares that capture soldiers, one set per direction, and the reach
- * (bd_capture_reach_lines). */
-typedef struct capture_map {
-    bd_bb lines[4];
-    bd_bb takers;       /* where an attacker takes the king */
-    bd_bb reach;
-} capture_map;
-
-static inline void map_captures(const bd_variant *v, const bd_pos *p, capture_map *cm) {
-    cm->reach = bd_capture_reach_lines(v, p, cm->lines, &cm->takers);
+static inline const int32_t *history_of(const ctx *c, const bd_pos *p) {
+    return (c->off & BD_OFF_HISTORY) ? NULL : c->history[p->side];
 }
+static inline int with_blocks(const ctx *c) { return !(c->off & BD_OFF_BLOCKS); }
 
-/* The ordering key of what a move takes, 0 when nothing: ORDER_WIN for the
- * king, else ORDER_CAPTURE and 1024 for each soldier. Read off the king's
- * takers and the lines, which are exact for every mover but an unarmed king
- * (who takes nothing), so that for any other the square reached decides
- * (landing_key). (Playing out every move in reach cost a tenth of the
- * search's instructions.) */
-static inline int landing_key(const capture_map *cm, int to) {
-    int k;
-    if (cm->takers & bd_bit(to)) return ORDER_WIN;
-    k = (int)(((cm->lines[0] >> to) & 1) + ((cm->lines[1] >> to) & 1) + ((cm->lines[2] >> to) & 1) +
-              ((cm->lines[3] >> to) & 1));
-    return k ? ORDER_CAPTURE + 1024 * k : 0;
-}
-static inline int capture_key(const bd_variant *v, const bd_pos *p, const capture_map *cm, bd_move m) {
-    if (!bd_may_capture(cm->reach, m)) return 0;
-    if (BD_FROM(m) == p->king && !v->king_armed) return 0;
-    return landing_key(cm, BD_TO(m));
-}
-
-/* What the ordering of one position's moves needs, read once: locals
- * rather than reads through c and p, which the stores to the score array
- * could alias (the compiler would load them again for every move). */
-typedef struct order {
-    const bd_variant *v;
-    const bd_pos *p;
-    const capture_map *cm;
-    bd_bb blocks, escapes, king_bb;
-    /* Most moves are none of the special ones, and one test finds them: not
-     * to a square where a move may capture, block or (the king's) win. */
-    bd_bb special_to;
-    bd_move tt_move, killer1, killer2;
-    const int32_t *history;     /* NULL when history is off */
-} order;
-
-static inline void order_init(order *o, const ctx *c, const bd_pos *p, const capture_map *cm,
-                              bd_move tt_move, int ply) {
-    const int off = c->off;
-    o->v = &c->g->v;
-    o->p = p;
-    o->cm = cm;
-    o->blocks = p->side == BD_ATTACKERS && !(off & BD_OFF_BLOCKS) ? block_squares(o->v, p) : 0;
-    o->escapes = bd_escapes(o->v);
-    o->king_bb = bd_king_bb(p);
-    o->special_to = cm->reach | o->blocks | (p->side == BD_DEFENDERS ? o->escapes : 0);
-    o->tt_move = tt_move;
-    o->killer1 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][0];
-    o->killer2 = (off & BD_OFF_KILLERS) ? 0 : c->killers[ply][1];
-    o->history = (off & BD_OFF_HISTORY) ? NULL : c->history[p->side];
-}
-
-static inline int is_plain(const order *o, bd_move m) {
-    return !(bd_bit(BD_TO(m)) & o->special_to) && m != o->tt_move && m != o->killer1 && m != o->killer2;
-}
-
-static inline int history_key(const order *o, bd_move m) { return o->history ? o->history[m] : 0; }
-
-/* The ordering key: table move, wins, captures, blocks, killers, history. */
-static inline int order_key(const order *o, bd_move m) {
-    bd_bb to = bd_bit(BD_TO(m));
-    int taken;
-    if (is_plain(o, m)) return history_key(o, m);
-    if (m == o->tt_move) return ORDER_TT;
-    if (BD_FROM(m) == o->p->king && (to & o->escapes)) return ORDER_WIN;
-    taken = capture_key(o->v, o->p, o->cm, m);
-    if (taken) return taken;
-    if (to & o->blocks) return ORDER_BLOCK;
-    if (m == o->killer1) return ORDER_KILLER1;
-    if (m == o->killer2) return ORDER_KILLER2;
-    return history_key(o, m);
-}
-
-static void score_moves(const ctx *c, const bd_pos *p, const capture_map *cm, const bd_move *moves,
-                        int n, bd_move tt_move, int ply, int *scores) {
-    order o;
-    int i;
-    order_init(&o, c, p, cm, tt_move, ply);
-    for (i = 0; i < n; i++) scores[i] = order_key(&o, moves[i]);
-}
-
-/* The moves of the side to move with their ordering keys, in the order
- * bd_gen_moves gives (ties are broken by it), in one pass: most moves get
- * their history at once, and the move list is not read back. (Generating,
- * then scoring, ran 1.3% more instructions in the search.) */
-static int gen_scored(const order *o, bd_move *moves, int *scores) {
-    bd_bb block = bd_blockers(o->v, o->p), movers = bd_movers(o->p);
-    int n = 0;
-    while (movers) {
-        int from = bd_pop_lsb(&movers);
-        bd_bb t = bd_piece_targets(o->v, o->p, from, block);
-        while (t) {
-            bd_move m = BD_MOVE(from, bd_pop_lsb(&t));
-            moves[n] = m;
-            scores[n++] = is_plain(o, m) ? history_key(o, m) : order_key(o, m);
-        }
-    }
-    return n;
-}
-
-static inline void consider(const order *o, bd_move m, bd_move *best, int *best_key) {
-    int s = order_key(o, m);
-    /* Ties go to the move listed first: the lower number. */
-    if (s > *best_key || (s == *best_key && m < *best)) {
-        *best_key = s;
-        *best = m;
-    }
-}
-
-/* Whether m is a move of the side to move here: the table and the killers
- * hold moves from other positions. */
-static inline int is_legal_here(const order *o, bd_bb block, bd_move m) {
-    return (bd_targets_within(o->v, o->p, BD_FROM(m), block) & bd_bit(BD_TO(m))) != 0;
-}
-
-/* The lowest-numbered soldier move to a square of `to`: the first of them
- * in list order. */
-static bd_move first_to(bd_bb soldiers, const bd_bb sets[4], bd_bb to) {
-    bd_move best = 0xffff;
-    int d;
-    for (d = 0; d < 4; d++) {
-        bd_bb t = sets[d] & to;
-        while (t) {
-            int sq = bd_pop_lsb(&t);
-            bd_move m = BD_MOVE(bd_slid_from(soldiers, sq, d), sq);
-            if (m < best) best = m;
-        }
-    }
-    return best;
-}
-
-/* The move pick() would choose first from the whole list, found without
- * listing it, when its key is above every history key: the first in list
- * order (by square left, then square reached) among those with the highest
- * key, which can only be the table move, a win, a capture, a block or a
- * killer. 0 when there is none. (Three nodes in four are cut by their first
- * move, so most never list their moves at all.)
- *
- * A soldier's capture or block is keyed by the square reached alone, so the
- * squares are ranked first and the pieces found only for the best of them
- * (finding the piece for every candidate cost 6% of the search). */
-static bd_move first_special(const order *o, bd_bb block, int *key) {
-    const bd_pos *p = o->p;
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[4], reached, t, top = 0;
-    bd_move best = 0;
-    int best_key = ORDER_KILLER2 - 1;
-    /* 1. The table move outranks everything. */
-    if (o->tt_move && is_legal_here(o, block, o->tt_move)) {
-        *key = ORDER_TT;
-        return o->tt_move;
-    }
-    /* 2. The soldiers' captures, the best squares; else their blocks. */
-    if (o->cm->reach | o->blocks) {
-        bd_slide_sets(soldiers, BD_ALL & ~block, sets);
-        reached = (sets[0] | sets[1] | sets[2] | sets[3]) & ~(BD_CORNERS | BD_THRONE_BB);
-    } else {
-        reached = sets[0] = sets[1] = sets[2] = sets[3] = 0;
-    }
-    for (t = reached & o->cm->reach; t;) {
-        int sq = bd_pop_lsb(&t), k = landing_key(o->cm, sq);
-        if (k > best_key) {
-            best_key = k;
-            top = bd_bit(sq);
-        } else if (k == best_key) {
-            top |= bd_bit(sq);
-        }
-    }
-    if (!top && (reached & o->blocks)) {
-        best_key = ORDER_BLOCK;
-        top = reached & o->blocks;
-    }
-    if (top) best = first_to(soldiers, sets, top);
-    /* 3. The killers, when they are soldiers' moves here. */
-    if (o->killer1 && BD_FROM(o->killer1) != p->king && is_legal_here(o, block, o->killer1))
-        consider(o, o->killer1, &best, &best_key);
-    if (o->killer2 && BD_FROM(o->killer2) != p->king && is_legal_here(o, block, o->killer2))
-        consider(o, o->killer2, &best, &best_key);
-    /* 4. The king's moves. */
-    if (p->side == BD_DEFENDERS && p->king != BD_NONE) {
-        bd_bb wanted = o->special_to;
-        if (o->killer1 && BD_FROM(o->killer1) == p->king) wanted |= bd_bit(BD_TO(o->killer1));
-        if (o->killer2 && BD_FROM(o->killer2) == p->king) wanted |= bd_bit(BD_TO(o->killer2));
-        for (t = bd_king_targets(o->v, p, block) & wanted; t;) {
-            bd_move m = BD_MOVE(p->king, bd_pop_lsb(&t));
-            if (!is_plain(o, m)) consider(o, m, &best, &best_key);
-        }
-    }
-    *key = best_key;
-    return best;
-}
-
-/* Bring the best remaining move to place i. The first few are picked one
- * by one (most nodes are cut by one of them); then the rest are sorted once,
- * which costs less than picking each. */
-#define PICKS 3
-static inline bd_move pick(bd_move *moves, int *scores, int i, int n) {
-    int best = i, j;
-    if (i == PICKS) {
-        for (j = i + 1; j < n; j++) {
-            bd_move m = moves[j];
-            int s = scores[j], k;
-            for (k = j; k > i && scores[k - 1] < s; k--) {
-                moves[k] = moves[k - 1];
-                scores[k] = scores[k - 1];
-            }
-            moves[k] = m;
-            scores[k] = s;
-        }
-    }
-    if (i >= PICKS) return moves[i];
-    for (j = i + 1; j < n; j++)
-        if (scores[j] > scores[best]) best = j;
-    if (best != i) {
-        bd_move m = moves[i];
-        int s = scores[i];
-        moves[i] = moves[best];
-        scores[i] = scores[best];
-        moves[best] = m;
-        scores[best] = s;
-    }
-    return moves[i];
-}
-
+/* A quiet move that cut the node off: the ply's first killer, and its
+ * history grows (by the square of the depth, so the deeper cuts count
+ * most), all of it halved when one entry gets too big to stay below the
+ * killers' keys. */
 static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
     int32_t *h = &c->history[p->side][m];
     if (c->killers[ply][0] != m) {
@@ -378,62 +145,23 @@ static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
         c->killers[ply][0] = m;
     }
     *h += depth * depth;
-    if (*h >= HISTORY_MAX) {
+    if (*h >= BD_HISTORY_MAX) {
         int s, k;
         for (s = 0; s < 2; s++)
             for (k = 0; k < 4096; k++) c->history[s][k] /= 2;
     }
 }
 
-static inline void add_capture(bd_move m, int score, bd_move *moves, int *scores, int *n) {
-    /* In the order bd_gen_moves would list them (ties are broken by it). */
-    int k = (*n)++;
-    for (; k > 0 && moves[k - 1] > m; k--) {
-        moves[k] = moves[k - 1];
-        scores[k] = scores[k - 1];
-    }
-    moves[k] = m;
-    scores[k] = score;
-}
-
-/* The moves that capture, scored by what they take: the soldiers' moves into
- * reach all at once, by direction, then an armed king's. (Piece by piece,
- * every one played out, this was a sixth of the search's instructions.) */
-static int gen_captures(const bd_variant *v, const bd_pos *p, const capture_map *cm, bd_move *moves,
-                        int *scores) {
-    bd_bb block = bd_blockers(v, p), soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[4];
-    int n = 0, d, key;
-    if (!cm->reach) return 0;   /* the usual case: nothing to take */
-    bd_slide_sets(soldiers, BD_ALL & ~block, sets);
-    for (d = 0; d < 4; d++) {
-        bd_bb t = sets[d] & cm->reach & ~(BD_CORNERS | BD_THRONE_BB);
-        while (t) {
-            int to = bd_pop_lsb(&t);
-            bd_move m = BD_MOVE(bd_slid_from(soldiers, to, d), to);
-            if ((key = capture_key(v, p, cm, m)) != 0) add_capture(m, key, moves, scores, &n);
-        }
-    }
-    if (p->side == BD_DEFENDERS && p->king != BD_NONE && v->king_armed) {
-        bd_bb t = bd_king_targets(v, p, block) & cm->reach;
-        while (t) {
-            bd_move m = BD_MOVE(p->king, bd_pop_lsb(&t));
-            if ((key = capture_key(v, p, cm, m)) != 0) add_capture(m, key, moves, scores, &n);
-        }
-    }
-    return n;
-}
-
 /* Quiescence: captures only, until the position is quiet; but a king with
  * an open line home is like check: the attackers may not stand pat, and
- * every move of theirs is looked at (all but a block or a capture lose). */
+ * only their moves that can stop him are looked at. */
 static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     const bd_variant *v = &c->g->v;
     const bd_pos *p;
-    bd_move moves[BD_MAX_MOVES];
-    int scores[BD_MAX_MOVES];
-    int n, i, best = -INF, threatened;
+    bd_picker pk;
+    bd_move m;
+    int best = -INF, threatened;
     bd_bb king_reach;
-    capture_map cm;
     c->pv_len[ply] = 0;
     /* 1. Count the position. */
     if (!visit(c)) return 0;
@@ -455,28 +183,24 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
         return relative_eval(c, p, king_reach);
     }
-    /* 5. Captures, best first; threatened, only the moves that can save the
-     *    king's opponents: into his open line, or beside him (to take him).
-     *    Every other move lets him home, so when there is none the position
-     *    is lost, the king home the move after next. (Trying every move instead cost 44 Elo at 20,000 positions
-     *    a move: -43.7 +- 33.1 over 400 games.) */
-    map_captures(v, p, &cm);
+    /* 5. The moves: captures, best first; threatened, only the moves that
+     *    can save the king's opponents: into his open line, or beside him
+     *    (to take him). Every other move lets him home, so when there is
+     *    none the position is lost, the king home the move after next.
+     *    (Trying every move instead cost 44 Elo at 20,000 positions a move:
+     *    -43.7 +- 33.1 over 400 games.) */
     if (threatened) {
-        bd_bb saving = block_squares(v, p) | BD_ADJACENT[p->king];
-        int k;
-        n = bd_gen_moves(v, p, moves);
-        for (i = k = 0; i < n; i++)
-            if (saving & bd_bit(BD_TO(moves[i]))) moves[k++] = moves[i];
-        n = k;
-        if (n == 0) return mated_in(ply + 2);
-        score_moves(c, p, &cm, moves, n, 0, ply, scores);
+        bd_bb saving = bd_block_squares(v, p) | BD_ADJACENT[p->king];
+        if (bd_picker_init_evasions(&pk, v, p, saving, killers_at(c, ply), history_of(c, p),
+                                    with_blocks(c)) == 0)
+            return mated_in(ply + 2);
     } else {
-        n = gen_captures(v, p, &cm, moves, scores);
+        bd_picker_init_captures(&pk, v, p);
     }
-    for (i = 0; i < n; i++) {
-        bd_move m = pick(moves, scores, i, n);
+    /* 6. Each looked at until one is good enough. */
+    while ((m = bd_next_move(&pk)) != 0) {
         int s;
-        push(c, m, cm.reach);
+        push(c, m, bd_picker_reach(&pk));
         s = -qsearch(c, -beta, -alpha, ply + 1, qply + 1);
         pop(c);
         if (c->stopped) return 0;
@@ -495,12 +219,9 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     const bd_variant *v = &c->g->v;
     const bd_pos *p;
     bd_tt_entry *slot;
-    bd_move moves[BD_MAX_MOVES], tt_move = 0, best_move = 0;
-    int scores[BD_MAX_MOVES];
-    int n, i, k, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1, first_key;
-    capture_map cm;
-    bd_move first;
-    order o;
+    bd_move tt_move = 0, best_move = 0, m;
+    int i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1;
+    bd_picker pk;
     /* 1. Out of depth: quiescence takes the position over, and counts it
      *    (each position is counted once). */
     if (depth <= 0 || ply >= BD_MAX_PLY - QMAX - 1) return qsearch(c, alpha, beta, ply, 0);
@@ -531,44 +252,22 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
                 return s;
         }
     }
-    /* 7. The moves, best first: the first on its own when it is a special
-     *    one (see first_special), the rest listed and ordered only when it
-     *    does not cut the node off. */
-    map_captures(v, p, &cm);
-    order_init(&o, c, p, &cm, tt_move, ply);
-    first = first_special(&o, bd_blockers(v, p), &first_key);
-    n = first ? 1 : gen_scored(&o, moves, scores);
-    if (n == 0) return 0;
-    if (first) {
-        moves[0] = first;
-        scores[0] = first_key;
-    }
-    for (i = 0;; i++) {
-        bd_move m;
+    /* 7. The moves, best first (movepick.h): the table move, the special
+     *    ones, the killers, then the rest, each stage worked out only when
+     *    the moves before it have not cut the node off. */
+    bd_picker_init(&pk, v, p, tt_move, killers_at(c, ply), history_of(c, p), with_blocks(c));
+    for (i = 0; (m = bd_next_move(&pk)) != 0; i++) {
         int s;
-        if (i == 1 && first) {
-            /* The rest: the whole list, the first in front as pick() would
-             * have put it. */
-            n = gen_scored(&o, moves, scores);
-            for (k = 0; moves[k] != first; k++) {
-            }
-            moves[k] = moves[0];
-            scores[k] = scores[0];
-            moves[0] = first;
-            scores[0] = first_key;
-        }
-        if (i >= n) break;
-        m = i == 0 && first ? first : pick(moves, scores, i, n);
         /* 8. Principal variation search: the first move with the full window,
          *    the rest with a null window, searched again if they beat it. */
-        push(c, m, cm.reach);
+        push(c, m, bd_picker_reach(&pk));
         if (i == 0 || (c->off & BD_OFF_PVS)) {
             s = -search(c, depth - 1, -beta, -alpha, ply + 1);
         } else {
             /* 9. Late move reductions: a soldier's quiet move late in the
              *    order is looked at one move less deep first, and again in
              *    full only when it beats the best so far. */
-            int r = depth >= 3 && i >= LMR_AFTER && scores[i] < ORDER_KILLER2 &&
+            int r = depth >= 3 && i >= LMR_AFTER && bd_picked(&pk) == BD_PICKED_QUIET &&
                     BD_FROM(m) != p->king && !(c->off & BD_OFF_LMR);
             s = -search(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
             if (r && !c->stopped && s > alpha) s = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -586,13 +285,19 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
                 memcpy(&c->pv[ply][1], c->pv[ply + 1], (size_t)c->pv_len[ply + 1] * sizeof(bd_move));
                 c->pv_len[ply] = c->pv_len[ply + 1] + 1;
                 if (alpha >= beta) {
-                    if (scores[i] < ORDER_BLOCK) reward(c, p, m, depth, ply);
+                    /* A killer or a quiet move that cuts is remembered (not
+                     * the table move, even when it is quiet). */
+                    if (bd_picked(&pk) == BD_PICKED_KILLER || bd_picked(&pk) == BD_PICKED_QUIET)
+                        reward(c, p, m, depth, ply);
                     break;
                 }
             }
         }
     }
-    /* 10. Remember what was found. */
+    /* 10. No move at all (a variant that lets the game go on without one):
+     *     nothing to remember. */
+    if (best_move == 0) return 0;
+    /* 11. Remember what was found. */
     slot->key = p->key;
     slot->move = best_move;
     slot->depth = (int8_t)depth;
@@ -634,7 +339,7 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     int keys[BD_MAX_MOVES];
     uint32_t ties[BD_MAX_MOVES];
     int n, i, depth, max_depth;
-    capture_map cm;
+    bd_bb reach;
     ctx *c;
     memset(out, 0, sizeof *out);
     if (g->outcome != BD_ONGOING) return 1;
@@ -662,8 +367,8 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
 
     /* The root's moves, ordered once by the ordering keys and the seed. */
     n = bd_gen_moves(&g->v, now(c), moves);
-    map_captures(&g->v, now(c), &cm);
-    score_moves(c, now(c), &cm, moves, n, 0, 0, keys);
+    reach = bd_capture_reach(&g->v, now(c));
+    bd_order_keys(&g->v, now(c), moves, n, killers_at(c, 0), history_of(c, now(c)), with_blocks(c), keys);
     for (i = 0; i < n; i++) ties[i] = tie_break(limits->seed, moves[i]);
     sort_root(moves, keys, ties, n);
     out->move = moves[0];
@@ -681,7 +386,7 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
         if (!visit(c)) break;
         for (done = 0; done < n; done++) {
             int s;
-            push(c, moves[done], cm.reach);
+            push(c, moves[done], reach);
             if (done == 0) {
                 s = -search(c, depth - 1, -INF, INF, 1);
             } else {
