@@ -285,7 +285,17 @@ class Engine:
         """The position as a string (the position string of docs/rules.md)."""
         return position_text(self._pos)
 
-    __str__ = to_string
+    def __str__(self) -> str:
+        """The board as a plain ASCII diagram and the side to move
+        (:func:`brandubh.text.diagram`); :meth:`to_string` is the position
+        string.
+
+        >>> print(str(Engine()).splitlines()[-1])
+        attackers to move
+        """
+        from .text import diagram
+
+        return diagram(self)
 
     def __repr__(self) -> str:
         return f"Engine({self.to_string()!r}, {self._variant.as_string()!r})"

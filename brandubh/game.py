@@ -404,6 +404,46 @@ class Game:
         return (f"<Game {self.status} ply={self.ply} attackers={self._attackers} "
                 f"variant={self.variant.as_string()!r} position={self.position!r}>")
 
+    # -- pictures -----------------------------------------------------------
+
+    def __str__(self) -> str:
+        """The board as a plain ASCII diagram, with whose move it is and the
+        last move (:func:`brandubh.text.diagram`); ``repr()`` is the one-line
+        summary.
+
+        >>> print(str(Game().play_or_raise('d2c2')).splitlines()[-5])
+        2 | .  . [A][.] .  .  . | 2
+        """
+        from .text import diagram
+
+        return diagram(self)
+
+    def diagram(self, *, unicode: bool = False, lastmove: Any = None, flipped: bool = False,
+                colour: bool = False) -> str:
+        """The board as text, as :func:`brandubh.text.diagram` draws it:
+        ``unicode=True`` for discs and box lines instead of ASCII,
+        ``colour=True`` for a terminal's colours, ``flipped=True`` for the
+        board seen from the other side, ``lastmove=False`` to leave the last
+        move unmarked.
+
+        >>> print(Game().diagram(unicode=True).splitlines()[5])
+        4 │ ●  ●  ○  ♔  ○  ●  ● │ 4
+        """
+        from .text import diagram
+
+        return diagram(self, unicode=unicode, lastmove=lastmove, flipped=flipped, colour=colour)
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (:func:`brandubh.svg.board`), which a
+        Jupyter notebook shows by itself for a game left at the end of a cell.
+
+        >>> Game()._repr_svg_().startswith('<svg')
+        True
+        """
+        from .svg import board
+
+        return board(self)
+
     # -- seats and sides ---------------------------------------------------
 
     @property
@@ -507,6 +547,20 @@ class Game:
             return None
         side = rules.winner
         return Result(str(outcome_name(rules.outcome)), self.seat_of(side), side)
+
+    @property
+    def result_sentence(self) -> Optional[str]:
+        """How the game ended, as a sentence a person can read; None while it
+        is active. It is the sentence a move refused after the end gives.
+
+        >>> game = Game()
+        >>> game.result_sentence is None
+        True
+        >>> _ = game.resign('p1'); game.result_sentence
+        'the attackers resigned'
+        """
+        with self._lock:
+            return self._ended_how() if self._over() else None
 
     @property
     def winner(self) -> Optional[str]:

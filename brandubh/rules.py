@@ -538,6 +538,17 @@ class Rules:
             raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {quote(ply)}")
         return ply
 
+    def __str__(self) -> str:
+        """The board as a plain ASCII diagram, whose move it is and the last
+        move, or how the game ended (:func:`brandubh.text.diagram`).
+
+        >>> print(str(Rules()).splitlines()[-1])
+        attackers to move; ply 0
+        """
+        from .text import diagram
+
+        return diagram(self)
+
     def __repr__(self) -> str:
         with self._lock:
             return (f"<Rules {self.position!r} ply={self.ply} "
