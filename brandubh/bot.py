@@ -36,6 +36,12 @@ LEVELS: dict[int, tuple[int, float]] = {
 }
 MAX_LEVEL = max(LEVELS)
 
+#: A bot accepts a draw offer when its own search scores the position at
+#: least this much against it: about five soldiers behind, or a loss it can
+#: see coming. (The evaluation favours the attackers by about 250 at the
+#: set-up, so a bot with the defenders does not take a draw at once.)
+DRAW_MARGIN = 500
+
 SeedLike = Union[int, str, bytes, None]
 
 
@@ -108,3 +114,35 @@ class Bot:
         from .engine import move_text
 
         return move_text(chosen)
+
+    def accepts_draw(self, game: Any, side: Optional[str] = None) -> bool:
+        """Whether this bot, playing ``side``, accepts a draw: when a search
+        at its own budget (with no blunders) scores the position
+        :data:`DRAW_MARGIN` or more against it, including a loss it sees
+        coming; otherwise it declines and plays on. ``side`` defaults, for a
+        :class:`~brandubh.Game` with an offer waiting, to the side of the
+        seat that did not make it. False when the game is over. The same
+        game and bot give the same answer every time.
+
+        >>> from brandubh import Game
+        >>> game = Game(position='7/7/7/3k3/7/7/a6 a')   # one attacker against the king
+        >>> _ = game.offer_draw('p2')
+        >>> Bot(2).accepts_draw(game), Bot(2).accepts_draw(game, 'defenders')
+        (True, False)
+        """
+        if side is None:
+            offer = getattr(game, "draw_offered_by", None)
+            if offer is None:
+                raise ArgumentError("no draw offer is waiting: say which side the bot plays (side=)")
+            side = game.side_of("p2" if offer == "p1" else "p1")
+        if side not in ("attackers", "defenders"):
+            raise ArgumentError(f"side must be 'attackers' or 'defenders', not {quote(side)}")
+        lock = getattr(game, "_lock", None)
+        with lock if lock is not None else contextlib.nullcontext():
+            rules = getattr(game, "_rules", game)
+            if getattr(game, "status", "active") != "active" or rules.is_over():
+                return False
+            found = rules.search(budget=self.budget, seed=salt_seed(self._salt(game, rules) + b"|draw"),
+                                 depth=self.depth, weights=self.weights, _off=self.off)
+            mine = found.score if rules.side == side else -found.score
+            return bool(mine <= -DRAW_MARGIN)
