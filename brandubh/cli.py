@@ -5,6 +5,8 @@
     brandubh match A B [--games N] [--jobs N] ...
     brandubh codingame [--level N] [--budget N] [--seed N]
     brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
+    brandubh show GAME_FILE [--ply N] [--svg OUT]
+    brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
 """
 
 from __future__ import annotations
@@ -105,11 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 
-    from . import codingame, match, referee
+    from . import codingame, match, play, referee, show
 
     match.register(sub)
     codingame.register(sub)
     referee.register(sub)
+    show.register(sub)
+    play.register(sub)
     return parser
 
 
