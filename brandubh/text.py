@@ -191,20 +191,13 @@ def facts(thing: Any, lastmove: LastMove = None) -> Facts:
     if lastmove is True:
         raise ArgumentError("lastmove takes a move, None (the game's own) or False (none), not True")
     if isinstance(thing, str):
-        cells, side = _cells_of(thing)
-        last = None if lastmove is None or lastmove is False else _given_last(lastmove)
-        return Facts(thing, cells, side, last, (), None if last is None else notation.move_display(last),
-                     f"{side} to move")
+        return _board_facts(thing, lastmove)
     from .engine import Engine
     from .game import Game
     from .rules import Rules, outcome_name
 
     if isinstance(thing, Engine):
-        position = thing.to_string()
-        cells, side = _cells_of(position)
-        last = None if lastmove is None or lastmove is False else _given_last(lastmove)
-        return Facts(position, cells, side, last, (), None if last is None else notation.move_display(last),
-                     f"{side} to move")
+        return _board_facts(thing.to_string(), lastmove)
     if isinstance(thing, Game):
         with thing._lock:
             rules = thing._rules
@@ -219,6 +212,15 @@ def facts(thing: Any, lastmove: LastMove = None) -> Facts:
         return _game_facts(thing.position, thing, lastmove, status)
     raise ArgumentError("a diagram is drawn of a position string, an Engine, a Rules or a Game, "
                         f"not {type(thing).__name__}")
+
+
+def _board_facts(position: str, lastmove: LastMove) -> Facts:
+    """The facts of a bare board: no game, so no last move of its own."""
+    cells, side = _cells_of(position)
+    last = None if lastmove is None or lastmove is False else _given_last(lastmove)
+    shown = None if last is None else notation.move_display(last)
+    status = f"{side} to move" + ("" if shown is None else f"; last move {shown}")
+    return Facts(position, cells, side, last, (), shown, status)
 
 
 def _game_status(game: Any) -> str:
