@@ -30,7 +30,7 @@ marked and what it captured.
   +---------------------+
     a  b  c  d  e  f  g
 attackers (p1) to move; ply 1; last move Kd4-d1
-rules brandubh; after 1 of 3 moves
+rules brandubh; ply 1 of 3
 moves: Kd4-d1
 0
 """
@@ -129,11 +129,11 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                 f.write(picture)
         except OSError as error:
             raise ArgumentError(f"cannot write {args.svg}: {error.strerror or error}") from None
-        print(f"wrote {args.svg}: the board after {shown.ply} of {total} moves", file=stream)
+        print(f"wrote {args.svg}: the board at ply {shown.ply} of {total}", file=stream)
         return 0
     unicode = not args.ascii and can_write_unicode(stream)
     print(diagram(shown, unicode=unicode, flipped=args.flipped), file=stream)
-    print(f"rules {game.variant.as_string()}; after {shown.ply} of {total} moves", file=stream)
+    print(f"rules {game.variant.as_string()}; ply {shown.ply} of {total}", file=stream)
     if shown.ply:
         print(textwrap.fill("moves: " + " ".join(shown.shown), width=78, subsequent_indent="  "), file=stream)
     return 0

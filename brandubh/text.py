@@ -206,12 +206,16 @@ def facts(thing: Any, lastmove: LastMove = None) -> Facts:
         def status() -> str:
             if thing.is_over():
                 won = f"the {thing.winner} won" if thing.winner else "a draw"
-                return f"game over after {thing.ply} moves: {outcome_name(thing.outcome)}, {won}"
+                return f"game over after {_moves(thing.ply)}: {outcome_name(thing.outcome)}, {won}"
             return f"{thing.side} to move; ply {thing.ply}"
 
         return _game_facts(thing.position, thing, lastmove, status)
     raise ArgumentError("a diagram is drawn of a position string, an Engine, a Rules or a Game, "
                         f"not {type(thing).__name__}")
+
+
+def _moves(n: int) -> str:
+    return f"{n} move" if n == 1 else f"{n} moves"
 
 
 def _board_facts(position: str, lastmove: LastMove) -> Facts:
@@ -225,7 +229,7 @@ def _board_facts(position: str, lastmove: LastMove) -> Facts:
 
 def _game_status(game: Any) -> str:
     if game.status == "finished":
-        return f"game over after {game.ply} moves: {game.result_sentence}"
+        return f"game over after {_moves(game.ply)}: {game.result_sentence}"
     text = f"{game.side_to_move} ({game.turn}) to move; ply {game.ply}"
     if game.draw_offered_by:
         text += f"; {game.draw_offered_by} offers a draw"

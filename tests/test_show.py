@@ -1,0 +1,148 @@
+"""``brandubh show GAME_FILE [--ply N] [--svg OUT]``."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from brandubh.cli import main
+
+# docs/rules.md's game text: the king runs to d1, then to the corner g1.
+ESCAPE = "variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n"
+
+AFTER_TWO = """\
+    a  b  c  d  e  f  g
+  +---------------------+
+7 | #  .  .  .  .  .  # | 7
+6 | .  .  .  .  .  .  . | 6
+5 | .  .  .  .  .  .  . | 5
+4 | .  .  .  +  .  .  . | 4
+3 | .  .  .  .  .  .  . | 3
+2 |[A] .  .  .  .  .  . | 2
+1 |[#] .  .  K  .  .  # | 1
+  +---------------------+
+    a  b  c  d  e  f  g
+defenders (p2) to move; ply 2; last move a1-a2
+rules brandubh; ply 2 of 3
+moves: Kd4-d1 a1-a2
+"""
+
+AT_THE_END_UNICODE = """\
+    a  b  c  d  e  f  g
+  ┌─────────────────────┐
+7 │ ⊠  ·  ·  ·  ·  ·  ⊠ │ 7
+6 │ ·  ·  ·  ·  ·  ·  · │ 6
+5 │ ·  ·  ·  ·  ·  ·  · │ 5
+4 │ ·  ·  ·  ⊡  ·  ·  · │ 4
+3 │ ·  ·  ·  ·  ·  ·  · │ 3
+2 │ ●  ·  ·  ·  ·  ·  · │ 2
+1 │ ⊠  ·  · [·] ·  · [♔]│ 1
+  └─────────────────────┘
+    a  b  c  d  e  f  g
+game over after 3 moves: the king reached a corner, the defenders (p2) won; last move Kd1-g1++
+rules brandubh; ply 3 of 3
+moves: Kd4-d1 a1-a2 Kd1-g1++
+"""
+
+
+@pytest.fixture
+def escape_file(tmp_path):
+    path = tmp_path / "escape.txt"
+    path.write_text(ESCAPE)
+    return path
+
+
+def test_show_a_ply(escape_file, capsys):
+    assert main(["show", str(escape_file), "--ply", "2", "--ascii"]) == 0
+    assert capsys.readouterr().out == AFTER_TWO
+    assert main(["show", str(escape_file), "--ply", "-1", "--ascii"]) == 0
+    assert capsys.readouterr().out == AFTER_TWO
+
+
+def test_show_the_end_in_unicode(escape_file, capsys, monkeypatch):
+    import io
+    import sys
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["show", str(escape_file)]) == 0
+    out.flush()
+    assert out.buffer.getvalue().decode("utf-8") == AT_THE_END_UNICODE
+
+
+def test_show_falls_back_to_ascii_when_the_output_cannot_write_unicode(escape_file, monkeypatch):
+    import io
+    import sys
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["show", str(escape_file), "--ply", "2"]) == 0
+    out.flush()
+    assert out.buffer.getvalue().decode("ascii") == AFTER_TWO
+
+
+def test_show_keeps_a_resignation(tmp_path, capsys):
+    path = tmp_path / "resigned.txt"
+    path.write_text("variant codingame\nmoves d2c2\nresult resign defenders\n")
+    assert main(["show", str(path), "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert "game over after 1 move: the defenders resigned; last move d2-c2" in out
+    assert "rules codingame; ply 1 of 1" in out
+    assert main(["show", str(path), "--ply", "1", "--ascii"]) == 0  # its own ply: the same game
+    assert "the defenders resigned" in capsys.readouterr().out
+
+
+def test_show_svg_to_a_file_and_to_standard_output(escape_file, tmp_path, capsys):
+    out = tmp_path / "board.svg"
+    assert main(["show", str(escape_file), "--ply", "1", "--svg", str(out), "--size", "200"]) == 0
+    assert capsys.readouterr().out == f"wrote {out}: the board at ply 1 of 3\n"
+    root = ET.fromstring(out.read_text())
+    ns = "{http://www.w3.org/2000/svg}"
+    pieces = sorted(tuple(g.get("class").split()[1:]) for g in root.iter(ns + "g")
+                    if g.get("class", "").startswith("piece "))
+    assert pieces == [("attacker", "a1"), ("king", "d1")]
+    assert root.get("width") == "200"
+    assert main(["show", str(escape_file), "--svg", "-"]) == 0
+    text = capsys.readouterr().out
+    root = ET.fromstring(text)
+    pieces = sorted(tuple(g.get("class").split()[1:]) for g in root.iter(ns + "g")
+                    if g.get("class", "").startswith("piece "))
+    assert pieces == [("attacker", "a2"), ("king", "g1")]
+
+
+def test_show_reads_standard_input(monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ESCAPE))
+    assert main(["show", "-", "--ply", "2", "--ascii"]) == 0
+    assert capsys.readouterr().out == AFTER_TWO
+
+
+@pytest.mark.parametrize("text, args, message", [
+    (ESCAPE, ["--ply", "4"], "--ply must be from -3 to 3 (the game has 3 moves), not 4"),
+    ("variant brandubh\nmoves d1c1 d1d4\n", [], "move 2 (d1d4) is refused: d1 to d4: there is no piece on d1"),
+    ("hello\n", [], "not the text of a game"),
+    ("variant nonsense\nmoves\n", [], "nonsense"),
+])
+def test_show_says_what_is_wrong(tmp_path, capsys, text, args, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    assert main(["show", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("brandubh show: ") and message in err, err
+
+
+def test_show_a_missing_file(tmp_path, capsys):
+    assert main(["show", str(tmp_path / "nowhere.txt")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["show", "play"])
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: brandubh {command}") and "examples:" in out
