@@ -52,11 +52,15 @@ import argparse
 import os
 import secrets
 import sys
-from typing import Callable, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TextIO
 
 from . import notation
 from .errors import ArgumentError
 from .text import UNICODE, diagram
+
+if TYPE_CHECKING:
+    from .bot import Bot
+    from .game import Game, LegalMove
 
 __all__ = ["Session", "HINT_BUDGET", "COMMANDS", "register", "run", "play", "use_colour", "can_write_unicode"]
 
@@ -80,7 +84,7 @@ Type a move in either form: d1d3 or d1-d3 (Kd4-d1 and d1-d3xc3 are read too).
 _STYLE = {"refused": "31", "engine": "1", "you": "1", "over": "1;32", "note": "2"}
 
 
-def use_colour(stream: TextIO, environ: Optional[dict] = None) -> bool:
+def use_colour(stream: TextIO, environ: Optional[Mapping[str, str]] = None) -> bool:
     """Whether to colour what goes to ``stream``: a terminal, ``NO_COLOR``
     unset or empty (https://no-color.org), and ``TERM`` not ``dumb``.
 
@@ -131,7 +135,7 @@ class Session:
     person has asked to leave; :attr:`prompt` is what to ask with.
     """
 
-    def __init__(self, game, bot, side: str, *, out: TextIO, unicode: bool = False,
+    def __init__(self, game: "Game", bot: "Bot", side: str, *, out: TextIO, unicode: bool = False,
                  colour: bool = False, hint_budget: int = HINT_BUDGET) -> None:
         if side not in ("attackers", "defenders"):
             raise ArgumentError(f"side must be 'attackers' or 'defenders', not {side!r}")
@@ -139,8 +143,8 @@ class Session:
         self.bot = bot
         self.side = side
         self.other = "defenders" if side == "attackers" else "attackers"
-        self.seat = game.seat_of(side)
-        self.engine_seat = game.seat_of(self.other)
+        self.seat = str(game.seat_of(side))
+        self.engine_seat = str(game.seat_of(self.other))
         self.out = out
         self.unicode = unicode
         self.colour = colour
@@ -196,7 +200,7 @@ class Session:
 
     # -- moves ---------------------------------------------------------------
 
-    def _captured(self, move) -> str:
+    def _captured(self, move: "LegalMove") -> str:
         """``, capturing the defender on c3`` for a LegalMove, before it is
         played."""
         if not move.captures:
@@ -249,6 +253,15 @@ class Session:
         self.say(f"Game over: {self.game.result_sentence}. {who}", "over")
         self.say("Type undo to take back your last move, save FILE to keep the game, or quit.", "note")
 
+    def _shown(self, move: str) -> str:
+        """A legal move as it would be shown once played: ``d1-d3xc3``."""
+        report = self.game._rules.preview(move)
+        assert report is not None, move
+        shown = notation.move_display(move, king=report.king_moved, captures=report.capture_names,
+                                      king_home=report.king_home, king_taken=report.king_taken)
+        assert shown is not None, move
+        return shown
+
     # -- commands --------------------------------------------------------------
 
     def do_help(self) -> None:
@@ -262,11 +275,7 @@ class Session:
         if game.status != "active":
             self.say(f"No moves: the game is over: {game.result_sentence}.")
             return
-        shown = []
-        for m in game.legal():
-            report = game._rules.preview(m.move)
-            shown.append(notation.move_display(m.move, king=report.king_moved, captures=m.captures,
-                                               king_home=report.king_home, king_taken=report.king_taken))
+        shown = [self._shown(m.move) for m in game.legal()]
         self.say(f"Your {len(shown)} moves:")
         line = " "
         for text in shown:
@@ -303,9 +312,8 @@ class Session:
             self.say(f"No hint: the game is over: {game.result_sentence}.")
             return
         found = game.search(budget=self.hint_budget, salt="hint")
-        report = game._rules.preview(found.move)
-        shown = notation.move_display(found.move, king=report.king_moved, captures=report.capture_names,
-                                      king_home=report.king_home, king_taken=report.king_taken)
+        assert found is not None  # the game is active
+        shown = self._shown(str(found.move))
         if found.mate_in is not None:
             plies = found.mate_in
             how = "wins" if found.score > 0 else "loses"
@@ -405,7 +413,7 @@ Exit status: 0, 2 for bad arguments or a game file that cannot be read,
 130 when interrupted."""
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add the ``play`` command to the ``brandubh`` command's subparsers."""
     from .argtypes import whole
     from .bot import MAX_LEVEL
@@ -428,7 +436,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def load_game(path: str, attackers: str = "p1"):
+def load_game(path: str, attackers: str = "p1") -> "Game":
     """The game in a game text file ('-' for standard input); a
     :class:`~brandubh.errors.ArgumentError` saying why when it cannot be
     read or a move in it is refused."""

@@ -40,9 +40,12 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from typing import Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from .errors import ArgumentError
+
+if TYPE_CHECKING:
+    from .game import Game
 
 __all__ = ["register", "run", "at_ply"]
 
@@ -62,7 +65,7 @@ examples:
 Exit status: 0, 2 for a file that cannot be read or a ply out of range."""
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add the ``show`` command to the ``brandubh`` command's subparsers."""
     p = subparsers.add_parser(
         "show", help="print or draw a position of a saved game",
@@ -81,7 +84,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def at_ply(game, ply: Optional[int]):
+def at_ply(game: "Game", ply: Optional[int]) -> "Game":
     """The game as it stood after its first ``ply`` moves: the same game
     for None or its own ply (a resignation or agreed draw kept), a replay
     otherwise. A negative ``ply`` counts back from the end. An

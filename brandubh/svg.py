@@ -121,7 +121,8 @@ def _arrows(arrows: Iterable[Arrow]) -> list[tuple[int, int, str]]:
     try:
         items = list(arrows)
     except TypeError:
-        raise ArgumentError(f"arrows must be a list of moves or pairs of squares, not {type(arrows).__name__}") from None
+        raise ArgumentError("arrows must be a list of moves or pairs of squares, "
+                            f"not {type(arrows).__name__}") from None
     for item in items:
         item = getattr(item, "move", item)  # a LegalMove
         if isinstance(item, str):
