@@ -382,6 +382,9 @@ def play(session: Session, read: Callable[[str], str] = input) -> int:
         except (EOFError, StopIteration):
             session.say("")
             return 0
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: leave on a line of its own
+            session.say("")
+            raise
         if not session.handle(line):
             return 0
 
@@ -421,16 +424,16 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "play", help="play against the engine at a terminal",
         description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--level", type=whole(1, MAX_LEVEL), default=3,
+    p.add_argument("--level", type=whole(1, MAX_LEVEL), default=3, metavar="N",
                    help=f"the engine's level, 1 (a beginner) to {MAX_LEVEL} (default 3)")
     p.add_argument("--side", choices=("attackers", "defenders"), default="attackers",
                    help="your side (default attackers, who move first)")
-    p.add_argument("--variant", default=None,
+    p.add_argument("--variant", default=None, metavar="V",
                    help="a preset (brandubh, codingame, modern, opentafl) or a quoted line of "
                         "field=value pairs (default brandubh; a loaded game keeps its own)")
     p.add_argument("--load", metavar="FILE", default=None,
                    help="go on with a saved game text, as 'save FILE' writes it")
-    p.add_argument("--seed", default=None,
+    p.add_argument("--seed", default=None, metavar="S",
                    help="any text: the engine plays the same way again (default: a fresh one each time)")
     p.add_argument("--ascii", action="store_true", help="draw the board in plain ASCII")
     p.set_defaults(run=run)
