@@ -1,18 +1,19 @@
 /* Bitboards: the 7x7 board in the low 49 bits of a uint64_t.
  *
  * Square index = rank * 7 + file, so a1 = 0, g1 = 6, d4 = 24, g7 = 48.
- * Everything here is a constant or a small inline function; no state. */
+ * Everything here is a constant or a small inline function; no state. The
+ * board's public constants (bd_bb, BD_SQUARES, BD_THRONE, BD_CORNERS) are in
+ * engine.h. */
 #ifndef BD_BITBOARD_H
 #define BD_BITBOARD_H
 
 #include <stdint.h>
+#include "engine.h"
 #include "tables.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #endif
-
-typedef uint64_t bd_bb;
 
 /* For a rare path kept out of a hot function. */
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -21,12 +22,9 @@ typedef uint64_t bd_bb;
 #define BD_NOINLINE __attribute__((noinline))
 #endif
 
-#define BD_SQUARES 49
 #define BD_NONE (-1)
-#define BD_THRONE 24
 
 #define BD_ALL     0x1ffffffffffffULL
-#define BD_CORNERS 0x1040000000041ULL
 #define BD_EDGE    0x1fe0c183060ffULL
 #define BD_THRONE_BB (1ULL << BD_THRONE)
 #define BD_FILE_A  0x40810204081ULL

@@ -1,16 +1,385 @@
-/* The engine's whole interface, for the Python bindings and for C callers. */
+/* The engine's whole interface, for the Python bindings and for C callers.
+ *
+ * This file is the one place the interface is written. What lies between the
+ * two marker lines BD_CDEF_BEGIN and BD_CDEF_END below is, word for word,
+ * the cffi cdef of the Python module brandubh._engine: csrc/build_ffi.py
+ * reads it from here (tests/test_interface.py holds it to that), and the
+ * compiler reads it as the C declarations that the engine's sources are
+ * checked against. So between the markers goes only what cffi's parser
+ * takes: typedefs, structs written out in full or left opaque, enums with
+ * every value written, `#define NAME NUMBER`, function declarations and
+ * comments; no #include, #if, function-like macro or inline function.
+ *
+ * The game record (bd_game) and the position (bd_pos) are opaque here: their
+ * layout is the engine's own (game.h, position.h), and callers read them
+ * through the accessor functions below. The structs that are written out
+ * are the ones a caller fills in or reads back: the rule set, the weights,
+ * the search's limits, and what a move, perft, the playouts or a search
+ * report.
+ *
+ * Every integer constant is here once, in a C enum or a #define, and the
+ * Python layer reads each value from the compiled module (names and all:
+ * brandubh.engine.c_constants), never a copy of it:
+ *
+ *   enum bd_why         -> brandubh.Why          (BD_WHY_OK -> Why.OK)
+ *   enum bd_outcome     -> brandubh.rules.Outcome (BD_ONGOING -> ONGOING,
+ *                          BD_BY_CORNER -> CORNER), outcome_name
+ *   enum bd_play        -> brandubh.rules.PLAY_OK, PLAY_OVER, PLAY_ILLEGAL
+ *   enum bd_off         -> brandubh.search.FEATURES (BD_OFF_TT -> "tt")
+ *   enum bd_side, bd_piece -> brandubh.engine.SIDES, PIECES
+ *   enum bd_escape, bd_king_capture, bd_end -> the numbers of the variant's
+ *                          choice fields (BD_KING_FOUR_TWO <- "four_two")
+ *   enum bd_did         -> the flags of brandubh.engine.MoveReport
+ *
+ * so a new value in one of these enums reaches Python with no Python edit.
+ * How a new rule field or feature bit travels, file by file: docs/search.md,
+ * "The engine's interface". */
 #ifndef BD_ENGINE_H
 #define BD_ENGINE_H
 
-#include "bitboard.h"
-#include "variant.h"
-#include "position.h"
-#include "movegen.h"
-#include "game.h"
-#include "perft.h"
-#include "playout.h"
-#include "eval.h"
-#include "search.h"
-#include "popcnt_build.h"
+#include <stdint.h>
+
+/* BD_CDEF_BEGIN */
+
+/* ---- The board.
+ * A square is rank * 7 + file: a1 = 0, g1 = 6, d4 = 24, g7 = 48. A set of
+ * squares is a bitboard, square s in bit s. A move is its square left times
+ * 64 plus its square reached. */
+typedef uint64_t bd_bb;
+typedef uint16_t bd_move;
+
+#define BD_SQUARES 49
+#define BD_THRONE 24
+#define BD_CORNERS 0x1040000000041ULL
+/* More than the most moves any position can have (13 pieces, 12 squares
+ * each): the length of every array of moves below. */
+#define BD_MAX_MOVES 160
+
+/* The two sides, which are also the side to move; a winner is a side or
+ * BD_NOBODY. */
+enum bd_side { BD_ATTACKERS = 0, BD_DEFENDERS = 1 };
+enum { BD_NOBODY = -1 };
+enum bd_piece { BD_EMPTY = 0, BD_ATTACKER = 1, BD_DEFENDER = 2, BD_KING = 3 };
+
+/* ---- A rule set: the fields of docs/rules.md, chosen at run time
+ * (variant.c).
+ *
+ * Every function of the engine takes the variant it plays under, so one
+ * process can play games under different rule sets at once. The Python layer
+ * checks each field's range before a variant reaches C; bd_variant_normalize
+ * applies docs/rules.md's own substitutions (repeat below 2, a ply cap out
+ * of range). */
+enum bd_escape { BD_ESCAPE_CORNER = 0, BD_ESCAPE_EDGE = 1 };
+enum bd_king_capture {
+    BD_KING_NIELSEN = 0,
+    BD_KING_TWO = 1,
+    BD_KING_FOUR_TWO = 2,
+    BD_KING_FOUR = 3
+};
+enum bd_end { BD_END_DRAW = 0, BD_END_LOSS = 1 };
+
+typedef struct bd_variant {
+    int escape;             /* enum bd_escape */
+    int throne_pass;        /* 0/1 */
+    int throne_reentry;
+    int throne_hostile;
+    int king_armed;
+    int king_capture;       /* enum bd_king_capture */
+    int encirclement;
+    int no_pieces;
+    int no_move;            /* enum bd_end */
+    int repetition;         /* enum bd_end */
+    int repeat;             /* >= 2 */
+    int repeat_counts_start;
+    int ply_cap;            /* 1..BD_MAX_PLY_CAP */
+    int quiet_cap;          /* 0..BD_MAX_PLY_CAP, 0 = off */
+} bd_variant;
+
+#define BD_MAX_PLY_CAP 4096
+
+/* Clamp what docs/rules.md says to clamp; `default_ply_cap` is the preset's
+ * own value, used when ply_cap is out of range. Returns 0, or -1 when a
+ * field is outside the values it can take at all. */
+int bd_variant_normalize(bd_variant *v, int default_ply_cap);
+
+/* ---- A position: where the pieces stand and whose move it is, with its key
+ * (position.c, engine.c). Opaque: made by bd_pos_new or bd_pos_copy, freed
+ * by bd_pos_free, read by the functions below. */
+typedef struct bd_pos bd_pos;
+
+/* What a move did. */
+enum bd_did {
+    BD_DID_KING_MOVED = 1,     /* the king was the piece that moved */
+    BD_DID_KING_HOME = 2,      /* he ended where he escapes */
+    BD_DID_KING_TAKEN = 4      /* the move captured the king */
+};
+typedef struct bd_report {
+    bd_bb captured;   /* squares the move emptied, the king's included */
+    int flags;        /* enum bd_did */
+} bd_report;
+
+/* What bd_pos_from_string says of its text. */
+enum bd_pos_code {
+    BD_POS_OK = 0,
+    BD_POS_BAD_TEXT = 1,   /* not written as a position */
+    BD_POS_TWO_KINGS = 2   /* written well, but more than one king */
+};
+/* The longest position string, the terminating NUL included. */
+#define BD_POS_TEXT_MAX 64
+
+/* A new position: the empty board, the attackers to move. NULL when out of
+ * memory. */
+bd_pos *bd_pos_new(void);
+/* A new copy of p; NULL when out of memory. */
+bd_pos *bd_pos_copy(const bd_pos *p);
+void bd_pos_free(bd_pos *p);
+/* enum bd_pos_code; on anything but BD_POS_OK `out` is unchanged. */
+int bd_pos_from_string(const char *text, bd_pos *out);
+/* Writes at most BD_POS_TEXT_MAX bytes, the terminating NUL included. */
+void bd_pos_to_string(const bd_pos *p, char *out);
+/* enum bd_piece: what stands on the square. */
+int bd_piece_at(const bd_pos *p, int sq);
+/* enum bd_side: whose move it is. */
+int bd_pos_side(const bd_pos *p);
+/* The Zobrist key of the pieces and the side to move. */
+uint64_t bd_pos_key(const bd_pos *p);
+/* How many pieces of one kind (BD_ATTACKER, BD_DEFENDER or BD_KING). */
+int bd_pos_count(const bd_pos *p, int piece);
+/* Play a move known to be a legal slide: capture, update the key, pass the
+ * turn. */
+bd_report bd_pos_move(const bd_variant *v, bd_pos *p, bd_move m);
+/* The squares the move would empty, without playing it. */
+bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
+
+/* ---- Moves (movegen.c). */
+
+/* Why a move cannot be played, in the order they are asked. */
+enum bd_why {
+    BD_WHY_OK = 0,
+    BD_WHY_OFF_BOARD = 1,
+    BD_WHY_NO_PIECE = 2,
+    BD_WHY_NOT_YOURS = 3,
+    BD_WHY_SAME_SQUARE = 4,
+    BD_WHY_NOT_A_LINE = 5,
+    BD_WHY_BLOCKED = 6,
+    BD_WHY_THRONE = 7,
+    BD_WHY_CORNER = 8,
+    BD_WHY_GAME_OVER = 9
+};
+
+/* Writes the moves of the side to move into out[BD_MAX_MOVES], ordered by
+ * the square left and then the square reached; returns how many. */
+int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);
+/* BD_WHY_OK when the slide from -> to is legal in this position. */
+int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to);
+
+/* ---- A game: a start position, the moves played from it, and how it ended
+ * (game.c, engine.c). Opaque.
+ *
+ * The record keeps every position reached, so undo restores everything
+ * exactly and repetition is judged over the whole game. Endings are asked in
+ * the order docs/rules.md gives. Each game owns its memory; nothing is
+ * shared between games. */
+typedef struct bd_game bd_game;
+
+/* How a game ended, in the order the endings are asked. */
+enum bd_outcome {
+    BD_ONGOING = 0,
+    BD_BY_CORNER = 1,
+    BD_BY_CAPTURE = 2,
+    BD_BY_NO_PIECES = 3,
+    BD_BY_REPETITION = 4,
+    BD_BY_ENCIRCLED = 5,
+    BD_BY_NO_MOVE = 6,
+    BD_BY_PLY_CAP = 7,
+    BD_BY_QUIET_CAP = 8
+};
+/* How many outcomes there are: one more than the last. */
+enum { BD_OUTCOMES = BD_BY_QUIET_CAP + 1 };
+
+/* What bd_game_play says. */
+enum bd_play { BD_PLAY_OK = 0, BD_PLAY_OVER = 1, BD_PLAY_ILLEGAL = 2, BD_PLAY_NO_MEMORY = 3 };
+
+/* The variant must have passed bd_variant_normalize. NULL when out of memory. */
+bd_game *bd_game_new(const bd_variant *v, const bd_pos *start);
+bd_game *bd_game_clone(const bd_game *g);
+void bd_game_free(bd_game *g);
+
+/* enum bd_play; on anything but BD_PLAY_OK the game is unchanged. `report`
+ * may be NULL. */
+int bd_game_play(bd_game *g, bd_move m, bd_report *report);
+/* 1 when a move was taken back, 0 when there was none. */
+int bd_game_undo(bd_game *g);
+/* The moves of the side to move; none once the game is over. */
+int bd_game_moves(const bd_game *g, bd_move *out);
+/* How many times the position on the board has occurred, as the repetition
+ * rule counts them, this time included. */
+int bd_game_repeats(const bd_game *g);
+/* Every move of the side to move with what it would capture and the ending
+ * it would bring (and its winner), each played and taken back: BD_MAX_MOVES
+ * entries at most in each array. Returns how many, or -1 when out of memory. */
+int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
+
+/* Moves made, both sides counted. */
+int bd_game_ply(const bd_game *g);
+/* enum bd_outcome: BD_ONGOING until the game is over. */
+int bd_game_outcome(const bd_game *g);
+/* enum bd_side, or BD_NOBODY when drawn or not over. */
+int bd_game_winner(const bd_game *g);
+/* enum bd_side: whose move it is on the board. */
+int bd_game_side(const bd_game *g);
+/* The position after `ply` moves (0: the start), or NULL for a ply the game
+ * has not reached. It belongs to the game: valid until the game is next
+ * played, undone or freed. */
+const bd_pos *bd_game_pos_at(const bd_game *g, int ply);
+/* The move that reached `ply` (1 for the first move); 0 for the start and
+ * for a ply the game has not reached. */
+bd_move bd_game_move_at(const bd_game *g, int ply);
+/* What the move that reached `ply` did; nothing for the start and for a ply
+ * the game has not reached. */
+bd_report bd_game_report_at(const bd_game *g, int ply);
+/* Writes the moves made, in order, into out[bd_game_ply(g)]; returns how
+ * many. */
+int bd_game_log(const bd_game *g, bd_move *out);
+/* What a legal move would do, played on a copy of the position now. */
+bd_report bd_game_preview(const bd_game *g, bd_move m);
+
+/* ---- Perft (perft.c): the number of leaves of the move tree, to check move
+ * generation and capture against known counts and to measure their speed. */
+typedef struct bd_perft_stats {
+    uint64_t leaves;    /* positions at the last ply */
+    uint64_t captures;  /* moves into the last ply that captured (full mode) */
+    uint64_t endings;   /* moves into the last ply that ended the game (full mode) */
+} bd_perft_stats;
+
+/* Leaves at `depth` from p. With `slides`, nothing is captured and nothing
+ * ends the game. With `bulk`, the last ply is counted, not played; without
+ * it every leaf is played and `stats` counts captures and endings too. A
+ * position that is already an ending has no moves.
+ *
+ * `stop`: NULL, or a flag owned by the caller, which may set it non-zero
+ * from another thread; the walk then gives up within a fraction of a
+ * millisecond. Returns 0, or 1 when stopped (the counts are then of part of
+ * the tree, and mean nothing). */
+int bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+             bd_perft_stats *stats, const volatile int *stop);
+/* Perft below each move: writes the moves and the counts (BD_MAX_MOVES at
+ * most), returns how many moves, or -1 when stopped (as bd_perft). */
+int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
+              bd_move *moves, uint64_t *counts, const volatile int *stop);
+
+/* ---- Random playouts (playout.c): whole games of uniformly random moves,
+ * played in C. The fast path for Monte Carlo bots. */
+typedef struct bd_playout_stats {
+    uint64_t games;
+    uint64_t plies;                      /* moves played, over all games */
+    uint64_t outcomes[BD_OUTCOMES];      /* games per ending */
+    uint64_t wins[2];                    /* games won by attackers, defenders */
+    uint64_t draws;
+} bd_playout_stats;
+
+/* Play `games` games from where g stands, each move chosen uniformly from
+ * the legal ones by a generator seeded with `seed`. g is left as it was.
+ *
+ * `stop`: NULL, or a flag owned by the caller, which may set it non-zero
+ * from another thread; it is looked at before each game, so the playouts
+ * then end after the game being played, and `out` counts the games
+ * finished (the first out->games of the same call run to the end).
+ * Returns 0, 1 when stopped, or -1 when out of memory. */
+int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                const volatile int *stop);
+
+/* ---- The evaluation (eval.c): a position scored without looking further,
+ * from the attackers' side (positive favours the attackers). */
+
+/* The seven weights of Game::Brandubh::Rules's documentation. */
+typedef struct bd_weights {
+    int attacker;      /* each attacker on the board */
+    int defender;      /* each defender on the board (counts against) */
+    int lane_one;      /* each escape square the king reaches in one move */
+    int lane_two;      /* each escape square he reaches in two, not one */
+    int freedom;       /* each square the king can move to */
+    int corner_guard;  /* each attacker on a square that closes a corner */
+    int ring;          /* each attacker beside the king */
+} bd_weights;
+
+void bd_default_weights(bd_weights *w);
+int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
+
+/* ---- The search (search.c): iterative deepening alpha-beta over the game
+ * record, limited by a count of positions and never by a clock.
+ *
+ * Same game (position and history), variant, budget, depth, seed, table
+ * size and weights: same move, score and node count, on any machine, unless
+ * the caller's stop flag ends it (the only limit that is not deterministic:
+ * when it is raised is up to the caller, and so is the node it lands on). */
+#define BD_MATE 30000
+/* Scores beyond this are wins (or, negated, losses) found by the search. */
+#define BD_WIN 29000
+#define BD_MAX_PLY 96
+#define BD_MAX_DEPTH 64
+
+/* Features that can be turned off, one at a time, to measure what each is
+ * worth (brandubh match); 0 in play. */
+enum bd_off {
+    BD_OFF_TT = 1,          /* transposition table: no cut-offs, no table move */
+    BD_OFF_KILLERS = 2,
+    BD_OFF_HISTORY = 4,
+    BD_OFF_PVS = 8,         /* every move searched with the full window */
+    BD_OFF_THREATS = 16,    /* an open line home is not treated as check */
+    BD_OFF_QSEARCH = 32,    /* the evaluation at the horizon, no quiescence */
+    BD_OFF_BLOCKS = 64,     /* blocks of the king's line not ordered first */
+    BD_OFF_LMR = 128        /* late quiet moves searched to full depth at once */
+};
+
+typedef struct bd_search_limits {
+    uint64_t budget;    /* positions the search may visit, at least 1 */
+    int depth;          /* stop after this many moves ahead; 0 for no limit */
+    uint32_t seed;      /* settles the choice among root moves that score alike */
+    int off;            /* enum bd_off: the features turned off; 0 in play */
+    uint64_t tt_bytes;  /* the table's size in bytes, rounded down to a power
+                           of two entries (at least 2^10); 0: sized from the
+                           budget (bd_tt_init) */
+    /* NULL, or a flag owned by the caller, which may set it non-zero from
+     * another thread at any time: the search then ends within a few
+     * thousand positions, as if the budget had run out there. Never
+     * written by the search. */
+    const volatile int *stop;
+} bd_search_limits;
+
+typedef struct bd_search_result {
+    bd_move move;       /* 0 when the game is over */
+    int score;          /* for the side to move */
+    int depth;          /* the deepest look whose result was used */
+    uint64_t nodes;     /* positions visited, never more than the budget */
+    int stopped;        /* the budget or the stop flag ended the search part
+                           way through an iteration */
+    int pv_length;
+    bd_move pv[BD_MAX_PLY];
+} bd_search_result;
+
+/* 0; 1 when the game is over (no move); -1 when out of memory. The game is
+ * left as it was. */
+int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+              bd_search_result *out);
+
+/* ---- The hot entry points compiled a second time for processors with the
+ * popcount instruction (popcnt_build.c). Call them only when
+ * bd_cpu_has_popcnt() says 1; they answer exactly as bd_perft, bd_divide,
+ * bd_playouts and bd_search do, and take the same positions and games. */
+
+/* 1 when this processor runs the popcount build. */
+int bd_cpu_has_popcnt(void);
+
+int bd_popcnt_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+                    bd_perft_stats *stats, const volatile int *stop);
+int bd_popcnt_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
+                     bd_move *moves, uint64_t *counts, const volatile int *stop);
+int bd_popcnt_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                       const volatile int *stop);
+int bd_popcnt_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+                     bd_search_result *out);
+
+/* BD_CDEF_END */
 
 #endif

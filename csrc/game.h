@@ -1,30 +1,10 @@
-/* A game: a start position, the moves played from it, and how it ended.
- *
- * The record keeps every position reached, so undo restores everything
- * exactly and repetition is judged over the whole game. Endings are asked in
- * the order RULES.md gives. Each game owns its memory; nothing is shared
- * between games. */
+/* A game: the layout of the record, and what the playouts and the search
+ * use of it. engine.h declares bd_game opaque, with the functions callers
+ * play and read it through, and the outcomes. */
 #ifndef BD_GAME_H
 #define BD_GAME_H
 
 #include "movegen.h"
-
-/* How a game ended, in the order the endings are asked. */
-enum {
-    BD_ONGOING = 0,
-    BD_BY_CORNER = 1,
-    BD_BY_CAPTURE = 2,
-    BD_BY_NO_PIECES = 3,
-    BD_BY_REPETITION = 4,
-    BD_BY_ENCIRCLED = 5,
-    BD_BY_NO_MOVE = 6,
-    BD_BY_PLY_CAP = 7,
-    BD_BY_QUIET_CAP = 8,
-    BD_OUTCOMES = 9
-};
-#define BD_NOBODY (-1)
-
-enum { BD_PLAY_OK = 0, BD_PLAY_OVER = 1, BD_PLAY_ILLEGAL = 2, BD_PLAY_NO_MEMORY = 3 };
 
 /* One ply of the record: the position reached and how it was reached. */
 typedef struct bd_entry {
@@ -38,7 +18,7 @@ typedef struct bd_entry {
     int flags;          /* BD_DID_* of the move */
 } bd_entry;
 
-typedef struct bd_game {
+struct bd_game {
     bd_variant v;
     bd_entry *hist;     /* hist[0] is the start, hist[ply] the position now */
     int ply;
@@ -47,25 +27,8 @@ typedef struct bd_game {
     int start_winner;
     int outcome;
     int winner;         /* BD_ATTACKERS, BD_DEFENDERS or BD_NOBODY */
-} bd_game;
+};
 
-/* The variant must have passed bd_variant_normalize. NULL when out of memory. */
-bd_game *bd_game_new(const bd_variant *v, const bd_pos *start);
-bd_game *bd_game_clone(const bd_game *g);
-void bd_game_free(bd_game *g);
-
-/* BD_PLAY_*; on anything but BD_PLAY_OK the game is unchanged. `report` may
- * be NULL. */
-int bd_game_play(bd_game *g, bd_move m, bd_report *report);
-/* 1 when a move was taken back, 0 when there was none. */
-int bd_game_undo(bd_game *g);
-/* The moves of the side to move; none once the game is over. */
-int bd_game_moves(const bd_game *g, bd_move *out);
-int bd_game_repeats(const bd_game *g);
-/* Every move of the side to move with what it would capture and the ending
- * it would bring (and its winner), each played and taken back: BD_MAX_MOVES
- * entries at most in each array. Returns how many, or -1 when out of memory. */
-int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
 /* Make room for `plies` more moves; 0, or -1 when out of memory. */
 int bd_game_reserve(bd_game *g, int plies);
 

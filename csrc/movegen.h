@@ -1,25 +1,9 @@
-/* Move generation and the reason a move is refused. */
+/* Move generation and the reason a move is refused (bd_gen_moves, bd_why_not
+ * and the reasons are in engine.h). */
 #ifndef BD_MOVEGEN_H
 #define BD_MOVEGEN_H
 
 #include "position.h"
-
-/* More than the most moves any position can have (13 pieces, 12 squares each). */
-#define BD_MAX_MOVES 160
-
-/* Why a move cannot be played, in the order they are asked. */
-enum {
-    BD_WHY_OK = 0,
-    BD_WHY_OFF_BOARD = 1,
-    BD_WHY_NO_PIECE = 2,
-    BD_WHY_NOT_YOURS = 3,
-    BD_WHY_SAME_SQUARE = 4,
-    BD_WHY_NOT_A_LINE = 5,
-    BD_WHY_BLOCKED = 6,
-    BD_WHY_THRONE = 7,
-    BD_WHY_CORNER = 8,
-    BD_WHY_GAME_OVER = 9
-};
 
 /* Squares that stop a slide: every piece, and the throne itself when pieces
  * may not pass it. */
@@ -58,9 +42,6 @@ static inline bd_bb bd_targets_within(const bd_variant *v, const bd_pos *p, int 
     if (!((p->side == BD_ATTACKERS ? p->att : p->dfn) & bd_bit(from))) return 0;
     return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
 }
-/* Writes the moves of the side to move into out[BD_MAX_MOVES], ordered by
- * the square left and then the square reached; returns how many. */
-int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);
 /* How many moves the side to move has, without listing them. */
 int bd_count_moves(const bd_variant *v, const bd_pos *p);
 /* The same, inline, for perft's last ply (a call for each position there
@@ -89,7 +70,5 @@ static inline int bd_has_move(const bd_variant *v, const bd_pos *p) {
     if (bd_grow(bd_movers(p)) & ~bd_blockers(v, p) & ~(BD_CORNERS | BD_THRONE_BB) & BD_ALL) return 1;
     return bd_has_move_slow(v, p);
 }
-/* BD_WHY_OK when the slide from -> to is legal in this position. */
-int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to);
 
 #endif

@@ -1,5 +1,3 @@
-#include "perft.h"
-
 #include "game.h"
 
 /* Perft keeps no keys: the positions it makes are never looked up. */

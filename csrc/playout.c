@@ -1,4 +1,4 @@
-#include "playout.h"
+#include "game.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,13 @@
  * How: every engine source is included below with its external names
  * renamed, after a pragma that lets the compiler use the instruction. A name
  * forgotten in the list below is defined twice, and the link fails: nothing
- * can go stale silently. The constant tables are shared, not renamed.
+ * can go stale silently. The constant tables are shared, not renamed, and so
+ * are engine.c's handles and accessors (compiled once: the two builds lay
+ * positions and games out alike). engine.h, which declares bd_popcnt_perft
+ * and the three others, is included by the sources below with the names
+ * renamed: it then declares each of them twice, under its own name and
+ * renamed from bd_perft..., so the compiler checks the definitions against
+ * the interface.
  * Elsewhere than x86 (ARM has the instruction in its baseline) and on
  * compilers without the pragma the second copy is the same code, and
  * bd_cpu_has_popcnt() says 0. */
@@ -110,6 +116,3 @@ int bd_cpu_has_popcnt(void) {
 #ifdef BD_POPCNT_PUSHED
 #pragma clang attribute pop
 #endif
-
-/* Last, so the compiler checks the definitions above against the interface. */
-#include "popcnt_build.h"

@@ -1,48 +1,28 @@
 /* A position: where the pieces stand and whose move it is, with its key.
  *
  * Positions are small values (32 bytes) and are copied rather than undone:
- * a search or a game keeps the position before a move by keeping a copy. */
+ * a search or a game keeps the position before a move by keeping a copy.
+ * The layout is the engine's own: engine.h declares bd_pos opaque, with the
+ * functions callers read it through. */
 #ifndef BD_POSITION_H
 #define BD_POSITION_H
 
 #include <stdint.h>
 #include "bitboard.h"
-#include "variant.h"
 
-enum { BD_ATTACKERS = 0, BD_DEFENDERS = 1 };
-enum { BD_EMPTY = 0, BD_ATTACKER = 1, BD_DEFENDER = 2, BD_KING = 3 };
-
-typedef struct bd_pos {
+struct bd_pos {
     bd_bb att;      /* attackers */
     bd_bb dfn;      /* defenders, the king not included */
     uint64_t key;   /* Zobrist key of the pieces and the side to move */
     int8_t king;    /* the king's square, or BD_NONE */
     uint8_t side;   /* BD_ATTACKERS or BD_DEFENDERS, to move */
-} bd_pos;
+};
 
-/* A move: the square left in bits 6..11 and the square reached in bits 0..5. */
-typedef uint16_t bd_move;
+/* A move (bd_move, engine.h): the square left in bits 6..11 and the square
+ * reached in bits 0..5. */
 #define BD_MOVE(from, to) ((bd_move)(((from) << 6) | (to)))
 #define BD_FROM(m) ((int)((m) >> 6))
 #define BD_TO(m) ((int)((m) & 63))
-
-/* What a move did. */
-enum {
-    BD_DID_KING_MOVED = 1,     /* the king was the piece that moved */
-    BD_DID_KING_HOME = 2,      /* he ended where he escapes */
-    BD_DID_KING_TAKEN = 4      /* the move captured the king */
-};
-typedef struct bd_report {
-    bd_bb captured;   /* squares the move emptied, the king's included */
-    int flags;        /* BD_DID_* */
-} bd_report;
-
-enum {
-    BD_POS_OK = 0,
-    BD_POS_BAD_TEXT = 1,   /* not written as a position */
-    BD_POS_TWO_KINGS = 2   /* written well, but more than one king */
-};
-#define BD_POS_TEXT_MAX 64
 
 static inline bd_bb bd_king_bb(const bd_pos *p) {
     return p->king == BD_NONE ? 0 : bd_bit(p->king);
@@ -55,13 +35,8 @@ static inline bd_bb bd_escapes(const bd_variant *v) {
     return v->escape == BD_ESCAPE_EDGE ? BD_EDGE : BD_CORNERS;
 }
 
-/* BD_EMPTY, BD_ATTACKER, BD_DEFENDER or BD_KING. */
-int bd_piece_at(const bd_pos *p, int sq);
 /* Set the key from the pieces: used after building a position by hand. */
 void bd_pos_rekey(bd_pos *p);
-int bd_pos_from_string(const char *text, bd_pos *out);
-/* Writes at most BD_POS_TEXT_MAX bytes, the terminating NUL included. */
-void bd_pos_to_string(const bd_pos *p, char *out);
 /* The captures of the piece that has just slid to `to` (the side to move has
  * not yet passed): removes them and records them in r. */
 void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
@@ -79,8 +54,6 @@ bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
  * the attackers are to move (what bd_pos_captures would say of the king, for
  * every square at once, for less); 0 when the defenders are. */
 bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p);
-/* The squares the move would empty, without playing it. */
-bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
 /* Move the piece, keeping the key up to date when `keyed` is set. */
 static inline void bd_pos_slide_as(bd_pos *p, int from, int to, int keyed) {

@@ -1,4 +1,4 @@
-#include "variant.h"
+#include "engine.h"
 
 static int is_bool(int x) { return x == 0 || x == 1; }
 

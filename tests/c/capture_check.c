@@ -15,7 +15,9 @@
  * number of moves checked, or the first disagreement. */
 #include <stdio.h>
 
-#include "engine.h"
+/* The engine's insides (the layout of a position, the inline shortcuts),
+ * not only its interface: this driver checks them. */
+#include "movegen.h"
 
 static uint64_t next(uint64_t *s) {
     *s ^= *s << 13;

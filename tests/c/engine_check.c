@@ -1,12 +1,15 @@
 /* A C driver for memory checkers: a search, a long random game with undo,
  * playouts, perft and the move list, under every preset, with every
- * allocation freed. Built and run by tests/test_valgrind.py (and usable with
- * any sanitizer):
+ * allocation freed. It uses nothing but the public interface (engine.h),
+ * handles and accessors included, so it also shows that a C caller needs no
+ * more. Built and run by tests/test_valgrind.py (and usable with any
+ * sanitizer):
  *
  *     gcc -O1 -g -Icsrc csrc/[a-z]*.c tests/c/engine_check.c -o engine_check
  *     valgrind --error-exitcode=1 --leak-check=full ./engine_check
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
@@ -31,9 +34,10 @@ int main(void) {
     uint64_t rng = 88172645463325252ULL;
     for (k = 0; k < 4; k++) {
         bd_variant v = PRESETS[k];
-        bd_pos start;
+        bd_pos *start = bd_pos_new(), *board;
         bd_game *g, *copy;
-        bd_move moves[BD_MAX_MOVES];
+        bd_move moves[BD_MAX_MOVES], *log;
+        bd_report r;
         bd_bb captured[BD_MAX_MOVES];
         int outcome[BD_MAX_MOVES], winner[BD_MAX_MOVES];
         bd_weights w;
@@ -42,28 +46,44 @@ int main(void) {
         bd_playout_stats stats;
         bd_perft_stats perft;
         char text[BD_POS_TEXT_MAX];
-        int n, plies = 0;
+        int n, i, plies = 0;
+        bd_move m;
 
+        if (!start) return 3;
         if (bd_variant_normalize(&v, v.ply_cap) != 0) return 2;
-        if (bd_pos_from_string("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", &start) != BD_POS_OK) return 2;
-        g = bd_game_new(&v, &start);
+        if (bd_pos_from_string("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", start) != BD_POS_OK) return 2;
+        g = bd_game_new(&v, start);
         if (!g) return 3;
         bd_default_weights(&w);
         /* A long random game, searching now and then, with undo. */
-        while (g->outcome == BD_ONGOING) {
+        while (bd_game_outcome(g) == BD_ONGOING) {
             n = bd_game_legal(g, moves, captured, outcome, winner);
             if (n <= 0) { failures++; break; }
             if (plies % 25 == 0 && bd_search(g, &limits, &w, &found) != 0) failures++;
-            bd_game_play(g, moves[next(&rng) % (uint64_t)n], NULL);
+            m = moves[next(&rng) % (uint64_t)n];
+            r = bd_game_preview(g, m);
+            if (bd_game_play(g, m, NULL) != BD_PLAY_OK) failures++;
+            if (bd_game_move_at(g, bd_game_ply(g)) != m) failures++;
+            if (bd_game_report_at(g, bd_game_ply(g)).captured != r.captured) failures++;
             if (next(&rng) % 10 == 0) bd_game_undo(g);
-            bd_pos_to_string(&g->hist[g->ply].pos, text);
+            bd_pos_to_string(bd_game_pos_at(g, bd_game_ply(g)), text);
             plies++;
         }
+        /* The record read back, and a position of its own played on. */
+        log = (bd_move *)malloc(((size_t)bd_game_ply(g) + 1) * sizeof *log);
+        if (!log || bd_game_log(g, log) != bd_game_ply(g)) failures++;
+        board = bd_pos_copy(bd_game_pos_at(g, 0));
+        if (!board || bd_game_pos_at(g, bd_game_ply(g) + 1) != NULL) failures++;
+        for (i = 0; log && board && i < bd_game_ply(g); i++) bd_pos_move(&v, board, log[i]);
+        if (board && bd_pos_key(board) != bd_pos_key(bd_game_pos_at(g, bd_game_ply(g)))) failures++;
+        if (board && bd_pos_side(board) != bd_game_side(g)) failures++;
+        free(log);
+        bd_pos_free(board);
         copy = bd_game_clone(g);
         while (bd_game_undo(copy)) {
         }
         if (bd_playouts(copy, 200, 5, &stats, NULL) != 0 || stats.games != 200) failures++;
-        if (bd_perft(&v, &start, 3, 0, 0, &perft, NULL) != 0) failures++;
+        if (bd_perft(&v, start, 3, 0, 0, &perft, NULL) != 0) failures++;
         if (perft.leaves != 39512) failures++;
         limits.budget = 200000;
         if (bd_search(copy, &limits, &w, &found) != 0 || found.nodes > 200000) failures++;
@@ -76,14 +96,15 @@ int main(void) {
             bd_move divided[BD_MAX_MOVES];
             uint64_t counts[BD_MAX_MOVES];
             if (bd_search(copy, &stopped, &w, &none) != 0 || !none.stopped || none.nodes != 0) failures++;
-            if (bd_perft(&v, &start, 5, 0, 1, &perft, &stop) != 1) failures++;
-            if (bd_divide(&v, &start, 5, 0, divided, counts, &stop) != -1) failures++;
+            if (bd_perft(&v, start, 5, 0, 1, &perft, &stop) != 1) failures++;
+            if (bd_divide(&v, start, 5, 0, divided, counts, &stop) != -1) failures++;
             if (bd_playouts(copy, 200, 5, &stats, &stop) != 1 || stats.games != 0) failures++;
         }
-        printf("preset %d: %d plies, outcome %d, search %llu nodes\n", k, plies, g->outcome,
+        printf("preset %d: %d plies, outcome %d, search %llu nodes\n", k, plies, bd_game_outcome(g),
                (unsigned long long)found.nodes);
         bd_game_free(copy);
         bd_game_free(g);
+        bd_pos_free(start);
     }
     printf("%s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;

@@ -13,7 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
+/* The engine's insides (the game record's layout), not only its interface. */
+#include "game.h"
 #include "movepick.h"
 
 #define PICKS 3   /* as in csrc/movepick.c */
