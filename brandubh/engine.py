@@ -18,39 +18,83 @@ arguments before the C engine sees them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Union
+from enum import EnumMeta, IntEnum
+from typing import TYPE_CHECKING, Any, Type, TypeVar, Union
 
 from . import notation
 from ._engine import ffi, lib
 from .errors import ArgumentError, EngineError, MoveError, PositionError, SquareError, quote
 from .variant import Variant, VariantLike, as_variant
 
+# -- the engine's constants ------------------------------------------------
+
+
+def c_constants(tag: str, prefix: str = "") -> dict[str, int]:
+    """The constants of the C enum ``enum <tag>`` of csrc/engine.h, in the
+    order of their values, by their C names with ``BD_`` dropped and then
+    ``prefix`` where a name has it; every value is read from the compiled
+    engine. A constant added to the enum in C is here with no edit.
+
+    >>> c_constants('bd_side')
+    {'ATTACKERS': 0, 'DEFENDERS': 1}
+    >>> list(c_constants('bd_outcome', 'BY_'))[:3]
+    ['ONGOING', 'CORNER', 'CAPTURE']
+    """
+    declared = ffi.typeof(f"enum {tag}").relements
+    found = {}
+    for c_name in sorted(declared, key=declared.__getitem__):
+        name = c_name[3:] if c_name.startswith("BD_") else c_name
+        found[name[len(prefix):] if prefix and name.startswith(prefix) else name] = getattr(lib, c_name)
+    return found
+
+
+if TYPE_CHECKING:
+    _E = TypeVar("_E")
+
+    class _FromEngine(EnumMeta):
+        """What a type checker knows of an enum made from the engine's
+        constants: its members are known only once the engine is loaded, so
+        any member name is taken, as a member."""
+
+        def __getattr__(cls: Type[_E], name: str) -> _E: ...
+
+    class Why(IntEnum, metaclass=_FromEngine):
+        """Why a move is refused; ``OK`` (0) when it is not."""
+else:
+    Why = IntEnum("Why", c_constants("bd_why", "WHY_"), module=__name__, qualname="Why")
+    Why.__doc__ = """Why a move is refused; ``OK`` (0) when it is not: ``enum bd_why`` of
+    csrc/engine.h, read from the engine.
+
+    >>> Why.OK, Why(lib.BD_WHY_BLOCKED).name
+    (<Why.OK: 0>, 'BLOCKED')
+    """
+
 SETUP = notation.SETUP
-ATTACKERS = "attackers"
-DEFENDERS = "defenders"
-SIDES = (ATTACKERS, DEFENDERS)
-PIECES = ("", "attacker", "defender", "king")
-THRONE = 24
-CORNERS = (0, 6, 42, 48)
+#: The sides by number (``enum bd_side``): ``('attackers', 'defenders')``.
+SIDES = tuple(name.lower() for name in c_constants("bd_side"))
+ATTACKERS = SIDES[lib.BD_ATTACKERS]
+DEFENDERS = SIDES[lib.BD_DEFENDERS]
+#: What stands on a square, by number (``enum bd_piece``): ``''`` for none.
+PIECES = tuple("" if name == "EMPTY" else name.lower() for name in c_constants("bd_piece"))
+SQUARES = lib.BD_SQUARES
+THRONE = lib.BD_THRONE
+CORNERS = tuple(sq for sq in range(SQUARES) if lib.BD_CORNERS >> sq & 1)
+#: The length of every array of moves the engine fills.
+MAX_MOVES = lib.BD_MAX_MOVES
+
+# The numbers of the variant's choice fields, by the Python value: "four_two"
+# is BD_KING_FOUR_TWO.
+_CHOICE_ENUMS = {
+    "escape": ("bd_escape", "ESCAPE_"),
+    "king_capture": ("bd_king_capture", "KING_"),
+    "no_move": ("bd_end", "END_"),
+    "repetition": ("bd_end", "END_"),
+}
+CHOICES = {field: {name.lower(): value for name, value in c_constants(*enum).items()}
+           for field, enum in _CHOICE_ENUMS.items()}
 
 Square = Union[int, str]
 MoveLike = Union[int, str]
-
-
-class Why(IntEnum):
-    """Why a move is refused; ``OK`` (0) when it is not."""
-
-    OK = 0
-    OFF_BOARD = 1
-    NO_PIECE = 2
-    NOT_YOURS = 3
-    SAME_SQUARE = 4
-    NOT_A_LINE = 5
-    BLOCKED = 6
-    THRONE = 7
-    CORNER = 8
-    GAME_OVER = 9
 
 
 @dataclass(frozen=True)
@@ -179,16 +223,13 @@ def parse_move(value: MoveLike) -> int:
 # -- the C side ----------------------------------------------------------
 
 
-def c_variant(variant: Variant):
-    """The variant as the engine's struct, made once per Variant."""
+def c_variant(variant: Variant) -> Any:
+    """The variant as the engine's struct, made once per Variant: each field
+    by its name, a choice field's value by its C constant's name."""
     cached = variant._c
     if cached is None:
-        fields = variant.fields()
-        fields["escape"] = ("corner", "edge").index(variant.escape)
-        fields["king_capture"] = ("nielsen", "two", "four_two", "four").index(variant.king_capture)
-        fields["no_move"] = ("draw", "loss").index(variant.no_move)
-        fields["repetition"] = ("draw", "loss").index(variant.repetition)
-        fields = {k: int(v) for k, v in fields.items()}
+        fields = {name: CHOICES[name][value] if name in CHOICES else int(value)
+                  for name, value in variant.fields().items()}
         cached = ffi.new("bd_variant *", fields)
         if lib.bd_variant_normalize(cached, variant.ply_cap) != 0:
             raise EngineError(f"the engine refused the variant {quote(variant.as_string())}")
@@ -196,8 +237,25 @@ def c_variant(variant: Variant):
     return cached
 
 
-def c_position(text: str):
-    """A position string as the engine's struct; PositionError if it is not one."""
+def new_position() -> Any:
+    """An engine position of its own (the empty board), freed when dropped."""
+    pos = lib.bd_pos_new()
+    if pos == ffi.NULL:
+        raise EngineError("out of memory for a position")
+    return ffi.gc(pos, lib.bd_pos_free)
+
+
+def copy_position(pos: Any) -> Any:
+    """A copy of an engine position, of its own, freed when dropped."""
+    copy = lib.bd_pos_copy(pos)
+    if copy == ffi.NULL:
+        raise EngineError("out of memory for a position")
+    return ffi.gc(copy, lib.bd_pos_free)
+
+
+def c_position(text: str) -> Any:
+    """A position string as an engine position (a ``bd_pos *`` of its own);
+    PositionError if it is not one."""
     if not isinstance(text, str):
         raise PositionError(f"a position is a string, not {type(text).__name__}")
     if not notation.position_ok(text):
@@ -205,32 +263,47 @@ def c_position(text: str):
             f"{quote(text)} is not a position: seven rows of a/d/k and digits from rank 7 "
             "down, separated by '/', a space, and the side to move (a or d)"
         )
-    pos = ffi.new("bd_pos *")
+    pos = new_position()
     code = lib.bd_pos_from_string(text.encode("ascii"), pos)
-    if code == 2:
-        raise PositionError(f"{quote(text)} has more than one king; the engine holds at most one")
-    if code != 0:
-        raise PositionError(f"{quote(text)} is not a position")
+    if code != lib.BD_POS_OK:
+        raise PositionError(f"{quote(text)} {_POS_REFUSALS.get(code, 'is not a position')}")
     return pos
 
 
-def position_text(pos) -> str:
-    buf = ffi.new("char[]", 64)
+# What bd_pos_from_string's refusals mean (enum bd_pos_code).
+_POS_REFUSALS = {
+    lib.BD_POS_BAD_TEXT: "is not a position",
+    lib.BD_POS_TWO_KINGS: "has more than one king; the engine holds at most one",
+}
+
+
+def position_text(pos: Any) -> str:
+    buf = ffi.new("char[]", lib.BD_POS_TEXT_MAX)
     lib.bd_pos_to_string(pos, buf)
     return ffi.string(buf).decode("ascii")
 
 
-def report_of(r) -> MoveReport:
-    captured = r.captured
+def squares_of(bb: int) -> tuple[int, ...]:
+    """The squares of a bitboard, in square order."""
+    return tuple(s for s in range(SQUARES) if bb >> s & 1) if bb else ()
+
+
+# The flags of a bd_report (enum bd_did).
+_KING_MOVED, _KING_HOME, _KING_TAKEN = lib.BD_DID_KING_MOVED, lib.BD_DID_KING_HOME, lib.BD_DID_KING_TAKEN
+
+
+def report_of(r: Any) -> MoveReport:
+    """A ``bd_report`` as a :class:`MoveReport`."""
+    flags = r.flags
     return MoveReport(
-        captures=tuple(s for s in range(49) if captured >> s & 1),
-        king_moved=bool(r.flags & 1),
-        king_home=bool(r.flags & 2),
-        king_taken=bool(r.flags & 4),
+        captures=squares_of(r.captured),
+        king_moved=bool(flags & _KING_MOVED),
+        king_home=bool(flags & _KING_HOME),
+        king_taken=bool(flags & _KING_TAKEN),
     )
 
 
-def why_not_at(variant: Variant, pos, from_square: Square, to_square: Square) -> Why:
+def why_not_at(variant: Variant, pos: Any, from_square: Square, to_square: Square) -> Why:
     """Why the slide is refused in the engine's position ``pos`` (a
     ``bd_pos *``), or ``Why.OK``; a square off the board is ``Why.OFF_BOARD``."""
     try:
@@ -240,19 +313,18 @@ def why_not_at(variant: Variant, pos, from_square: Square, to_square: Square) ->
     return Why(lib.bd_why_not(c_variant(variant), pos, f, t))
 
 
+_PIECE_INDEX = {name: kind for kind, name in enumerate(PIECES) if name}
+
+
 def piece_index(piece: str) -> int:
-    if piece in ("attacker", "defender", "king"):
-        return PIECES.index(piece)
+    kind = _PIECE_INDEX.get(piece) if isinstance(piece, str) else None
+    if kind is not None:
+        return kind
     raise ArgumentError(f"a piece is 'attacker', 'defender' or 'king', not {quote(piece)}")
 
 
-def count_pieces(pos, piece: str) -> int:
-    kind = piece_index(piece)
-    if kind == 1:
-        return bin(pos.att).count("1")
-    if kind == 2:
-        return bin(pos.dfn).count("1")
-    return 0 if pos.king < 0 else 1
+def count_pieces(pos: Any, piece: str) -> int:
+    return lib.bd_pos_count(pos, piece_index(piece))
 
 
 class Engine:
@@ -278,7 +350,7 @@ class Engine:
     def copy(self) -> "Engine":
         other = Engine.__new__(Engine)
         other._variant = self._variant
-        other._pos = ffi.new("bd_pos *", self._pos[0])
+        other._pos = copy_position(self._pos)
         return other
 
     def to_string(self) -> str:
@@ -307,11 +379,11 @@ class Engine:
     @property
     def side(self) -> str:
         """``'attackers'`` or ``'defenders'``: whose move it is."""
-        return SIDES[self._pos.side]
+        return SIDES[lib.bd_pos_side(self._pos)]
 
     def moves(self) -> list[int]:
         """The legal slides of the side to move, as move numbers."""
-        buf = ffi.new("bd_move[]", 160)
+        buf = ffi.new("bd_move[]", MAX_MOVES)
         n = lib.bd_gen_moves(c_variant(self._variant), self._pos, buf)
         return ffi.unpack(buf, n)
 
@@ -321,13 +393,12 @@ class Engine:
         why = self.why_not(mv >> 6, mv & 63)
         if why != Why.OK:
             raise MoveError(f"{move_text(mv)} cannot be played here: {why.name.lower()}")
-        return report_of(lib.bd_pos_do(c_variant(self._variant), self._pos, mv, 0))
+        return report_of(lib.bd_pos_move(c_variant(self._variant), self._pos, mv))
 
     def preview(self, m: MoveLike) -> tuple[int, ...]:
         """The squares a legal move would empty, without playing it."""
         mv = parse_move(m)
-        captured = lib.bd_pos_captures(c_variant(self._variant), self._pos, mv)
-        return tuple(s for s in range(49) if captured >> s & 1)
+        return squares_of(lib.bd_pos_captures(c_variant(self._variant), self._pos, mv))
 
     def why_not(self, from_square: Square, to_square: Square) -> Why:
         """Why the slide cannot be played here, or ``Why.OK``. A square that
@@ -346,4 +417,4 @@ class Engine:
     def key_hex(self) -> str:
         """The Zobrist key of the position: 16 hex digits, the same on
         every machine for the same pieces and side to move."""
-        return f"{self._pos.key:016x}"
+        return f"{lib.bd_pos_key(self._pos):016x}"

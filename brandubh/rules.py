@@ -20,13 +20,14 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from . import kernels, stopping
 from ._engine import ffi, lib
 from .engine import (
     ATTACKERS,
     DEFENDERS,
+    MAX_MOVES,
     SETUP,
     SIDES,
     Engine,
@@ -34,6 +35,7 @@ from .engine import (
     MoveReport,
     Square,
     Why,
+    c_constants,
     c_position,
     c_variant,
     count_pieces,
@@ -43,6 +45,7 @@ from .engine import (
     position_text,
     report_of,
     square,
+    squares_of,
     why_not_at,
 )
 from .errors import ArgumentError, EngineError, Stopped, quote
@@ -61,19 +64,21 @@ from .stopping import check_stop, check_time_ms
 from .variant import Variant, VariantLike, as_variant
 
 
-class Outcome(IntEnum):
-    """How a game ended, in the order the endings are asked. ``ONGOING`` is
-    0, so an outcome is true exactly when the game is over."""
+if TYPE_CHECKING:
+    from .engine import _FromEngine
 
-    ONGOING = 0
-    CORNER = 1
-    CAPTURE = 2
-    NO_PIECES = 3
-    REPETITION = 4
-    ENCIRCLED = 5
-    NO_MOVE = 6
-    PLY_CAP = 7
-    QUIET_CAP = 8
+    class Outcome(IntEnum, metaclass=_FromEngine):
+        """How a game ended, in the order the endings are asked."""
+else:
+    Outcome = IntEnum("Outcome", c_constants("bd_outcome", "BY_"), module=__name__, qualname="Outcome")
+    Outcome.__doc__ = """How a game ended, in the order the endings are asked: ``enum
+    bd_outcome`` of csrc/engine.h (``BD_ONGOING``, ``BD_BY_CORNER``, ...),
+    read from the engine. ``ONGOING`` is 0, so an outcome is true exactly
+    when the game is over.
+
+    >>> Outcome.ONGOING, Outcome(lib.BD_BY_CAPTURE).name
+    (<Outcome.ONGOING: 0>, 'CAPTURE')
+    """
 
 
 OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
@@ -90,9 +95,15 @@ DRAW_NO_MOVE = Outcome.NO_MOVE
 DRAW_PLY_CAP = Outcome.PLY_CAP
 DRAW_QUIET_CAP = Outcome.QUIET_CAP
 
-PLAY_OK = 0
-PLAY_OVER = 1
-PLAY_ILLEGAL = 2
+# What Rules.play says (enum bd_play).
+PLAY_OK: int = lib.BD_PLAY_OK
+PLAY_OVER: int = lib.BD_PLAY_OVER
+PLAY_ILLEGAL: int = lib.BD_PLAY_ILLEGAL
+
+_ONGOING: int = lib.BD_ONGOING
+_NOBODY: int = lib.BD_NOBODY
+# A winner's name by the engine's number: a side, or None for BD_NOBODY.
+_WINNERS: dict[int, Optional[str]] = {**dict(enumerate(SIDES)), _NOBODY: None}
 
 
 def outcome_name(outcome: object) -> Optional[str]:
@@ -164,7 +175,8 @@ class _Buffers(threading.local):
     def get(self) -> tuple:
         bufs = getattr(self, "bufs", None)
         if bufs is None:
-            bufs = self.bufs = (ffi.new("bd_bb[]", 160), ffi.new("int[]", 160), ffi.new("int[]", 160))
+            bufs = self.bufs = (ffi.new("bd_bb[]", MAX_MOVES), ffi.new("int[]", MAX_MOVES),
+                                ffi.new("int[]", MAX_MOVES))
         return bufs
 
 
@@ -202,7 +214,7 @@ class Rules:
         self._variant = as_variant(variant)
         start = c_position(position)
         self._g = _own(lib.bd_game_new(c_variant(self._variant), start))
-        self._buf = ffi.new("bd_move[]", 160)
+        self._buf = ffi.new("bd_move[]", MAX_MOVES)
         # Every method that reads or changes the record holds this lock: two
         # threads using one game take turns (the engine releases the GIL, so
         # without it one thread could read a record another is growing).
@@ -219,7 +231,7 @@ class Rules:
             other = Rules.__new__(Rules)
             other._variant = self._variant
             other._g = _own(lib.bd_game_clone(self._g))
-            other._buf = ffi.new("bd_move[]", 160)
+            other._buf = ffi.new("bd_move[]", MAX_MOVES)
             other._lock = threading.RLock()
             return other
 
@@ -237,7 +249,7 @@ class Rules:
         What the move did is :meth:`report` afterwards."""
         with self._lock:
             code = lib.bd_game_play(self._g, parse_move(m), ffi.NULL)
-            if code == 3:
+            if code == lib.BD_PLAY_NO_MEMORY:
                 raise EngineError("out of memory while recording a move")
             return code
 
@@ -262,20 +274,17 @@ class Rules:
         ('d1b1', (), 'ongoing')
         """
         with self._lock:
-            n_max = 160
             moves = self._buf
-            captured = ffi.new("bd_bb[]", n_max)
-            outcome = ffi.new("int[]", n_max)
-            winner = ffi.new("int[]", n_max)
+            captured = ffi.new("bd_bb[]", MAX_MOVES)
+            outcome = ffi.new("int[]", MAX_MOVES)
+            winner = ffi.new("int[]", MAX_MOVES)
             n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
             if n < 0:
                 raise EngineError("out of memory while listing moves")
             out = []
             for i in range(n):
                 c = captured[i]
-                squares = tuple(s for s in range(49) if c >> s & 1) if c else ()
-                w = winner[i]
-                out.append((moves[i], squares, Outcome(outcome[i]), SIDES[w] if w >= 0 else None))
+                out.append((moves[i], squares_of(c) if c else (), Outcome(outcome[i]), _WINNERS[winner[i]]))
             return out
 
     def _legal_lists(self) -> tuple[list[int], list[int], list[bool]]:
@@ -288,7 +297,7 @@ class Rules:
             n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
             if n < 0:
                 raise EngineError("out of memory while listing moves")
-            mover = 0 if self.side == "attackers" else 1
+            mover = lib.bd_game_side(self._g)
             return (ffi.unpack(moves, n), ffi.unpack(captured, n),
                     [w == mover for w in ffi.unpack(winner, n)])
 
@@ -296,41 +305,39 @@ class Rules:
         """What the move that reached ``ply`` (the last move by default) did;
         None at the start."""
         with self._lock:
-            g = self._g
-            at = g.ply if ply is None else self._ply_arg(ply)
+            at = lib.bd_game_ply(self._g) if ply is None else self._ply_arg(ply)
             if at == 0:
                 return None
-            return report_of(g.hist[at])
+            return report_of(lib.bd_game_report_at(self._g, at))
 
     def move_at(self, ply: int) -> Optional[int]:
         """The move that reached ``ply`` (1 for the first move); None at 0."""
         with self._lock:
             at = self._ply_arg(ply)
-            return self._g.hist[at].move if at else None
+            return lib.bd_game_move_at(self._g, at) if at else None
 
     def log(self) -> list[int]:
         """The moves made, in order."""
         with self._lock:
-            hist = self._g.hist
-            return [hist[i].move for i in range(1, self._g.ply + 1)]
+            buf = ffi.new("bd_move[]", lib.bd_game_ply(self._g))
+            return ffi.unpack(buf, lib.bd_game_log(self._g, buf))
 
     # -- how it stands -----------------------------------------------------
 
     @property
     def outcome(self) -> Outcome:
-        return Outcome(self._g.outcome)
+        return Outcome(lib.bd_game_outcome(self._g))
 
     def is_over(self) -> bool:
-        return self._g.outcome != 0
+        return lib.bd_game_outcome(self._g) != _ONGOING
 
     def is_draw(self) -> bool:
-        return self._g.outcome != 0 and self._g.winner < 0
+        return lib.bd_game_outcome(self._g) != _ONGOING and lib.bd_game_winner(self._g) == _NOBODY
 
     @property
     def winner(self) -> Optional[str]:
         """``'attackers'`` or ``'defenders'``; None when drawn or not over."""
-        w = self._g.winner
-        return SIDES[w] if w >= 0 else None
+        return _WINNERS[lib.bd_game_winner(self._g)]
 
     @staticmethod
     def winner_of(outcome: object) -> Optional[str]:
@@ -355,7 +362,7 @@ class Rules:
     @property
     def ply(self) -> int:
         """Moves made, both sides counted."""
-        return self._g.ply
+        return lib.bd_game_ply(self._g)
 
     @property
     def ply_cap(self) -> int:
@@ -365,18 +372,20 @@ class Rules:
     def variant(self) -> Variant:
         return self._variant
 
-    def _pos(self):
-        return self._g.hist[self._g.ply].pos
+    def _pos(self) -> Any:
+        """The position on the board: the game's own, to be read at once,
+        with the lock held (it lives as long as the game is not changed)."""
+        return lib.bd_game_pos_at(self._g, lib.bd_game_ply(self._g))
 
     @property
     def position(self) -> str:
         with self._lock:
-            return position_text(ffi.addressof(self._g.hist[self._g.ply], "pos"))
+            return position_text(self._pos())
 
     @property
     def start(self) -> str:
         with self._lock:
-            return position_text(ffi.addressof(self._g.hist[0], "pos"))
+            return position_text(lib.bd_game_pos_at(self._g, 0))
 
     def board(self) -> Engine:
         """An :class:`Engine` holding the same position: a copy."""
@@ -387,12 +396,12 @@ class Rules:
     def side(self) -> str:
         """``'attackers'`` or ``'defenders'``: whose move it is on the board."""
         with self._lock:
-            return SIDES[self._pos().side]
+            return SIDES[lib.bd_game_side(self._g)]
 
     def at(self, sq: Square) -> str:
         """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""
         with self._lock:
-            return PIECES[lib.bd_piece_at(ffi.addressof(self._g.hist[self._g.ply], "pos"), square(sq))]
+            return PIECES[lib.bd_piece_at(self._pos(), square(sq))]
 
     def count(self, piece: str) -> int:
         with self._lock:
@@ -401,15 +410,15 @@ class Rules:
     @property
     def key_hex(self) -> str:
         with self._lock:
-            return f"{self._pos().key:016x}"
+            return f"{lib.bd_pos_key(self._pos()):016x}"
 
     def key_at(self, ply: int) -> Optional[str]:
         """The key after that many moves (0: the start); None for a ply the
         game has not reached."""
         with self._lock:
-            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
+            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= lib.bd_game_ply(self._g):
                 return None
-            return f"{self._g.hist[ply].pos.key:016x}"
+            return f"{lib.bd_pos_key(lib.bd_game_pos_at(self._g, ply)):016x}"
 
     def preview(self, m: MoveLike) -> Optional[MoveReport]:
         """What a legal move would do, without playing it; None when it is
@@ -418,15 +427,13 @@ class Rules:
             mv = parse_move(m)
             if self.why_not(mv >> 6, mv & 63) != Why.OK:
                 return None
-            pos = ffi.new("bd_pos *", self._pos())
-            return report_of(lib.bd_pos_do(c_variant(self._variant), pos, mv, 0))
+            return report_of(lib.bd_game_preview(self._g, mv))
 
     def why_not(self, from_square: Square, to_square: Square) -> Why:
         """Why a slide is refused in this position, or ``Why.OK``. It answers
         for the position and does not know whether the game is over."""
         with self._lock:
-            return why_not_at(self._variant, ffi.addressof(self._g.hist[self._g.ply], "pos"),
-                              from_square, to_square)
+            return why_not_at(self._variant, self._pos(), from_square, to_square)
 
     # -- many games at once ------------------------------------------------
 
@@ -510,7 +517,7 @@ class Rules:
                 time_ms = check_time_ms(time_ms)
                 check_stop(stop)
                 check_hash_mb(hash_mb)
-                if self._g.outcome:
+                if lib.bd_game_outcome(self._g) != _ONGOING:
                     return None  # no copy, no worker, no wait
             raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb)
             if raw is None:
@@ -525,8 +532,7 @@ class Rules:
         True
         """
         with self._lock:
-            return lib.bd_evaluate(c_variant(self._variant), ffi.addressof(self._g.hist[self._g.ply], "pos"),
-                                   c_weights(weights))
+            return lib.bd_evaluate(c_variant(self._variant), self._pos(), c_weights(weights))
 
     @staticmethod
     def weights() -> dict:
@@ -534,8 +540,9 @@ class Rules:
         return default_weights()
 
     def _ply_arg(self, ply: int) -> int:
-        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self._g.ply:
-            raise ArgumentError(f"ply must be from 0 to {self._g.ply}, not {quote(ply)}")
+        last = lib.bd_game_ply(self._g)
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= last:
+            raise ArgumentError(f"ply must be from 0 to {last}, not {quote(ply)}")
         return ply
 
     def __str__(self) -> str:
@@ -639,8 +646,8 @@ def divide(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
     check_stop(stop)
     v = c_variant(as_variant(variant))
     pos = c_position(position)
-    moves = ffi.new("bd_move[]", 160)
-    counts = ffi.new("uint64_t[]", 160)
+    moves = ffi.new("bd_move[]", MAX_MOVES)
+    counts = ffi.new("uint64_t[]", MAX_MOVES)
     slides = bool(slides)
     n = stopping.run(lambda flag: kernels.ACTIVE.divide(v, pos, depth, slides, moves, counts, flag),
                      stop, None, _perft_is_long(depth, True))

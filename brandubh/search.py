@@ -20,6 +20,7 @@ from typing import Mapping, NamedTuple, Optional, Union
 
 from . import kernels, stopping
 from ._engine import ffi, lib
+from .engine import c_constants
 from .errors import ArgumentError, EngineError, quote
 
 MATE = lib.BD_MATE
@@ -40,7 +41,8 @@ INLINE_BUDGET = 500_000
 #: elsewhere, and the thread may move to the other core).
 INLINE_DEPTH = 6
 
-WEIGHT_NAMES = ("attacker", "defender", "lane_one", "lane_two", "freedom", "corner_guard", "ring")
+#: The evaluation's weights: the fields of the engine's ``bd_weights``, in order.
+WEIGHT_NAMES = tuple(name for name, _ in ffi.typeof("bd_weights").fields)
 
 
 def default_weights() -> dict[str, int]:
@@ -153,10 +155,10 @@ class SearchResult(NamedTuple):
         return None
 
 
-# Search features that `brandubh match` can turn off to measure them
-# (csrc/search.h, BD_OFF_*).
-FEATURES = {"tt": 1, "killers": 2, "history": 4, "pvs": 8, "threats": 16, "qsearch": 32, "blocks": 64,
-            "lmr": 128}
+#: Search features that `brandubh match` can turn off to measure them, by
+#: name, and the bit of each: ``enum bd_off`` of csrc/engine.h (BD_OFF_TT is
+#: "tt"), read from the engine.
+FEATURES = {name.lower(): bit for name, bit in c_constants("bd_off", "OFF_").items()}
 
 
 def features_off(names) -> int:

@@ -16,12 +16,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
+from ._engine import lib
 from .errors import VariantError, quote
 
+# The values of the choice fields, as written. brandubh.engine gives each to
+# the engine as the C constant of its name (``"four_two"`` is
+# BD_KING_FOUR_TWO of csrc/engine.h); tests/test_interface.py holds these to
+# the C enums, in their order.
 ESCAPES = ("corner", "edge")
 KING_CAPTURES = ("nielsen", "two", "four_two", "four")
 ENDS = ("draw", "loss")
-MAX_PLY_CAP = 4096
+#: The largest ply_cap and quiet_cap (the engine's BD_MAX_PLY_CAP).
+MAX_PLY_CAP: int = lib.BD_MAX_PLY_CAP
 
 _BOOL_FIELDS = (
     "throne_pass", "throne_reentry", "throne_hostile", "king_armed",
