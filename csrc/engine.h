@@ -32,8 +32,8 @@
  *   enum bd_did         -> the flags of brandubh.engine.MoveReport
  *
  * so a new value in one of these enums reaches Python with no Python edit.
- * How a new rule field or feature bit travels, file by file: docs/search.md,
- * "The engine's interface". */
+ * How a new constant, rule field or feature bit travels, file by file:
+ * docs/reliability.md, "One interface". */
 #ifndef BD_ENGINE_H
 #define BD_ENGINE_H
 
