@@ -120,7 +120,7 @@ class MoveReport:
 
 # -- squares and moves ----------------------------------------------------
 
-_NAMES = tuple(str(notation.square_name(s % 7, s // 7)) for s in range(49))
+_NAMES = tuple(str(notation.square_name(s % 7, s // 7)) for s in range(SQUARES))
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
 
 
@@ -136,7 +136,7 @@ def square(value: Square) -> int:
             raise SquareError(f"{quote(value)} is not a square: give a1 to g7")
         return sq
     if isinstance(value, int) and not isinstance(value, bool):
-        if 0 <= value < 49:
+        if 0 <= value < SQUARES:
             return value
         raise SquareError(f"square {value} is off the board: give 0 to 48")
     raise SquareError(f"a square is a name like 'd4' or a number 0-48, not {type(value).__name__}")
@@ -168,7 +168,7 @@ def move_number(m: object) -> int:
     209
     """
     if isinstance(m, int) and not isinstance(m, bool):
-        if 0 <= m < 4096 and (m >> 6) < 49 and (m & 63) < 49:
+        if 0 <= m < 4096 and (m >> 6) < SQUARES and (m & 63) < SQUARES:
             return m
         raise MoveError(f"{quote(m)} is not a move number: it is from * 64 + to, with both squares 0-48")
     raise MoveError(f"a move number is an int (from * 64 + to), not {type(m).__name__}")
