@@ -31,7 +31,9 @@
  *                          choice fields (BD_KING_FOUR_TWO <- "four_two")
  *   enum bd_did         -> the flags of brandubh.engine.MoveReport
  *
- * so a new value in one of these enums reaches Python with no Python edit.
+ * A new value of bd_why, bd_outcome, bd_off, bd_side or bd_piece reaches
+ * Python with no Python edit; one of the others, which Python uses constant
+ * by constant, makes tests/test_interface.py fail until Python handles it.
  * How a new constant, rule field or feature bit travels, file by file:
  * docs/reliability.md, "One interface". */
 #ifndef BD_ENGINE_H
