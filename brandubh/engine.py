@@ -253,9 +253,9 @@ def copy_position(pos: Any) -> Any:
     return ffi.gc(copy, lib.bd_pos_free)
 
 
-def c_position(text: str) -> Any:
-    """A position string as an engine position (a ``bd_pos *`` of its own);
-    PositionError if it is not one."""
+def position_bytes(text: str) -> bytes:
+    """A position string as the engine reads it; PositionError if it is not
+    written as one."""
     if not isinstance(text, str):
         raise PositionError(f"a position is a string, not {type(text).__name__}")
     if not notation.position_ok(text):
@@ -263,8 +263,14 @@ def c_position(text: str) -> Any:
             f"{quote(text)} is not a position: seven rows of a/d/k and digits from rank 7 "
             "down, separated by '/', a space, and the side to move (a or d)"
         )
+    return text.encode("ascii")
+
+
+def c_position(text: str) -> Any:
+    """A position string as an engine position (a ``bd_pos *`` of its own);
+    PositionError if it is not one."""
     pos = new_position()
-    code = lib.bd_pos_from_string(text.encode("ascii"), pos)
+    code = lib.bd_pos_from_string(position_bytes(text), pos)
     if code != lib.BD_POS_OK:
         raise PositionError(f"{quote(text)} {_POS_REFUSALS.get(code, 'is not a position')}")
     return pos

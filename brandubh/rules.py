@@ -42,6 +42,7 @@ from .engine import (
     move_text,
     parse_move,
     PIECES,
+    position_bytes,
     position_text,
     report_of,
     square,
@@ -212,8 +213,10 @@ class Rules:
 
     def __init__(self, position: str = SETUP, variant: VariantLike = None) -> None:
         self._variant = as_variant(variant)
-        start = c_position(position)
-        self._g = _own(lib.bd_game_new(c_variant(self._variant), start))
+        game = lib.bd_game_from_string(c_variant(self._variant), position_bytes(position))
+        if game == ffi.NULL:
+            c_position(position)  # raises PositionError when the engine refused the text
+        self._g = _own(game)
         self._buf = ffi.new("bd_move[]", MAX_MOVES)
         # Every method that reads or changes the record holds this lock: two
         # threads using one game take turns (the engine releases the GIL, so

@@ -43,6 +43,12 @@ bd_report bd_pos_move(const bd_variant *v, bd_pos *p, bd_move m) { return bd_pos
 
 /* ---- the game record */
 
+bd_game *bd_game_from_string(const bd_variant *v, const char *text) {
+    bd_pos start;
+    if (bd_pos_from_string(text, &start) != BD_POS_OK) return NULL;
+    return bd_game_new(v, &start);
+}
+
 int bd_game_ply(const bd_game *g) { return g->ply; }
 
 int bd_game_outcome(const bd_game *g) { return g->outcome; }

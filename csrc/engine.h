@@ -204,6 +204,9 @@ enum bd_play { BD_PLAY_OK = 0, BD_PLAY_OVER = 1, BD_PLAY_ILLEGAL = 2, BD_PLAY_NO
 
 /* The variant must have passed bd_variant_normalize. NULL when out of memory. */
 bd_game *bd_game_new(const bd_variant *v, const bd_pos *start);
+/* The same from a position string: NULL when bd_pos_from_string refuses the
+ * text (bd_pos_from_string says why) or when out of memory. */
+bd_game *bd_game_from_string(const bd_variant *v, const char *text);
 bd_game *bd_game_clone(const bd_game *g);
 void bd_game_free(bd_game *g);
 
