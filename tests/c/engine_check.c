@@ -79,6 +79,13 @@ int main(void) {
         if (board && bd_pos_side(board) != bd_game_side(g)) failures++;
         free(log);
         bd_pos_free(board);
+        {
+            /* A game made from its text; a text refused makes none. */
+            bd_game *small = bd_game_from_string(&v, "7/7/7/3k3/7/7/a6 d");
+            if (!small || bd_game_side(small) != BD_DEFENDERS || bd_game_from_string(&v, "7/7 d") != NULL)
+                failures++;
+            bd_game_free(small);
+        }
         copy = bd_game_clone(g);
         while (bd_game_undo(copy)) {
         }
