@@ -17,6 +17,7 @@ Environment:
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -29,14 +30,20 @@ HEADER = HERE / "engine.h"
 BEGIN, END = "BD_CDEF_BEGIN", "BD_CDEF_END"
 
 
+FN_MARK = re.compile(r"^BD_FN ", re.M)
+
+
 def read_cdef(header: Path = HEADER) -> str:
     """The lines of the header strictly between the line ``/* BD_CDEF_BEGIN */``
-    and the line ``/* BD_CDEF_END */`` (one of each)."""
+    and the line ``/* BD_CDEF_END */`` (one of each), with the mark ``BD_FN``
+    taken from the start of each function's declaration (an empty macro in
+    C, for the popcount copy of the engine: see engine.h; cffi's parser does
+    not expand macros)."""
     lines = header.read_text(encoding="utf-8").splitlines()
     marks = [[i for i, line in enumerate(lines) if line.strip() == f"/* {mark} */"] for mark in (BEGIN, END)]
     if [len(m) for m in marks] != [1, 1] or marks[0][0] > marks[1][0]:
         raise RuntimeError(f"{header}: want one {BEGIN} line, then one {END} line")
-    return "\n".join(lines[marks[0][0] + 1 : marks[1][0]]) + "\n"
+    return FN_MARK.sub("", "\n".join(lines[marks[0][0] + 1 : marks[1][0]]) + "\n")
 
 
 CDEF = read_cdef()

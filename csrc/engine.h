@@ -7,7 +7,8 @@
  * compiler reads it as the C declarations that the engine's sources are
  * checked against. So between the markers goes only what cffi's parser
  * takes: typedefs, structs written out in full or left opaque, enums with
- * every value written, `#define NAME NUMBER`, function declarations and
+ * every value written, `#define NAME NUMBER`, function declarations (each
+ * after the mark BD_FN, which the build takes out: see below) and
  * comments; no #include, #if, function-like macro or inline function.
  *
  * The game record (bd_game) and the position (bd_pos) are opaque here: their
@@ -40,6 +41,17 @@
 #define BD_ENGINE_H
 
 #include <stdint.h>
+
+/* BD_FN stands before every function of the engine, here and in the
+ * internal headers. It is empty, except in csrc/popcnt_build.c, which
+ * compiles the engine a second time for processors with the popcount
+ * instruction and defines it as `static`: there every function of that copy
+ * has internal linkage, and only its entry points (bd_popcnt_*, declared
+ * without the mark) are seen outside it. The build takes the mark out of the
+ * cdef (csrc/build_ffi.py), cffi's parser not knowing it. */
+#ifndef BD_FN
+#define BD_FN
+#endif
 
 /* BD_CDEF_BEGIN */
 
@@ -102,7 +114,7 @@ typedef struct bd_variant {
 /* Clamp what docs/rules.md says to clamp; `default_ply_cap` is the preset's
  * own value, used when ply_cap is out of range. Returns 0, or -1 when a
  * field is outside the values it can take at all. */
-int bd_variant_normalize(bd_variant *v, int default_ply_cap);
+BD_FN int bd_variant_normalize(bd_variant *v, int default_ply_cap);
 
 /* ---- A position: where the pieces stand and whose move it is, with its key
  * (position.c, engine.c). Opaque: made by bd_pos_new or bd_pos_copy, freed
@@ -131,27 +143,27 @@ enum bd_pos_code {
 
 /* A new position: the empty board, the attackers to move. NULL when out of
  * memory. */
-bd_pos *bd_pos_new(void);
+BD_FN bd_pos *bd_pos_new(void);
 /* A new copy of p; NULL when out of memory. */
-bd_pos *bd_pos_copy(const bd_pos *p);
-void bd_pos_free(bd_pos *p);
+BD_FN bd_pos *bd_pos_copy(const bd_pos *p);
+BD_FN void bd_pos_free(bd_pos *p);
 /* enum bd_pos_code; on anything but BD_POS_OK `out` is unchanged. */
-int bd_pos_from_string(const char *text, bd_pos *out);
+BD_FN int bd_pos_from_string(const char *text, bd_pos *out);
 /* Writes at most BD_POS_TEXT_MAX bytes, the terminating NUL included. */
-void bd_pos_to_string(const bd_pos *p, char *out);
+BD_FN void bd_pos_to_string(const bd_pos *p, char *out);
 /* enum bd_piece: what stands on the square. */
-int bd_piece_at(const bd_pos *p, int sq);
+BD_FN int bd_piece_at(const bd_pos *p, int sq);
 /* enum bd_side: whose move it is. */
-int bd_pos_side(const bd_pos *p);
+BD_FN int bd_pos_side(const bd_pos *p);
 /* The Zobrist key of the pieces and the side to move. */
-uint64_t bd_pos_key(const bd_pos *p);
+BD_FN uint64_t bd_pos_key(const bd_pos *p);
 /* How many pieces of one kind (BD_ATTACKER, BD_DEFENDER or BD_KING). */
-int bd_pos_count(const bd_pos *p, int piece);
+BD_FN int bd_pos_count(const bd_pos *p, int piece);
 /* Play a move known to be a legal slide: capture, update the key, pass the
  * turn. */
-bd_report bd_pos_move(const bd_variant *v, bd_pos *p, bd_move m);
+BD_FN bd_report bd_pos_move(const bd_variant *v, bd_pos *p, bd_move m);
 /* The squares the move would empty, without playing it. */
-bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
+BD_FN bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m);
 
 /* ---- Moves (movegen.c). */
 
@@ -171,9 +183,9 @@ enum bd_why {
 
 /* Writes the moves of the side to move into out[BD_MAX_MOVES], ordered by
  * the square left and then the square reached; returns how many. */
-int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);
+BD_FN int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);
 /* BD_WHY_OK when the slide from -> to is legal in this position. */
-int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to);
+BD_FN int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to);
 
 /* ---- A game: a start position, the moves played from it, and how it ended
  * (game.c, engine.c). Opaque.
@@ -203,51 +215,51 @@ enum { BD_OUTCOMES = BD_BY_QUIET_CAP + 1 };
 enum bd_play { BD_PLAY_OK = 0, BD_PLAY_OVER = 1, BD_PLAY_ILLEGAL = 2, BD_PLAY_NO_MEMORY = 3 };
 
 /* The variant must have passed bd_variant_normalize. NULL when out of memory. */
-bd_game *bd_game_new(const bd_variant *v, const bd_pos *start);
+BD_FN bd_game *bd_game_new(const bd_variant *v, const bd_pos *start);
 /* The same from a position string: NULL when bd_pos_from_string refuses the
  * text (bd_pos_from_string says why) or when out of memory. */
-bd_game *bd_game_from_string(const bd_variant *v, const char *text);
-bd_game *bd_game_clone(const bd_game *g);
-void bd_game_free(bd_game *g);
+BD_FN bd_game *bd_game_from_string(const bd_variant *v, const char *text);
+BD_FN bd_game *bd_game_clone(const bd_game *g);
+BD_FN void bd_game_free(bd_game *g);
 
 /* enum bd_play; on anything but BD_PLAY_OK the game is unchanged. `report`
  * may be NULL. */
-int bd_game_play(bd_game *g, bd_move m, bd_report *report);
+BD_FN int bd_game_play(bd_game *g, bd_move m, bd_report *report);
 /* 1 when a move was taken back, 0 when there was none. */
-int bd_game_undo(bd_game *g);
+BD_FN int bd_game_undo(bd_game *g);
 /* The moves of the side to move; none once the game is over. */
-int bd_game_moves(const bd_game *g, bd_move *out);
+BD_FN int bd_game_moves(const bd_game *g, bd_move *out);
 /* How many times the position on the board has occurred, as the repetition
  * rule counts them, this time included. */
-int bd_game_repeats(const bd_game *g);
+BD_FN int bd_game_repeats(const bd_game *g);
 /* Every move of the side to move with what it would capture and the ending
  * it would bring (and its winner), each played and taken back: BD_MAX_MOVES
  * entries at most in each array. Returns how many, or -1 when out of memory. */
-int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
+BD_FN int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int *winner);
 
 /* Moves made, both sides counted. */
-int bd_game_ply(const bd_game *g);
+BD_FN int bd_game_ply(const bd_game *g);
 /* enum bd_outcome: BD_ONGOING until the game is over. */
-int bd_game_outcome(const bd_game *g);
+BD_FN int bd_game_outcome(const bd_game *g);
 /* enum bd_side, or BD_NOBODY when drawn or not over. */
-int bd_game_winner(const bd_game *g);
+BD_FN int bd_game_winner(const bd_game *g);
 /* enum bd_side: whose move it is on the board. */
-int bd_game_side(const bd_game *g);
+BD_FN int bd_game_side(const bd_game *g);
 /* The position after `ply` moves (0: the start), or NULL for a ply the game
  * has not reached. It belongs to the game: valid until the game is next
  * played, undone or freed. */
-const bd_pos *bd_game_pos_at(const bd_game *g, int ply);
+BD_FN const bd_pos *bd_game_pos_at(const bd_game *g, int ply);
 /* The move that reached `ply` (1 for the first move); 0 for the start and
  * for a ply the game has not reached. */
-bd_move bd_game_move_at(const bd_game *g, int ply);
+BD_FN bd_move bd_game_move_at(const bd_game *g, int ply);
 /* What the move that reached `ply` did; nothing for the start and for a ply
  * the game has not reached. */
-bd_report bd_game_report_at(const bd_game *g, int ply);
+BD_FN bd_report bd_game_report_at(const bd_game *g, int ply);
 /* Writes the moves made, in order, into out[bd_game_ply(g)]; returns how
  * many. */
-int bd_game_log(const bd_game *g, bd_move *out);
+BD_FN int bd_game_log(const bd_game *g, bd_move *out);
 /* What a legal move would do, played on a copy of the position now. */
-bd_report bd_game_preview(const bd_game *g, bd_move m);
+BD_FN bd_report bd_game_preview(const bd_game *g, bd_move m);
 
 /* ---- Perft (perft.c): the number of leaves of the move tree, to check move
  * generation and capture against known counts and to measure their speed. */
@@ -266,12 +278,12 @@ typedef struct bd_perft_stats {
  * from another thread; the walk then gives up within a fraction of a
  * millisecond. Returns 0, or 1 when stopped (the counts are then of part of
  * the tree, and mean nothing). */
-int bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
-             bd_perft_stats *stats, const volatile int *stop);
+BD_FN int bd_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+                   bd_perft_stats *stats, const volatile int *stop);
 /* Perft below each move: writes the moves and the counts (BD_MAX_MOVES at
  * most), returns how many moves, or -1 when stopped (as bd_perft). */
-int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
-              bd_move *moves, uint64_t *counts, const volatile int *stop);
+BD_FN int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
+                    bd_move *moves, uint64_t *counts, const volatile int *stop);
 
 /* ---- Random playouts (playout.c): whole games of uniformly random moves,
  * played in C. The fast path for Monte Carlo bots. */
@@ -291,8 +303,8 @@ typedef struct bd_playout_stats {
  * then end after the game being played, and `out` counts the games
  * finished (the first out->games of the same call run to the end).
  * Returns 0, 1 when stopped, or -1 when out of memory. */
-int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
-                const volatile int *stop);
+BD_FN int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                      const volatile int *stop);
 
 /* ---- The evaluation (eval.c): a position scored without looking further,
  * from the attackers' side (positive favours the attackers). */
@@ -308,8 +320,8 @@ typedef struct bd_weights {
     int ring;          /* each attacker beside the king */
 } bd_weights;
 
-void bd_default_weights(bd_weights *w);
-int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
+BD_FN void bd_default_weights(bd_weights *w);
+BD_FN int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
 
 /* ---- The search (search.c): iterative deepening alpha-beta over the game
  * record, limited by a count of positions and never by a clock.
@@ -365,8 +377,8 @@ typedef struct bd_search_result {
 
 /* 0; 1 when the game is over (no move); -1 when out of memory. The game is
  * left as it was. */
-int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
-              bd_search_result *out);
+BD_FN int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+                    bd_search_result *out);
 
 /* ---- The hot entry points compiled a second time for processors with the
  * popcount instruction (popcnt_build.c). Call them only when

@@ -7,7 +7,7 @@
 #include "movegen.h"
 
 /* bd_evaluate, given bd_king_reach(v, p), for a caller that has it already. */
-int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach);
+BD_FN int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach);
 /* The squares the king could move to if it were the defenders' move (his
  * targets do not depend on whose move it is). */
 static inline bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p) {

@@ -30,20 +30,20 @@ struct bd_game {
 };
 
 /* Make room for `plies` more moves; 0, or -1 when out of memory. */
-int bd_game_reserve(bd_game *g, int plies);
+BD_FN int bd_game_reserve(bd_game *g, int plies);
 
 /* For callers that have checked the move and reserved room (the playouts
  * and the search): record a legal move, then judge the ending. `moves` is
  * how many moves the side to move now has (any number above 0 will do), or
  * -1 when the caller has not counted them. */
-bd_report bd_game_push(bd_game *g, bd_move m);
+BD_FN bd_report bd_game_push(bd_game *g, bd_move m);
 /* The same, for a caller that has bd_capture_reach of the position. */
-bd_report bd_game_push_reach(bd_game *g, bd_move m, bd_bb reach);
-void bd_game_judge(bd_game *g, int moves);
+BD_FN bd_report bd_game_push_reach(bd_game *g, bd_move m, bd_bb reach);
+BD_FN void bd_game_judge(bd_game *g, int moves);
 
 /* Encirclement: no defender and not the king can reach an edge square
  * through squares that hold no attacker. */
-int bd_encircled(const bd_pos *p);
+BD_FN int bd_encircled(const bd_pos *p);
 
 /* The ending a position is in after a move, given the record's counts, or
  * BD_ONGOING; `moves` as for bd_game_judge. `winner` receives the side that
@@ -81,6 +81,6 @@ static inline int bd_judge(const bd_variant *v, const bd_pos *p, int flags, int 
 }
 
 /* The ending a set-up position already is, or BD_ONGOING. */
-int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner);
+BD_FN int bd_judge_start(const bd_variant *v, const bd_pos *p, int *winner);
 
 #endif

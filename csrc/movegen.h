@@ -35,7 +35,7 @@ static inline bd_bb bd_piece_targets(const bd_variant *v, const bd_pos *p, int f
 
 /* The squares the piece on `from` may reach: none when it is not a piece
  * of the side to move. */
-bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from);
+BD_FN bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from);
 /* The same for a caller that has bd_blockers(v, p), inline. */
 static inline bd_bb bd_targets_within(const bd_variant *v, const bd_pos *p, int from, bd_bb block) {
     if (from == p->king) return p->side == BD_DEFENDERS ? bd_king_targets(v, p, block) : 0;
@@ -43,7 +43,7 @@ static inline bd_bb bd_targets_within(const bd_variant *v, const bd_pos *p, int 
     return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
 }
 /* How many moves the side to move has, without listing them. */
-int bd_count_moves(const bd_variant *v, const bd_pos *p);
+BD_FN int bd_count_moves(const bd_variant *v, const bd_pos *p);
 /* The same, inline, for perft's last ply (a call for each position there
  * was 7% of bulk perft's instructions). */
 static inline int bd_count_moves_inline(const bd_variant *v, const bd_pos *p) {
@@ -61,7 +61,7 @@ static inline int bd_count_moves_inline(const bd_variant *v, const bd_pos *p) {
 }
 
 /* Whether the side to move has any move, piece by piece. */
-int bd_has_move_slow(const bd_variant *v, const bd_pos *p);
+BD_FN int bd_has_move_slow(const bd_variant *v, const bd_pos *p);
 /* The same, usually at once: some piece can almost always step to a free
  * square beside it, and a step is a move for any piece. Inline, since the
  * search asks it at every position (out of line, loop and all, it cost 64

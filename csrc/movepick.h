@@ -93,27 +93,27 @@ typedef struct bd_picker {
 
 /* The squares between the king and the escape squares he has an open line
  * to: where an attacker blocks him. */
-bd_bb bd_block_squares(const bd_variant *v, const bd_pos *p);
+BD_FN bd_bb bd_block_squares(const bd_variant *v, const bd_pos *p);
 
 /* For a node of the search: every move, in the stages above. tt_move is 0
  * when there is none; killers the ply's two (NULL: no killers); history
  * the side to move's table (NULL: no history); with_blocks 0 leaves blocks
  * of the king's line out of the special moves. The tables are read when
  * the moves are keyed, so what the search adds to them meanwhile counts. */
-void bd_picker_init(bd_picker *pk, const bd_variant *v, const bd_pos *p, bd_move tt_move,
-                    const bd_move killers[2], const int32_t *history, int with_blocks);
+BD_FN void bd_picker_init(bd_picker *pk, const bd_variant *v, const bd_pos *p, bd_move tt_move,
+                          const bd_move killers[2], const int32_t *history, int with_blocks);
 /* For quiescence: the moves that capture, best first. */
-void bd_picker_init_captures(bd_picker *pk, const bd_variant *v, const bd_pos *p);
+BD_FN void bd_picker_init_captures(bd_picker *pk, const bd_variant *v, const bd_pos *p);
 /* For quiescence with the king's line home open, the attackers to move:
  * their moves to a square of `to` (the ones that can save them), keyed as
  * in the search with no table move. Returns how many there are. */
-int bd_picker_init_evasions(bd_picker *pk, const bd_variant *v, const bd_pos *p, bd_bb to,
-                            const bd_move killers[2], const int32_t *history, int with_blocks);
+BD_FN int bd_picker_init_evasions(bd_picker *pk, const bd_variant *v, const bd_pos *p, bd_bb to,
+                                  const bd_move killers[2], const int32_t *history, int with_blocks);
 /* The next move, 0 when none is left. Inline where the list stands in
  * order (most of quiescence has nothing to take, and most moves of a long
  * list come after the sort); the stages and the first picks of a list in
  * bd_picker_next. */
-bd_move bd_picker_next(bd_picker *pk);
+BD_FN bd_move bd_picker_next(bd_picker *pk);
 static inline bd_move bd_next_move(bd_picker *pk) {
     if (pk->i < pk->ready) return bd_picker_next(pk);
     if (pk->i >= pk->n) return 0;
@@ -132,8 +132,8 @@ static inline int bd_picked(const bd_picker *pk) {
 /* The keys of a list of moves of the side to move, as a picker with no
  * table move keys them: for the root, which is ordered once, and with the
  * seed. Higher first. */
-void bd_order_keys(const bd_variant *v, const bd_pos *p, const bd_move *moves, int n,
-                   const bd_move killers[2], const int32_t *history, int with_blocks, int *keys);
+BD_FN void bd_order_keys(const bd_variant *v, const bd_pos *p, const bd_move *moves, int n,
+                         const bd_move killers[2], const int32_t *history, int with_blocks, int *keys);
 
 /* The capture reach, for playing the moves given (bd_game_push_reach). */
 static inline bd_bb bd_picker_reach(const bd_picker *pk) { return pk->cm.reach; }

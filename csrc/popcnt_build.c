@@ -12,19 +12,21 @@
  * (brandubh/kernels.py). Both give the same answers, node for node: a test
  * compares them.
  *
- * How: every engine source is included below with its external names
- * renamed, after a pragma that lets the compiler use the instruction. A name
- * forgotten in the list below is defined twice, and the link fails: nothing
- * can go stale silently. The constant tables are shared, not renamed, and so
- * are engine.c's handles and accessors (compiled once: the two builds lay
- * positions and games out alike). engine.h, which declares bd_popcnt_perft
- * and the three others, is included by the sources below with the names
- * renamed: it then declares each of them twice, under its own name and
- * renamed from bd_perft..., so the compiler checks the definitions against
- * the interface.
+ * How: every engine source is included below, after a pragma that lets the
+ * compiler use the instruction and with BD_FN (engine.h) defined as
+ * `static`, so that every function of this copy has internal linkage and
+ * cannot clash with the portable one at the link: only the four entry
+ * points at the end are seen outside this file, and they alone have names
+ * of their own. A function whose declaration lacks the mark would be
+ * defined twice, and the link fails: nothing can go stale silently
+ * (tests/test_interface.py also compiles this file alone and checks what it
+ * exports). The constant tables are shared, not compiled again.
  * Elsewhere than x86 (ARM has the instruction in its baseline) and on
  * compilers without the pragma the second copy is the same code, and
  * bd_cpu_has_popcnt() says 0. */
+
+/* Before anything includes engine.h: every function of this copy static. */
+#define BD_FN static
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@
 #include <intrin.h>
 #endif
 
+#include "engine.h"
 #include "tables.h"
 
 int bd_cpu_has_popcnt(void) {
@@ -60,48 +63,11 @@ int bd_cpu_has_popcnt(void) {
 #define BD_HW_POPCOUNT 1   /* __popcnt64 needs no compiler switch */
 #endif
 
-#define bd_block_squares bd_popcnt_block_squares
-#define bd_capture_lines bd_popcnt_capture_lines
-#define bd_count_moves bd_popcnt_count_moves
-#define bd_default_weights bd_popcnt_default_weights
-#define bd_divide bd_popcnt_divide
-#define bd_encircled bd_popcnt_encircled
-#define bd_evaluate bd_popcnt_evaluate
-#define bd_evaluate_with bd_popcnt_evaluate_with
-#define bd_game_clone bd_popcnt_game_clone
-#define bd_game_free bd_popcnt_game_free
-#define bd_game_judge bd_popcnt_game_judge
-#define bd_game_legal bd_popcnt_game_legal
-#define bd_game_moves bd_popcnt_game_moves
-#define bd_game_new bd_popcnt_game_new
-#define bd_game_play bd_popcnt_game_play
-#define bd_game_push bd_popcnt_game_push
-#define bd_game_push_reach bd_popcnt_game_push_reach
-#define bd_game_repeats bd_popcnt_game_repeats
-#define bd_game_reserve bd_popcnt_game_reserve
-#define bd_game_undo bd_popcnt_game_undo
-#define bd_gen_moves bd_popcnt_gen_moves
-#define bd_has_move_slow bd_popcnt_has_move_slow
-#define bd_judge_start bd_popcnt_judge_start
-#define bd_order_keys bd_popcnt_order_keys
-#define bd_perft bd_popcnt_perft
-#define bd_picker_init bd_popcnt_picker_init
-#define bd_picker_next bd_popcnt_picker_next
-#define bd_picker_init_captures bd_popcnt_picker_init_captures
-#define bd_picker_init_evasions bd_popcnt_picker_init_evasions
-#define bd_piece_at bd_popcnt_piece_at
-#define bd_playouts bd_popcnt_playouts
-#define bd_pos_capture bd_popcnt_pos_capture
-#define bd_pos_captures bd_popcnt_pos_captures
-#define bd_pos_from_string bd_popcnt_pos_from_string
-#define bd_pos_rekey bd_popcnt_pos_rekey
-#define bd_pos_to_string bd_popcnt_pos_to_string
-#define bd_search bd_popcnt_search
-#define bd_king_takers bd_popcnt_king_takers
-#define bd_targets bd_popcnt_targets
-#define bd_tt_free bd_popcnt_tt_free
-#define bd_tt_init bd_popcnt_tt_init
-#define bd_why_not bd_popcnt_why_not
+/* Most of this copy is not called here: the portable build serves every
+ * call but the four below. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
 
 #include "position.c"
 #include "movegen.c"
@@ -112,6 +78,28 @@ int bd_cpu_has_popcnt(void) {
 #include "tt.c"
 #include "movepick.c"
 #include "search.c"
+
+/* The entry points: the copy's perft, divide, playouts and search, under
+ * names of their own. */
+int bd_popcnt_perft(const bd_variant *v, const bd_pos *p, int depth, int slides, int bulk,
+                    bd_perft_stats *stats, const volatile int *stop) {
+    return bd_perft(v, p, depth, slides, bulk, stats, stop);
+}
+
+int bd_popcnt_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
+                     bd_move *moves, uint64_t *counts, const volatile int *stop) {
+    return bd_divide(v, p, depth, slides, moves, counts, stop);
+}
+
+int bd_popcnt_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out,
+                       const volatile int *stop) {
+    return bd_playouts(g, games, seed, out, stop);
+}
+
+int bd_popcnt_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+                     bd_search_result *out) {
+    return bd_search(g, limits, w, out);
+}
 
 #ifdef BD_POPCNT_PUSHED
 #pragma clang attribute pop

@@ -36,10 +36,10 @@ static inline bd_bb bd_escapes(const bd_variant *v) {
 }
 
 /* Set the key from the pieces: used after building a position by hand. */
-void bd_pos_rekey(bd_pos *p);
+BD_FN void bd_pos_rekey(bd_pos *p);
 /* The captures of the piece that has just slid to `to` (the side to move has
  * not yet passed): removes them and records them in r. */
-void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
+BD_FN void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
 /* The squares where a soldier of the side to move, arriving, would capture a
  * soldier, one set for each side of the square the victim stands on (east,
  * west, north, south): a soldier arriving on a square that is in k of the
@@ -49,11 +49,11 @@ void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
  * (so a throne or corner it leaves empty, and hostile, changes nothing). The
  * king himself is captured by rules of his own, not counted here. Returns
  * their union. Lets the search find captures without trying every move. */
-bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
+BD_FN bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
 /* The squares beside the king where an attacker arriving captures him, when
  * the attackers are to move (what bd_pos_captures would say of the king, for
  * every square at once, for less); 0 when the defenders are. */
-bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p);
+BD_FN bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p);
 
 /* Move the piece, keeping the key up to date when `keyed` is set. */
 static inline void bd_pos_slide_as(bd_pos *p, int from, int to, int keyed) {

@@ -26,8 +26,8 @@ typedef struct bd_tt {
  * eight nodes of budget, between 2^10 and 2^21 (32 MiB): a larger table
  * costs more in page faults than it saves. Otherwise the most entries that
  * fit in that many bytes, at least 2^10. 0, or -1 when out of memory. */
-int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes);
-void bd_tt_free(bd_tt *tt);
+BD_FN int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes);
+BD_FN void bd_tt_free(bd_tt *tt);
 
 static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {
     return &tt->entries[key & tt->mask];

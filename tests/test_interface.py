@@ -41,7 +41,13 @@ def without_comments(text: str) -> str:
 
 
 def section() -> str:
-    """The header's lines between the two marker lines, as the build takes them."""
+    """The header's lines between the two marker lines, as the build takes
+    them: with the mark BD_FN taken from the start of each function."""
+    return re.sub(r"^BD_FN ", "", raw_section(), flags=re.M)
+
+
+def raw_section() -> str:
+    """The header's lines between the two marker lines, as written."""
     lines = HEADER.read_text(encoding="utf-8").splitlines()
     begin = [i for i, line in enumerate(lines) if line.strip() == "/* BD_CDEF_BEGIN */"]
     end = [i for i, line in enumerate(lines) if line.strip() == "/* BD_CDEF_END */"]
@@ -116,9 +122,12 @@ def test_the_cdef_is_the_header_section_and_only_it():
 
 def test_the_section_declares_the_interface_and_nothing_hides_outside_it():
     text = HEADER.read_text(encoding="utf-8")
-    outside = without_comments(text.replace(section(), ""))
-    # Outside the markers: the include guard and <stdint.h>, nothing more.
-    assert re.findall(r"^\s*#\s*(\w+)", outside, flags=re.M) == ["ifndef", "define", "include", "endif"]
+    outside = without_comments(text.replace(raw_section(), ""))
+    # Outside the markers: the include guard, <stdint.h> and the BD_FN mark
+    # (empty unless the popcount copy defines it), nothing more.
+    assert re.findall(r"^\s*#\s*(\w+)", outside, flags=re.M) == [
+        "ifndef", "define", "include", "ifndef", "define", "endif", "endif"]
+    assert re.findall(r"^\s*#\s*define\s+(\w+)", outside, flags=re.M) == ["BD_ENGINE_H", "BD_FN"]
     assert not re.search(r"\b(typedef|struct|enum)\b|\bbd_\w+\s*\(", outside)
     for forbidden in ("#include", "#if", "static", "inline"):
         assert forbidden not in without_comments(section()), forbidden
@@ -256,3 +265,37 @@ def test_the_rule_set_struct_has_the_variant_s_fields():
 def test_the_weights_are_the_struct_s_fields():
     assert search.WEIGHT_NAMES == tuple(name for name, _ in ffi.typeof("bd_weights").fields)
     assert tuple(search.default_weights()) == search.WEIGHT_NAMES
+
+
+# -- 4. the popcount copy exports its entry points only ----------------------
+
+
+@pytest.mark.skipif(CC is None or shutil.which("nm") is None, reason="needs a C compiler and nm")
+def test_the_popcount_copy_exports_its_entry_points_only(tmp_path):
+    """csrc/popcnt_build.c compiles the engine again with BD_FN as static:
+    everything in it but the entry points has internal linkage, so no name
+    of the portable build needs renaming. A function declared without the
+    mark would show here (and clash at the link)."""
+    obj = tmp_path / "popcnt_build.o"
+    subprocess.run([CC, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-c", f"-I{CSRC}",
+                    str(CSRC / "popcnt_build.c"), "-o", str(obj)], check=True)
+    out = subprocess.run(["nm", "-g", "--defined-only", str(obj)], capture_output=True, text=True,
+                         check=True).stdout
+    exported = sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+    assert exported == ["bd_cpu_has_popcnt", "bd_popcnt_divide", "bd_popcnt_perft",
+                        "bd_popcnt_playouts", "bd_popcnt_search"]
+
+
+def test_every_function_of_the_engine_carries_the_mark():
+    """Every function declared in a header (but the popcount entry points)
+    is marked BD_FN: the popcount copy relies on it."""
+    decl = re.compile(r"^(?!static\b|typedef\b|extern\b|#)[A-Za-z_][\w\s\*]*?\b(bd_\w+)\s*\([^;{]*\)\s*;",
+                      flags=re.M)
+    for path in sorted(CSRC.glob("*.h")):
+        code = without_comments(path.read_text(encoding="utf-8"))
+        for m in decl.finditer(code):
+            name = m.group(1)
+            if name == "bd_cpu_has_popcnt" or name.startswith("bd_popcnt_"):
+                assert not m.group(0).startswith("BD_FN"), name
+            else:
+                assert m.group(0).startswith("BD_FN "), (path.name, name)
