@@ -121,9 +121,8 @@ static inline bd_bb bd_slides(int sq, bd_bb occ) {
 
 /* Where a set of rooks slides, direction by direction, over the empty squares
  * `empty` (no rook stands on one): each square of out[d] is reached in
- * direction d by exactly one of them (the nearest behind it), so out[d]
- * holds as many moves as squares. Directions: 0 east, 1 west, 2 north,
- * 3 south.
+ * direction d (enum bd_dir) by exactly one of them (the nearest behind it),
+ * so out[d] holds as many moves as squares.
  *
  * East, towards the higher bits, by one addition: a 1 added at the first
  * square of each run of empty squares that a rook starts carries through
@@ -131,32 +130,38 @@ static inline bd_bb bd_slides(int sq, bd_bb occ) {
  * empty squares, and a carry spent there reaches no further). The other
  * three by occluded fills, doubling (Kogge-Stone); the masks keep a slide
  * on its rank. (The addition is 7 instructions where the fill was 25.) */
-static inline void bd_slide_sets(bd_bb rooks, bd_bb empty, bd_bb out[4]) {
+static inline void bd_slide_sets(bd_bb rooks, bd_bb empty, bd_bb out[BD_DIRECTIONS]) {
     bd_bb gen, pro, runs = empty & BD_NOT_FILE_A;
     const bd_bb not_g = BD_NOT_FILE_G;
-    out[0] = runs & ~(runs + ((rooks << 1) & runs));
+    out[BD_EAST] = runs & ~(runs + ((rooks << 1) & runs));
     gen = rooks; pro = empty & not_g;
     gen |= pro & (gen >> 1); pro &= pro >> 1;
     gen |= pro & (gen >> 2); pro &= pro >> 2;
     gen |= pro & (gen >> 4);
-    out[1] = (gen >> 1) & empty & not_g;
+    out[BD_WEST] = (gen >> 1) & empty & not_g;
     gen = rooks; pro = empty;
     gen |= pro & (gen << 7); pro &= pro << 7;
     gen |= pro & (gen << 14); pro &= pro << 14;
     gen |= pro & (gen << 28);
-    out[2] = (gen << 7) & empty;
+    out[BD_NORTH] = (gen << 7) & empty;
     gen = rooks; pro = empty;
     gen |= pro & (gen >> 7); pro &= pro >> 7;
     gen |= pro & (gen >> 14); pro &= pro >> 14;
     gen |= pro & (gen >> 28);
-    out[3] = (gen >> 7) & empty;
+    out[BD_SOUTH] = (gen >> 7) & empty;
 }
 
-/* The piece of `pieces` that slid to `to` in direction d (0 east, 1 west,
- * 2 north, 3 south), as bd_slide_sets found it: the nearest one behind
- * `to` (every square between them is empty, or it could not have slid).
- * Both nearest pieces are found and one is kept, with no branch: d is as
- * good as random in the playouts, and a branch on it was guessed wrong
+/* All the squares of the four sets. */
+static inline bd_bb bd_slide_union(const bd_bb sets[BD_DIRECTIONS]) {
+    return sets[BD_EAST] | sets[BD_WEST] | sets[BD_NORTH] | sets[BD_SOUTH];
+}
+
+/* The piece of `pieces` that slid to `to` in direction d, as bd_slide_sets
+ * found it: the nearest one behind `to` (every square between them is
+ * empty, or it could not have slid). Behind an even direction (east, north)
+ * lie lower squares, so the highest piece there; behind an odd one (west,
+ * south) the lowest. Both are found and one is kept, with no branch: d is
+ * as good as random in the playouts, and a branch on it was guessed wrong
  * about once a move. */
 static inline int bd_slid_from(bd_bb pieces, int to, int d) {
     bd_bb behind = pieces & BD_BEHIND[d][to];

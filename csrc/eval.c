@@ -27,9 +27,9 @@ int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
  * them, so no escape square is lost. Kept out of line, so that the common
  * case below needs few registers. */
 static BD_NOINLINE bd_bb two_move_escapes(const bd_variant *v, const bd_pos *p, bd_bb from, bd_bb one) {
-    bd_bb sets[4];
+    bd_bb sets[BD_DIRECTIONS];
     bd_slide_sets(from, BD_ALL & ~(bd_blockers(v, p) & ~bd_bit(p->king)) & ~from, sets);
-    return (sets[0] | sets[1] | sets[2] | sets[3]) & bd_escapes(v) & ~one;
+    return bd_slide_union(sets) & bd_escapes(v) & ~one;
 }
 
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {

@@ -47,14 +47,14 @@ BD_FN int bd_count_moves(const bd_variant *v, const bd_pos *p);
 /* The same, inline, for perft's last ply (a call for each position there
  * was 7% of bulk perft's instructions). */
 static inline int bd_count_moves_inline(const bd_variant *v, const bd_pos *p) {
-    bd_bb block = bd_blockers(v, p), sets[4];
+    bd_bb block = bd_blockers(v, p), sets[BD_DIRECTIONS];
     bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
     bd_bb allowed = ~(BD_CORNERS | BD_THRONE_BB);
     int n;
     /* All soldiers at once: one square of a slide set is one move. */
     bd_slide_sets(soldiers, BD_ALL & ~block, sets);
-    n = bd_popcount(sets[0] & allowed) + bd_popcount(sets[1] & allowed) +
-        bd_popcount(sets[2] & allowed) + bd_popcount(sets[3] & allowed);
+    n = bd_popcount(sets[BD_EAST] & allowed) + bd_popcount(sets[BD_WEST] & allowed) +
+        bd_popcount(sets[BD_NORTH] & allowed) + bd_popcount(sets[BD_SOUTH] & allowed);
     if (p->side == BD_DEFENDERS && p->king != BD_NONE)
         n += bd_popcount(bd_king_targets(v, p, block));
     return n;

@@ -54,8 +54,8 @@ static inline void map_captures(const bd_variant *v, const bd_pos *p, bd_capture
 static inline int landing_key(const bd_capture_map *cm, int to) {
     int k;
     if (cm->takers & bd_bit(to)) return BD_ORDER_WIN;
-    k = (int)(((cm->lines[0] >> to) & 1) + ((cm->lines[1] >> to) & 1) + ((cm->lines[2] >> to) & 1) +
-              ((cm->lines[3] >> to) & 1));
+    k = (int)(((cm->lines[BD_EAST] >> to) & 1) + ((cm->lines[BD_WEST] >> to) & 1) +
+              ((cm->lines[BD_NORTH] >> to) & 1) + ((cm->lines[BD_SOUTH] >> to) & 1));
     return k ? BD_ORDER_CAPTURE + 1024 * k : 0;
 }
 
@@ -205,10 +205,10 @@ static void list_all(bd_picker *pk) {
 
 /* The lowest-numbered soldier move to a square of `to`: the first of them
  * in list order. */
-static bd_move first_to(bd_bb soldiers, const bd_bb sets[4], bd_bb to) {
+static bd_move first_to(bd_bb soldiers, const bd_bb sets[BD_DIRECTIONS], bd_bb to) {
     bd_move best = 0xffff;
     int d;
-    for (d = 0; d < 4; d++) {
+    for (d = BD_EAST; d < BD_DIRECTIONS; d++) {
         bd_bb t = sets[d] & to;
         while (t) {
             int sq = bd_pop_lsb(&t);
@@ -227,14 +227,14 @@ static bd_move first_to(bd_bb soldiers, const bd_bb sets[4], bd_bb to) {
  * for every candidate cost 6% of the search); then the king's moves. */
 static bd_move first_special(const bd_order *o, int *key) {
     const bd_pos *p = o->p;
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[4], reached, top = 0, t;
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[BD_DIRECTIONS], reached, top = 0, t;
     bd_move best = 0;
     int best_key = BD_ORDER_BLOCK - 1;   /* below every special key */
     if (o->cm->reach | o->blocks) {
         bd_slide_sets(soldiers, BD_ALL & ~o->block, sets);
-        reached = (sets[0] | sets[1] | sets[2] | sets[3]) & ~(BD_CORNERS | BD_THRONE_BB);
+        reached = bd_slide_union(sets) & ~(BD_CORNERS | BD_THRONE_BB);
     } else {
-        reached = sets[0] = sets[1] = sets[2] = sets[3] = 0;
+        reached = sets[BD_EAST] = sets[BD_WEST] = sets[BD_NORTH] = sets[BD_SOUTH] = 0;
     }
     /* The soldiers' captures, the best squares; else their blocks. */
     for (t = reached & o->cm->reach; t;) {
@@ -344,7 +344,7 @@ static inline void add_capture(bd_picker *pk, bd_move m, int score) {
  * every one played out, this was a sixth of the search's instructions.) */
 void bd_picker_init_captures(bd_picker *pk, const bd_variant *v, const bd_pos *p) {
     bd_order *o = &pk->o;
-    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[4], t;
+    bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn, sets[BD_DIRECTIONS], t;
     int d, key;
     /* Only what capture_key reads: quiescence is most of the positions. */
     map_captures(v, p, &pk->cm);
@@ -356,7 +356,7 @@ void bd_picker_init_captures(bd_picker *pk, const bd_variant *v, const bd_pos *p
     pk->n = 0;
     if (pk->cm.reach) {   /* usually not: nothing to take */
         bd_slide_sets(soldiers, BD_ALL & ~o->block, sets);
-        for (d = 0; d < 4; d++) {
+        for (d = BD_EAST; d < BD_DIRECTIONS; d++) {
             for (t = sets[d] & pk->cm.reach & ~(BD_CORNERS | BD_THRONE_BB); t;) {
                 int to = bd_pop_lsb(&t);
                 bd_move m = BD_MOVE(bd_slid_from(soldiers, to, d), to);

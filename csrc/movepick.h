@@ -42,11 +42,12 @@
 #define BD_HISTORY_MAX   (1 << 22)
 
 /* Where the side to move can capture, worked out once for all its moves:
- * the squares that capture soldiers, one set per direction, the squares
+ * the squares that capture soldiers, one set per direction (enum bd_dir,
+ * as bd_capture_lines gives them), the squares
  * where an attacker takes the king, and their union, the reach
  * (bd_capture_reach_lines). */
 typedef struct bd_capture_map {
-    bd_bb lines[4];
+    bd_bb lines[BD_DIRECTIONS];
     bd_bb takers;
     bd_bb reach;
 } bd_capture_map;

@@ -12,33 +12,35 @@ static uint64_t next_random(uint64_t *state) {
 }
 
 /* The moves of the side to move as five sets of squares: where the soldiers
- * slide east, west, north and south (each square one move), and where the
- * king goes. A move is chosen from the counts; only then is its piece found,
- * by walking back from the square it reaches. No move list is written.
+ * slide in each direction (each square one move), and where the king goes.
+ * A move is chosen from the counts; only then is its piece found, by walking
+ * back from the square it reaches. No move list is written.
  *
  * The choice rule, which tests/test_playouts.py replays with the reference:
- * the moves in the order east, west, north, south, king, each set by the
- * square reached; the k-th of them, k = (random >> 32) * count >> 32. */
+ * the moves in the order east, west, north, south (enum bd_dir), king, each
+ * set by the square reached; the k-th of them, k = (random >> 32) * count
+ * >> 32. */
+enum { KING_SET = BD_DIRECTIONS, SETS };   /* the king's set follows the four */
 typedef struct choices {
-    bd_bb sets[5];
-    int before[5];      /* moves in the sets before set d */
+    bd_bb sets[SETS];
+    int before[SETS];   /* moves in the sets before set d */
     int total;
 } choices;
 
 static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
     bd_bb block = bd_blockers(v, p), allowed = ~(BD_CORNERS | BD_THRONE_BB);
     bd_slide_sets(p->side == BD_ATTACKERS ? p->att : p->dfn, BD_ALL & ~block, c->sets);
-    c->sets[0] &= allowed;
-    c->sets[1] &= allowed;
-    c->sets[2] &= allowed;
-    c->sets[3] &= allowed;
-    c->sets[4] = p->side == BD_DEFENDERS && p->king != BD_NONE ? bd_king_targets(v, p, block) : 0;
-    c->before[0] = 0;
-    c->before[1] = bd_popcount(c->sets[0]);
-    c->before[2] = c->before[1] + bd_popcount(c->sets[1]);
-    c->before[3] = c->before[2] + bd_popcount(c->sets[2]);
-    c->before[4] = c->before[3] + bd_popcount(c->sets[3]);
-    c->total = c->before[4] + bd_popcount(c->sets[4]);
+    c->sets[BD_EAST] &= allowed;
+    c->sets[BD_WEST] &= allowed;
+    c->sets[BD_NORTH] &= allowed;
+    c->sets[BD_SOUTH] &= allowed;
+    c->sets[KING_SET] = p->side == BD_DEFENDERS && p->king != BD_NONE ? bd_king_targets(v, p, block) : 0;
+    c->before[BD_EAST] = 0;
+    c->before[BD_WEST] = bd_popcount(c->sets[BD_EAST]);
+    c->before[BD_NORTH] = c->before[BD_WEST] + bd_popcount(c->sets[BD_WEST]);
+    c->before[BD_SOUTH] = c->before[BD_NORTH] + bd_popcount(c->sets[BD_NORTH]);
+    c->before[KING_SET] = c->before[BD_SOUTH] + bd_popcount(c->sets[BD_SOUTH]);
+    c->total = c->before[KING_SET] + bd_popcount(c->sets[KING_SET]);
     return c->total;
 }
 
@@ -48,10 +50,13 @@ static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c)
 static inline bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t random) {
     /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
     int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32);
-    int d = (k >= c->before[1]) + (k >= c->before[2]) + (k >= c->before[3]) + (k >= c->before[4]);
+    int d = (k >= c->before[BD_WEST]) + (k >= c->before[BD_NORTH]) + (k >= c->before[BD_SOUTH]) +
+            (k >= c->before[KING_SET]);
     int to = bd_select(c->sets[d], k - c->before[d]);
+    /* For the king's set (d & 3 is then east) the soldier found is unused:
+     * finding it anyway keeps the code free of branches. */
     int from = bd_slid_from(p->side == BD_ATTACKERS ? p->att : p->dfn, to, d & 3);
-    return BD_MOVE(d == 4 ? p->king : from, to);
+    return BD_MOVE(d == KING_SET ? p->king : from, to);
 }
 
 /* Repetition inside the playouts. The positions since the last capture are

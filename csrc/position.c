@@ -86,8 +86,9 @@ static bd_bb hostile_to_defenders(const bd_variant *v, const bd_pos *p, bd_bb em
     return h;
 }
 
-/* Is the king taken by an attacker that has just reached `to` beside him in
- * direction `dir`? p is the position after the slide. */
+/* Is the king taken by an attacker that has just reached `to`, the king the
+ * next square from it in direction `dir` (enum bd_dir)? p is the position
+ * after the slide. */
 static int king_taken(const bd_variant *v, const bd_pos *p, int to, int dir, bd_bb empty) {
     bd_bb around = BD_ADJACENT[p->king], att = p->att;
     bd_bb far = BD_FAR[to][dir] == BD_NONE ? 0 : bd_bit(BD_FAR[to][dir]);
@@ -132,7 +133,7 @@ static bd_bb captures_at(const bd_variant *v, const bd_pos *p, int to, int *king
     }
     taken = closed_against(at, BD_ADJACENT[to] & p->dfn, hostile_to_defenders(v, p, empty));
     if (p->king != BD_NONE && (BD_ADJACENT[to] & bd_bit(p->king))) {
-        for (dir = 0; BD_NEAR[to][dir] != p->king; dir++) {
+        for (dir = BD_EAST; BD_NEAR[to][dir] != p->king; dir++) {
         }
         if (king_taken(v, p, to, dir, empty)) {
             *king_gone = 1;
@@ -148,7 +149,7 @@ static inline bd_bb step_west(bd_bb b) { return (b >> 1) & ~(BD_FILE_A << 6); }
 static inline bd_bb step_north(bd_bb b) { return (b << 7) & BD_ALL; }
 static inline bd_bb step_south(bd_bb b) { return b >> 7; }
 
-bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]) {
+bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[BD_DIRECTIONS]) {
     bd_bb empty = BD_ALL & ~bd_occupied(p), victims, hostile;
     if (p->side == BD_ATTACKERS) {
         victims = p->dfn;
@@ -158,12 +159,13 @@ bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]) {
         hostile = hostile_to_attackers(v, p, empty);
     }
     /* A victim with a hostile square beyond it, seen from the square before
-     * it: the victim east of the square, west, north, south. */
-    lines[0] = step_west(victims & step_west(hostile)) & empty;
-    lines[1] = step_east(victims & step_east(hostile)) & empty;
-    lines[2] = step_south(victims & step_south(hostile)) & empty;
-    lines[3] = step_north(victims & step_north(hostile)) & empty;
-    return lines[0] | lines[1] | lines[2] | lines[3];
+     * it: lines[d] holds the squares whose victim is the next square in
+     * direction d, so each is two steps back from its hostile square. */
+    lines[BD_EAST] = step_west(victims & step_west(hostile)) & empty;
+    lines[BD_WEST] = step_east(victims & step_east(hostile)) & empty;
+    lines[BD_NORTH] = step_south(victims & step_south(hostile)) & empty;
+    lines[BD_SOUTH] = step_north(victims & step_north(hostile)) & empty;
+    return lines[BD_EAST] | lines[BD_WEST] | lines[BD_NORTH] | lines[BD_SOUTH];
 }
 
 void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r) {

@@ -41,15 +41,16 @@ BD_FN void bd_pos_rekey(bd_pos *p);
  * not yet passed): removes them and records them in r. */
 BD_FN void bd_pos_capture(const bd_variant *v, bd_pos *p, int to, bd_report *r);
 /* The squares where a soldier of the side to move, arriving, would capture a
- * soldier, one set for each side of the square the victim stands on (east,
- * west, north, south): a soldier arriving on a square that is in k of the
- * sets captures k soldiers. Exact for every mover but an unarmed king (who
+ * soldier, one set for each side of the square the victim stands on:
+ * lines[d] where the victim is the next square in direction d (enum bd_dir).
+ * A soldier arriving on a square that is in k of the sets captures k
+ * soldiers. Exact for every mover but an unarmed king (who
  * captures nothing): the square a mover leaves is never the far side of its
  * own capture, since the victim would stand between the two, on its path
  * (so a throne or corner it leaves empty, and hostile, changes nothing). The
  * king himself is captured by rules of his own, not counted here. Returns
  * their union. Lets the search find captures without trying every move. */
-BD_FN bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4]);
+BD_FN bd_bb bd_capture_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[BD_DIRECTIONS]);
 /* The squares beside the king where an attacker arriving captures him, when
  * the attackers are to move (what bd_pos_captures would say of the king, for
  * every square at once, for less); 0 when the defenders are. */
@@ -76,13 +77,13 @@ static inline void bd_pos_slide(bd_pos *p, int from, int to) { bd_pos_slide_as(p
  * capture the king (bd_king_takers, also given). A move to any other square
  * captures nothing; a move to one of them captures, unless it is an unarmed
  * king's. */
-static inline bd_bb bd_capture_reach_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[4],
+static inline bd_bb bd_capture_reach_lines(const bd_variant *v, const bd_pos *p, bd_bb lines[BD_DIRECTIONS],
                                            bd_bb *takers) {
     *takers = bd_king_takers(v, p);
     return bd_capture_lines(v, p, lines) | *takers;
 }
 static inline bd_bb bd_capture_reach(const bd_variant *v, const bd_pos *p) {
-    bd_bb lines[4], takers;
+    bd_bb lines[BD_DIRECTIONS], takers;
     return bd_capture_reach_lines(v, p, lines, &takers);
 }
 static inline int bd_may_capture(bd_bb reach, bd_move m) {

@@ -48,8 +48,8 @@ const uint64_t BD_SPREAD[128] = {
   0x0040810204000ULL, 0x0040810204001ULL, 0x0040810204080ULL, 0x0040810204081ULL,
 };
 
-/* BD_NEAR[sq][dir]: the neighbour east, west, north, south; -1 off the board. */
-const int8_t BD_NEAR[49][4] = {
+/* BD_NEAR[sq][dir]: the neighbour in direction dir (enum bd_dir); -1 off the board. */
+const int8_t BD_NEAR[49][BD_DIRECTIONS] = {
   { 1,-1, 7,-1}, { 2, 0, 8,-1}, { 3, 1, 9,-1}, { 4, 2,10,-1}, { 5, 3,11,-1}, { 6, 4,12,-1}, {-1, 5,13,-1},
   { 8,-1,14, 0}, { 9, 7,15, 1}, {10, 8,16, 2}, {11, 9,17, 3}, {12,10,18, 4}, {13,11,19, 5}, {-1,12,20, 6},
   {15,-1,21, 7}, {16,14,22, 8}, {17,15,23, 9}, {18,16,24,10}, {19,17,25,11}, {20,18,26,12}, {-1,19,27,13},
@@ -59,8 +59,8 @@ const int8_t BD_NEAR[49][4] = {
   {43,-1,-1,35}, {44,42,-1,36}, {45,43,-1,37}, {46,44,-1,38}, {47,45,-1,39}, {48,46,-1,40}, {-1,47,-1,41},
 };
 
-/* BD_FAR[sq][dir]: the square two steps away east, west, north, south; -1 off the board. */
-const int8_t BD_FAR[49][4] = {
+/* BD_FAR[sq][dir]: the square two steps away in direction dir (enum bd_dir); -1 off the board. */
+const int8_t BD_FAR[49][BD_DIRECTIONS] = {
   { 2,-1,14,-1}, { 3,-1,15,-1}, { 4, 0,16,-1}, { 5, 1,17,-1}, { 6, 2,18,-1}, {-1, 3,19,-1}, {-1, 4,20,-1},
   { 9,-1,21,-1}, {10,-1,22,-1}, {11, 7,23,-1}, {12, 8,24,-1}, {13, 9,25,-1}, {-1,10,26,-1}, {-1,11,27,-1},
   {16,-1,28, 0}, {17,-1,29, 1}, {18,14,30, 2}, {19,15,31, 3}, {20,16,32, 4}, {-1,17,33, 5}, {-1,18,34, 6},
@@ -91,9 +91,9 @@ const uint64_t BD_ADJACENT[49] = {
   0x0820000000000ULL,
 };
 
-/* BEHIND[d][sq]: the squares a piece that slid to sq in direction d (east,
- * west, north, south) came from or passed: the line back from sq. For bd_slid_from. */
-const uint64_t BD_BEHIND[4][49] = {
+/* BEHIND[d][sq]: the squares a piece that slid to sq in direction d (enum
+ * bd_dir) came from or passed: the line back from sq. For bd_slid_from. */
+const uint64_t BD_BEHIND[BD_DIRECTIONS][49] = {
   {
     0x0000000000000ULL, 0x0000000000001ULL, 0x0000000000003ULL, 0x0000000000007ULL,
     0x000000000000fULL, 0x000000000001fULL, 0x000000000003fULL, 0x0000000000000ULL,

@@ -25,7 +25,9 @@ FILE_A = sum(1 << (N * k) for k in range(N))
 # Multiplying the a-file bits (0, 7, ..., 42) by this gathers bit 7k at bit
 # 42 + k; every partial product lands on its own bit, so nothing carries.
 FILE_MAGIC = sum(1 << (42 - 6 * k) for k in range(N))
-DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # east, west, north, south
+# (file step, rank step) in the order of enum bd_dir (csrc/tables.h): east, west,
+# north, south; the tables indexed by direction follow it.
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -110,8 +112,8 @@ def render() -> str:
         ("BD_NEAR", near, "the neighbour"),
         ("BD_FAR", far, "the square two steps away"),
     ):
-        out.append(f"/* {name}[sq][dir]: {what} east, west, north, south; -1 off the board. */")
-        out.append(f"const int8_t {name}[49][4] = {{")
+        out.append(f"/* {name}[sq][dir]: {what} in direction dir (enum bd_dir); -1 off the board. */")
+        out.append(f"const int8_t {name}[49][BD_DIRECTIONS] = {{")
         for start in range(0, SQUARES, 7):
             out.append(
                 "  " + " ".join("{" + ",".join(f"{x:2d}" for x in table[s]) + "}," for s in range(start, start + 7))
@@ -127,9 +129,9 @@ def render() -> str:
     out += hex_rows([sum(1 << n for n in near[sq] if n >= 0) for sq in range(SQUARES)], "  ")
     out.append("};")
     out.append("")
-    out.append("/* BEHIND[d][sq]: the squares a piece that slid to sq in direction d (east,")
-    out.append(" * west, north, south) came from or passed: the line back from sq. For bd_slid_from. */")
-    out.append("const uint64_t BD_BEHIND[4][49] = {")
+    out.append("/* BEHIND[d][sq]: the squares a piece that slid to sq in direction d (enum")
+    out.append(" * bd_dir) came from or passed: the line back from sq. For bd_slid_from. */")
+    out.append("const uint64_t BD_BEHIND[BD_DIRECTIONS][49] = {")
     for df, dr in DIRECTIONS:
         out.append("  {")
         row = []

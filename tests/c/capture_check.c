@@ -76,7 +76,7 @@ int main(void) {
         bd_variant v;
         bd_pos p;
         bd_move moves[BD_MAX_MOVES];
-        bd_bb lines[4], reach, takers;
+        bd_bb lines[BD_DIRECTIONS], reach, takers;
         int n;
         random_variant(&rng, &v);
         random_position(&rng, &p);
@@ -94,8 +94,8 @@ int main(void) {
                 return 1;
             }
             if (!(from == p.king && !v.king_armed)) {
-                int k = (int)(((lines[0] >> to) & 1) + ((lines[1] >> to) & 1) +
-                              ((lines[2] >> to) & 1) + ((lines[3] >> to) & 1));
+                int k = (int)(((lines[BD_EAST] >> to) & 1) + ((lines[BD_WEST] >> to) & 1) +
+                              ((lines[BD_NORTH] >> to) & 1) + ((lines[BD_SOUTH] >> to) & 1));
                 counted++;
                 odd += (bd_bit(from) & (BD_CORNERS | BD_THRONE_BB)) != 0;
                 if (k != bd_popcount(soldiers)) {
