@@ -27,6 +27,12 @@
 #define BD_ALL     0x1ffffffffffffULL
 #define BD_EDGE    0x1fe0c183060ffULL
 #define BD_THRONE_BB (1ULL << BD_THRONE)
+/* Where a soldier (an attacker or a defender) may end a move: anywhere but
+ * the corners and the throne. The one mask for that rule, wherever moves are
+ * made, counted or checked; a slide may still pass the throne (throne_pass,
+ * bd_blockers). The king's own squares depend on the variant
+ * (throne_reentry): bd_king_targets. */
+#define BD_SOLDIER_STOPS (BD_ALL & ~(BD_CORNERS | BD_THRONE_BB))
 #define BD_FILE_A  0x40810204081ULL
 #define BD_FILE_MAGIC 0x41041041040ULL
 /* Bitboard shifts by one square, with wrap-around between ranks masked. */

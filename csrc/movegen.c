@@ -41,7 +41,9 @@ int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to) {
         if (sq == to) break;
         if (sq == BD_THRONE && !v->throne_pass) return BD_WHY_BLOCKED;
     }
-    if (to == BD_THRONE && (piece != BD_KING || !v->throne_reentry)) return BD_WHY_THRONE;
-    if ((bd_bit(to) & BD_CORNERS) && piece != BD_KING) return BD_WHY_CORNER;
+    /* The soldiers' rule (BD_SOLDIER_STOPS), then the king's own. */
+    if (piece != BD_KING && !(bd_bit(to) & BD_SOLDIER_STOPS))
+        return to == BD_THRONE ? BD_WHY_THRONE : BD_WHY_CORNER;
+    if (piece == BD_KING && to == BD_THRONE && !v->throne_reentry) return BD_WHY_THRONE;
     return BD_WHY_OK;
 }

@@ -30,7 +30,7 @@ static inline bd_bb bd_king_targets(const bd_variant *v, const bd_pos *p, bd_bb 
  * bd_blockers(v, p). */
 static inline bd_bb bd_piece_targets(const bd_variant *v, const bd_pos *p, int from, bd_bb block) {
     if (from == p->king) return bd_king_targets(v, p, block);
-    return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+    return bd_slides(from, block) & BD_SOLDIER_STOPS;
 }
 
 /* The squares the piece on `from` may reach: none when it is not a piece
@@ -40,7 +40,7 @@ BD_FN bd_bb bd_targets(const bd_variant *v, const bd_pos *p, int from);
 static inline bd_bb bd_targets_within(const bd_variant *v, const bd_pos *p, int from, bd_bb block) {
     if (from == p->king) return p->side == BD_DEFENDERS ? bd_king_targets(v, p, block) : 0;
     if (!((p->side == BD_ATTACKERS ? p->att : p->dfn) & bd_bit(from))) return 0;
-    return bd_slides(from, block) & ~(BD_CORNERS | BD_THRONE_BB);
+    return bd_slides(from, block) & BD_SOLDIER_STOPS;
 }
 /* How many moves the side to move has, without listing them. */
 BD_FN int bd_count_moves(const bd_variant *v, const bd_pos *p);
@@ -49,12 +49,11 @@ BD_FN int bd_count_moves(const bd_variant *v, const bd_pos *p);
 static inline int bd_count_moves_inline(const bd_variant *v, const bd_pos *p) {
     bd_bb block = bd_blockers(v, p), sets[BD_DIRECTIONS];
     bd_bb soldiers = p->side == BD_ATTACKERS ? p->att : p->dfn;
-    bd_bb allowed = ~(BD_CORNERS | BD_THRONE_BB);
     int n;
     /* All soldiers at once: one square of a slide set is one move. */
     bd_slide_sets(soldiers, BD_ALL & ~block, sets);
-    n = bd_popcount(sets[BD_EAST] & allowed) + bd_popcount(sets[BD_WEST] & allowed) +
-        bd_popcount(sets[BD_NORTH] & allowed) + bd_popcount(sets[BD_SOUTH] & allowed);
+    n = bd_popcount(sets[BD_EAST] & BD_SOLDIER_STOPS) + bd_popcount(sets[BD_WEST] & BD_SOLDIER_STOPS) +
+        bd_popcount(sets[BD_NORTH] & BD_SOLDIER_STOPS) + bd_popcount(sets[BD_SOUTH] & BD_SOLDIER_STOPS);
     if (p->side == BD_DEFENDERS && p->king != BD_NONE)
         n += bd_popcount(bd_king_targets(v, p, block));
     return n;
@@ -63,11 +62,11 @@ static inline int bd_count_moves_inline(const bd_variant *v, const bd_pos *p) {
 /* Whether the side to move has any move, piece by piece. */
 BD_FN int bd_has_move_slow(const bd_variant *v, const bd_pos *p);
 /* The same, usually at once: some piece can almost always step to a free
- * square beside it, and a step is a move for any piece. Inline, since the
- * search asks it at every position (out of line, loop and all, it cost 64
- * instructions a call). */
+ * square beside it, and a step to where a soldier may stop is a move for any
+ * piece. Inline, since the search asks it at every position (out of line,
+ * loop and all, it cost 64 instructions a call). */
 static inline int bd_has_move(const bd_variant *v, const bd_pos *p) {
-    if (bd_grow(bd_movers(p)) & ~bd_blockers(v, p) & ~(BD_CORNERS | BD_THRONE_BB) & BD_ALL) return 1;
+    if (bd_grow(bd_movers(p)) & ~bd_blockers(v, p) & BD_SOLDIER_STOPS) return 1;
     return bd_has_move_slow(v, p);
 }
 

@@ -232,7 +232,7 @@ static bd_move first_special(const bd_order *o, int *key) {
     int best_key = BD_ORDER_BLOCK - 1;   /* below every special key */
     if (o->cm->reach | o->blocks) {
         bd_slide_sets(soldiers, BD_ALL & ~o->block, sets);
-        reached = bd_slide_union(sets) & ~(BD_CORNERS | BD_THRONE_BB);
+        reached = bd_slide_union(sets) & BD_SOLDIER_STOPS;
     } else {
         reached = sets[BD_EAST] = sets[BD_WEST] = sets[BD_NORTH] = sets[BD_SOUTH] = 0;
     }
@@ -357,7 +357,7 @@ void bd_picker_init_captures(bd_picker *pk, const bd_variant *v, const bd_pos *p
     if (pk->cm.reach) {   /* usually not: nothing to take */
         bd_slide_sets(soldiers, BD_ALL & ~o->block, sets);
         for (d = BD_EAST; d < BD_DIRECTIONS; d++) {
-            for (t = sets[d] & pk->cm.reach & ~(BD_CORNERS | BD_THRONE_BB); t;) {
+            for (t = sets[d] & pk->cm.reach & BD_SOLDIER_STOPS; t;) {
                 int to = bd_pop_lsb(&t);
                 bd_move m = BD_MOVE(bd_slid_from(soldiers, to, d), to);
                 if ((key = capture_key(o, m)) != 0) add_capture(pk, m, key);

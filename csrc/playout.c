@@ -28,12 +28,12 @@ typedef struct choices {
 } choices;
 
 static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c) {
-    bd_bb block = bd_blockers(v, p), allowed = ~(BD_CORNERS | BD_THRONE_BB);
+    bd_bb block = bd_blockers(v, p);
     bd_slide_sets(p->side == BD_ATTACKERS ? p->att : p->dfn, BD_ALL & ~block, c->sets);
-    c->sets[BD_EAST] &= allowed;
-    c->sets[BD_WEST] &= allowed;
-    c->sets[BD_NORTH] &= allowed;
-    c->sets[BD_SOUTH] &= allowed;
+    c->sets[BD_EAST] &= BD_SOLDIER_STOPS;
+    c->sets[BD_WEST] &= BD_SOLDIER_STOPS;
+    c->sets[BD_NORTH] &= BD_SOLDIER_STOPS;
+    c->sets[BD_SOUTH] &= BD_SOLDIER_STOPS;
     c->sets[KING_SET] = p->side == BD_DEFENDERS && p->king != BD_NONE ? bd_king_targets(v, p, block) : 0;
     c->before[BD_EAST] = 0;
     c->before[BD_WEST] = bd_popcount(c->sets[BD_EAST]);
