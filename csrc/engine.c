@@ -39,7 +39,7 @@ int bd_pos_count(const bd_pos *p, int piece) {
     }
 }
 
-bd_report bd_pos_move(const bd_variant *v, bd_pos *p, bd_move m) { return bd_pos_do(v, p, m, 0); }
+bd_report bd_pos_move(const bd_variant *v, bd_pos *p, bd_move m) { return bd_pos_make(v, p, m, BD_MAKE_PLAY); }
 
 /* ---- the game record */
 
@@ -84,5 +84,5 @@ int bd_game_log(const bd_game *g, bd_move *out) {
 
 bd_report bd_game_preview(const bd_game *g, bd_move m) {
     bd_pos copy = g->hist[g->ply].pos;
-    return bd_pos_do(&g->v, &copy, m, 0);
+    return bd_pos_make(&g->v, &copy, m, BD_MAKE_PLAY);
 }

@@ -95,13 +95,11 @@ static int repeats_at(const bd_game *g, int ply) {
 
 int bd_game_repeats(const bd_game *g) { return repeats_at(g, g->ply); }
 
-/* Record the move; `reach` is bd_capture_reach of the position, or
- * BD_ALL when the caller has not worked it out. */
-static inline bd_report record(bd_game *g, bd_move m, bd_bb reach) {
+bd_report bd_game_push(bd_game *g, bd_move m, int flags) {
     bd_entry *prev = &g->hist[g->ply], *next = prev + 1;
     bd_report r;
     next->pos = prev->pos;
-    r = reach == BD_ALL ? bd_pos_do(&g->v, &next->pos, m, 0) : bd_pos_do_reach(&g->v, &next->pos, m, reach);
+    r = bd_pos_make(&g->v, &next->pos, m, flags | BD_MAKE_KEYED);
     next->captured = r.captured;
     next->move = m;
     next->flags = r.flags;
@@ -110,10 +108,6 @@ static inline bd_report record(bd_game *g, bd_move m, bd_bb reach) {
     g->ply++;
     return r;
 }
-
-bd_report bd_game_push(bd_game *g, bd_move m) { return record(g, m, BD_ALL); }
-
-bd_report bd_game_push_reach(bd_game *g, bd_move m, bd_bb reach) { return record(g, m, reach); }
 
 void bd_game_judge(bd_game *g, int moves) {
     const bd_entry *now = &g->hist[g->ply];
@@ -130,7 +124,7 @@ int bd_game_play(bd_game *g, bd_move m, bd_report *report) {
     if (from >= BD_SQUARES || to >= BD_SQUARES || !(bd_targets(&g->v, now, from) & bd_bit(to)))
         return BD_PLAY_ILLEGAL;
     if (bd_game_reserve(g, 1) != 0) return BD_PLAY_NO_MEMORY;
-    r = bd_game_push(g, m);
+    r = bd_game_push(g, m, BD_MAKE_PLAY);
     bd_game_judge(g, -1);
     if (report) *report = r;
     return BD_PLAY_OK;
@@ -159,7 +153,7 @@ int bd_game_legal(bd_game *g, bd_move *moves, bd_bb *captured, int *outcome, int
     if (n == 0) return 0;
     if (bd_game_reserve(g, 1) != 0) return -1;
     for (i = 0; i < n; i++) {
-        captured[i] = bd_game_push(g, moves[i]).captured;
+        captured[i] = bd_game_push(g, moves[i], BD_MAKE_PLAY).captured;
         bd_game_judge(g, -1);
         outcome[i] = g->outcome;
         winner[i] = g->winner;

@@ -136,7 +136,7 @@ static inline int bd_picked(const bd_picker *pk) {
 BD_FN void bd_order_keys(const bd_variant *v, const bd_pos *p, const bd_move *moves, int n,
                          const bd_move killers[2], const int32_t *history, int with_blocks, int *keys);
 
-/* The capture reach, for playing the moves given (bd_game_push_reach). */
+/* The capture reach, for making the moves given (bd_make_captures_in). */
 static inline bd_bb bd_picker_reach(const bd_picker *pk) { return pk->cm.reach; }
 
 #endif

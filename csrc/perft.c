@@ -58,7 +58,8 @@ static uint64_t leaves(const walk *w, const bd_pos *p, int depth) {
         while (targets) {
             bd_pos child = *p;
             bd_move m = BD_MOVE(from, bd_pop_lsb(&targets));
-            bd_report r = bd_pos_play_as(v, &child, m, bd_may_capture(reach, m), 0);
+            /* Unkeyed; slides only, the reach is empty and nothing is taken. */
+            bd_report r = bd_pos_make(v, &child, m, bd_make_captures_in(reach, m));
             int over = !w->slides && ends_game(v, &child, r.flags);
             if (depth == 1) {
                 total++;
@@ -103,7 +104,7 @@ int bd_divide(const bd_variant *v, const bd_pos *p, int depth, int slides,
     n = bd_gen_moves(v, p, moves);
     for (i = 0; i < n && !stopped; i++) {
         bd_pos child = *p;
-        bd_report r = bd_pos_do(v, &child, moves[i], slides);
+        bd_report r = bd_pos_make(v, &child, moves[i], slides ? 0 : BD_MAKE_CAPTURES | BD_MAKE_IF_BESIDE);
         if (depth == 1) counts[i] = 1;
         else if (!slides && ends_game(v, &child, r.flags)) counts[i] = 0;
         else counts[i] = leaves(&w, &child, depth - 1);

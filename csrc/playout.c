@@ -156,7 +156,7 @@ int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out
         now = start;
         trail_start(t, g);
         do {
-            bd_report r = bd_pos_do(v, &p, pick_choice(&p, &now, next_random(&rng)), 0);
+            bd_report r = bd_pos_make(v, &p, pick_choice(&p, &now, next_random(&rng)), BD_MAKE_PLAY);
             int repeats;
             ply++;
             if (r.captured) {

@@ -234,9 +234,5 @@ bd_bb bd_king_takers(const bd_variant *v, const bd_pos *p) {
 
 bd_bb bd_pos_captures(const bd_variant *v, const bd_pos *p, bd_move m) {
     bd_pos copy = *p;
-    bd_bb enemies = p->side == BD_ATTACKERS ? p->dfn | bd_king_bb(p) : p->att;
-    int king_gone;
-    if (!(BD_ADJACENT[BD_TO(m)] & enemies)) return 0;
-    bd_pos_slide(&copy, BD_FROM(m), BD_TO(m));
-    return captures_at(v, &copy, BD_TO(m), &king_gone);
+    return bd_pos_make(v, &copy, m, BD_MAKE_CAPTURES | BD_MAKE_IF_BESIDE).captured;
 }

@@ -87,7 +87,7 @@ static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].po
 /* Play a move on the private record and judge it as the game would:
  * repetition and the caps end lines inside the search too. */
 static inline void push(ctx *c, bd_move m, bd_bb reach) {
-    bd_game_push_reach(c->g, m, reach);
+    bd_game_push(c->g, m, bd_make_captures_in(reach, m));
     bd_tt_prefetch(&c->tt, now(c)->key);
     bd_game_judge(c->g, -1);
 }
