@@ -32,15 +32,17 @@ struct bd_game {
 /* Make room for `plies` more moves; 0, or -1 when out of memory. */
 BD_FN int bd_game_reserve(bd_game *g, int plies);
 
-/* For callers that have checked the move and reserved room (bd_game_play,
- * bd_game_legal, the search): record a legal move, made by bd_pos_make with
- * `flags` (enum bd_make) for its captures: BD_MAKE_PLAY for a caller that
- * knows nothing more of the move, bd_make_captures_in(reach, m) for one that
- * has the capture reach of the position. The record keeps the key whatever
- * they say. Then judge the ending: */
+/* The one way to add a move to the record, for callers that have checked
+ * the move and reserved room (bd_game_play, bd_game_legal, the search): the
+ * move is made by bd_pos_make with `flags` (enum bd_make) for its captures,
+ * BD_MAKE_PLAY for a caller that knows nothing more of it,
+ * bd_make_captures_in(reach, m) for one that has the capture reach of the
+ * position; the record keeps the key whatever they say. The caller then
+ * judges the ending (bd_game_judge). */
 BD_FN bd_report bd_game_push(bd_game *g, bd_move m, int flags);
-/* `moves` is how many moves the side to move now has (any number above 0
- * will do), or -1 when the caller has not counted them. */
+/* Judge the ending the last move brought. `moves` is how many moves the
+ * side to move now has (any number above 0 will do), or -1 when the caller
+ * has not counted them. */
 BD_FN void bd_game_judge(bd_game *g, int moves);
 
 /* Encirclement: no defender and not the king can reach an edge square
