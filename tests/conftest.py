@@ -12,6 +12,9 @@ long values. Test modules read it through this module only::
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -26,6 +29,22 @@ def scale(default: T, slow: T) -> T:
     positions or examples a test tries. Give the slow run at least as much as
     the default one, so that the long run covers the short one."""
     return slow if SLOW else default
+
+
+ROOT = Path(__file__).resolve().parent.parent
+CC = shutil.which("gcc") or shutil.which("cc")
+"""The C compiler the drivers of tests/c/ are built with, or None."""
+
+
+def build_c_driver(name: str, directory: Path, *flags: str) -> Path:
+    """Compile tests/c/NAME.c with every engine source into DIRECTORY (the
+    build's own warnings on; ``flags`` add to ``-std=c99 -Wall -Wextra``)
+    and return the program's path."""
+    exe = directory / name
+    sources = [str(p) for p in sorted((ROOT / "csrc").glob("*.c"))]
+    subprocess.run([str(CC), "-std=c99", "-Wall", "-Wextra", *flags, f"-I{ROOT / 'csrc'}", *sources,
+                    str(ROOT / "tests" / "c" / f"{name}.c"), "-o", str(exe)], check=True)
+    return exe
 
 
 def pytest_collection_modifyitems(config, items):

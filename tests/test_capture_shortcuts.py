@@ -2,22 +2,16 @@
 bd_capture_lines, bd_king_takers) agree with playing the move out, on random
 placements under random rule sets (tests/c/capture_check.c)."""
 
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CC = shutil.which("gcc") or shutil.which("cc")
+from conftest import CC, build_c_driver
 
 
 @pytest.mark.skipif(CC is None, reason="needs a C compiler")
 def test_capture_shortcuts_agree_with_playing_out(tmp_path):
-    exe = tmp_path / "capture_check"
-    sources = [str(p) for p in sorted((ROOT / "csrc").glob("*.c"))]
-    subprocess.run([CC, "-std=c99", "-O2", "-Wall", "-Wextra", f"-I{ROOT / 'csrc'}", *sources,
-                    str(ROOT / "tests" / "c" / "capture_check.c"), "-o", str(exe)], check=True)
+    exe = build_c_driver("capture_check", tmp_path, "-O2")
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0 and run.stdout.startswith("ok"), run.stdout + run.stderr
     checked, counted, odd, beside_king = (int(w.strip("(")) for w in run.stdout.split() if w.strip("(").isdigit())

@@ -3,22 +3,16 @@ picking from the whole list (tests/c/movepick_check.c): the stages only save
 the listing. (The bench signature pins the search as a whole; this says
 which part moved when it changes.)"""
 
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CC = shutil.which("gcc") or shutil.which("cc")
+from conftest import CC, build_c_driver
 
 
 @pytest.mark.skipif(CC is None, reason="needs a C compiler")
 def test_picker_gives_the_whole_list_order(tmp_path):
-    exe = tmp_path / "movepick_check"
-    sources = [str(p) for p in sorted((ROOT / "csrc").glob("*.c"))]
-    subprocess.run([CC, "-std=c99", "-O2", "-Wall", "-Wextra", f"-I{ROOT / 'csrc'}", *sources,
-                    str(ROOT / "tests" / "c" / "movepick_check.c"), "-o", str(exe)], check=True)
+    exe = build_c_driver("movepick_check", tmp_path, "-O2")
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0 and run.stdout.startswith("ok"), run.stdout + run.stderr
     checked, table, special, killer = (int(w.strip(",;")) for w in run.stdout.split() if w.strip(",;").isdigit())

@@ -4,19 +4,15 @@ uninitialised memory, no leak (tests/c/engine_check.c)."""
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import build_c_driver
 
 
 @pytest.mark.skipif(not (shutil.which("valgrind") and shutil.which("gcc")), reason="needs valgrind and gcc")
 def test_memcheck_clean(tmp_path):
-    exe = tmp_path / "engine_check"
-    sources = [str(p) for p in sorted((ROOT / "csrc").glob("*.c"))]
-    subprocess.run(["gcc", "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", f"-I{ROOT / 'csrc'}",
-                    *sources, str(ROOT / "tests" / "c" / "engine_check.c"), "-o", str(exe)], check=True)
+    exe = build_c_driver("engine_check", tmp_path, "-O1", "-g", "-Werror")
     # Not under the sanitizers' preloaded runtime (tools/sanitize.sh): valgrind
     # and ASan cannot share a process.
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
