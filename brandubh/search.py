@@ -125,7 +125,7 @@ class SearchResult(NamedTuple):
     side to move: above 29,000 a win found, below -29,000 a loss; ``depth``
     how many moves ahead the result comes from (0 when stopped before a
     look one move ahead was done: the move is then the ordering's first
-    choice); ``nodes`` the positions visited (never more than the budget);
+    choice); ``nodes`` the positions visited (never more than the budget, and half again on a root fail low);
     ``stopped`` true when the search was cut part way through an iteration,
     by the budget running out or by ``stop=`` or ``time_ms=``; ``pv`` the
     line the search expects.

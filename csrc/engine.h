@@ -346,11 +346,15 @@ enum bd_off {
     BD_OFF_THREATS = 16,    /* an open line home is not treated as check */
     BD_OFF_QSEARCH = 32,    /* the evaluation at the horizon, no quiescence */
     BD_OFF_BLOCKS = 64,     /* blocks of the king's line not ordered first */
-    BD_OFF_LMR = 128        /* late quiet moves searched to full depth at once */
+    BD_OFF_LMR = 128,       /* late quiet moves searched to full depth at once */
+    BD_OFF_FAIL_LOW = 256   /* no budget extension when the first root move
+                               fails low */
 };
 
 typedef struct bd_search_limits {
-    uint64_t budget;    /* positions the search may visit, at least 1 */
+    uint64_t budget;    /* positions the search may visit, at least 1; when
+                           the first root move fails low the search may go
+                           on for up to half as many again (search.c) */
     int depth;          /* stop after this many moves ahead; 0 for no limit */
     uint32_t seed;      /* settles the choice among root moves that score alike */
     int off;            /* enum bd_off: the features turned off; 0 in play */
@@ -368,7 +372,8 @@ typedef struct bd_search_result {
     bd_move move;       /* 0 when the game is over */
     int score;          /* for the side to move */
     int depth;          /* the deepest look whose result was used */
-    uint64_t nodes;     /* positions visited, never more than the budget */
+    uint64_t nodes;     /* positions visited, never more than the budget
+                           and half of it again (the fail-low extension) */
     int stopped;        /* the budget or the stop flag ended the search part
                            way through an iteration */
     int pv_length;

@@ -14,6 +14,9 @@
  *   open line home as check           -5 +- 32     +7 +- 33
  *   killer moves                      -6 +- 32     +5 +- 33
  *   blocks of the king's line first  -24 +- 32    -17 +- 33
+ *   root fail-low extension (codingame rules, 20,000 and 125,000):
+ *                                    +11 +- 15    -5 +- 34
+ *     (2,000 games at 20,000, where 400 gave -5 +- 34; 400 at 125,000)
  * Clear of the noise: quiescence, and at the larger budget the reductions,
  * PVS and the table. The rest are within it; blocks first measured below
  * zero twice, not clearly, and is the next candidate to drop. Treating an
@@ -34,6 +37,10 @@
 #define INF 32000
 #define QMAX 12          /* quiescence plies at most */
 #define LMR_AFTER 3      /* moves searched in full before reductions start */
+/* A root fail low: the first root move scores this much below the last
+ * depth's result. The search may then go on for up to half its budget
+ * again, until another move scores above that or the depth is done. */
+#define FAIL_LOW_MARGIN 50
 
 typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
@@ -42,6 +49,8 @@ typedef struct ctx {
     /* nodes reaching limit sends visit() to check_limits(): at the budget,
      * or every STOP_CHECK positions before it to look at the stop flag. */
     uint64_t nodes, limit, budget;
+    uint64_t asked;             /* the caller's budget; budget is more while a
+                                   root fail low is extended (set_budget) */
     const volatile int *stop;   /* the caller's, or NULL */
     int stopped;
     int off;                    /* BD_OFF_* */
@@ -73,6 +82,13 @@ static int check_limits(ctx *c) {
     }
     c->limit = c->budget - c->nodes > STOP_CHECK ? c->nodes + STOP_CHECK : c->budget;
     return 1;
+}
+
+/* The budget from here on; the next position visited goes to check_limits,
+ * which stops the search at once if it is spent, and sets the next limit. */
+static void set_budget(ctx *c, uint64_t budget) {
+    c->budget = budget;
+    c->limit = c->nodes;
 }
 
 /* 1. Every position visited is counted; the budget is never passed. */
@@ -337,8 +353,10 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
               bd_search_result *out) {
     bd_move moves[BD_MAX_MOVES];
     int keys[BD_MAX_MOVES];
+    int last[BD_MAX_MOVES];     /* each move's score (or bound) at the last depth finished */
     uint32_t ties[BD_MAX_MOVES];
     int n, i, depth, max_depth;
+    uint64_t extended;
     bd_bb reach;
     ctx *c;
     memset(out, 0, sizeof *out);
@@ -362,7 +380,9 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     }
     c->w = w;
     c->off = limits->off;
-    c->budget = limits->budget ? limits->budget : 1;
+    c->asked = c->budget = limits->budget ? limits->budget : 1;
+    extended = c->asked + c->asked / 2;
+    if (extended < c->asked) extended = UINT64_MAX;
     max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
 
     /* The root's moves, ordered once by the ordering keys and the seed. */
@@ -372,14 +392,18 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     for (i = 0; i < n; i++) ties[i] = tie_break(limits->seed, moves[i]);
     sort_root(moves, keys, ties, n);
     out->move = moves[0];
+    for (i = 0; i < n; i++) last[i] = 0;
 
     /* Iterative deepening. An iteration the budget (or the stop flag) stops
      * is used only when its first move (the previous best) was searched in
-     * full: then its best among the moves searched in full stands. Stopped
-     * before any iteration finished, the result is the ordering's first
-     * move at depth 0. */
+     * full: then its best among the moves searched in full stands, unless
+     * that is a proven loss and some moves were not searched: then the
+     * first of those, with the last finished depth's score and depth.
+     * Stopped before any iteration finished, the result is the ordering's
+     * first move at depth 0. */
     for (depth = 1; depth <= max_depth; depth++) {
-        int alpha = -INF, best = -INF, done;
+        int alpha = -INF, best = -INF, done, extending = 0, fail_low = -INF;
+        int scores[BD_MAX_MOVES];
         bd_move best_move = 0;
         bd_move pv[BD_MAX_PLY];
         int pv_len = 0;
@@ -389,12 +413,21 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
             push(c, moves[done], reach);
             if (done == 0) {
                 s = -search(c, depth - 1, -INF, INF, 1);
+            } else if (alpha < -BD_WIN && !(c->off & BD_OFF_FAIL_LOW)) {
+                /* B. The best so far loses: the question for the others is
+                 *    only whether they lose too, which is cheaper to answer
+                 *    than how slowly (so among moves that all lose, the
+                 *    first stands, not the slowest loss). */
+                s = -search(c, depth - 1, BD_WIN - 1, BD_WIN, 1);
+                if (!c->stopped && s > -BD_WIN) s = -search(c, depth - 1, -INF, -alpha, 1);
+                else if (s > alpha) s = alpha;
             } else {
                 s = -search(c, depth - 1, -alpha - 1, -alpha, 1);
                 if (!c->stopped && s > alpha) s = -search(c, depth - 1, -INF, -alpha, 1);
             }
             pop(c);
             if (c->stopped) break;
+            scores[done] = s;
             if (s > best) {
                 best = s;
                 best_move = moves[done];
@@ -402,9 +435,33 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
                 memcpy(&pv[1], c->pv[1], (size_t)c->pv_len[1] * sizeof(bd_move));
                 pv_len = c->pv_len[1] + 1;
                 if (s > alpha) alpha = s;
+                /* A. Root fail low: the first move fell well below the last
+                 *    depth's score (or lost), so the budget may grow by half
+                 *    until another move scores above that. Counted in positions, so
+                 *    as deterministic as the budget itself. */
+                if (done == 0 && out->depth == depth - 1 && depth > 1 && n > 1 &&
+                    s <= out->score - FAIL_LOW_MARGIN && !(c->off & BD_OFF_FAIL_LOW)) {
+                    extending = 1;
+                    fail_low = out->score - FAIL_LOW_MARGIN;
+                    set_budget(c, extended);
+                } else if (done > 0 && extending && s > fail_low) {
+                    extending = 0;
+                    set_budget(c, c->nodes > c->asked ? c->nodes : c->asked);
+                }
             }
         }
-        if (done > 0) {
+        if (extending && !c->stopped) set_budget(c, c->nodes > c->asked ? c->nodes : c->asked);
+        if (done > 0 && done < n && best < -BD_WIN) {
+            /* C. Never a move proven to lose while another is not: the moves
+             *    from `done` on were not searched to this depth; of those,
+             *    the one that scored best at the last depth finished. */
+            int k = done;
+            for (i = done + 1; i < n; i++)
+                if (last[i] > last[k]) k = i;
+            out->move = moves[k];
+            out->pv[0] = moves[k];
+            out->pv_length = 1;
+        } else if (done > 0) {
             out->move = best_move;
             out->score = best;
             out->depth = depth;
@@ -415,8 +472,13 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
         /* The best first next time; the others keep their order. */
         for (i = 0; moves[i] != best_move; i++) {
         }
-        for (; i > 0; i--) moves[i] = moves[i - 1];
+        memcpy(last, scores, (size_t)n * sizeof(int));
+        for (; i > 0; i--) {
+            moves[i] = moves[i - 1];
+            last[i] = last[i - 1];
+        }
         moves[0] = best_move;
+        last[0] = best;
         /* A forced result needs no deeper look, nor does a lone move. */
         if (is_mate_score(best) && mate_distance(best) <= depth) break;
         if (n == 1) break;

@@ -84,7 +84,7 @@ def test_never_an_illegal_move_and_budget_respected():
         budget = rng.choice([1, 2, 10, 100, 1_000, 5_000])
         found = game.search(budget=budget, seed=rng.randrange(1 << 32))
         assert found.move in game.moves()
-        assert 1 <= found.nodes <= budget
+        assert 1 <= found.nodes <= budget + budget // 2  # a root fail low: half again
         before = game.position, game.ply, game.log()
         assert (game.position, game.ply, game.log()) == before
 
@@ -171,3 +171,48 @@ def test_same_result_in_two_processes():
     first, second = (json.loads(r.stdout) for r in runs)
     assert first == second and len(first) == 4
     assert all(row[3] > 0 for row in first)
+
+
+# The codingame position of the fail-low issue (after b4b3 d5c5 d6b6 d4d6):
+# b3b4 loses, and so does d7f7; f4f6 (and f4f5, g4g6) do not.
+FAIL_LOW = "3a3/1a1k3/2d4/a1d1daa/1a1d3/3a3/3a3 a"
+
+
+@pytest.mark.parametrize("budget", [125_000, 200_000, 300_000])
+def test_a_root_fail_low_does_not_keep_the_losing_move(budget):
+    found = Rules(FAIL_LOW, "codingame").search(budget=budget)
+    assert move_text(found.move) not in ("b3b4", "d7f7"), found
+    assert not found.is_loss
+    # The extension is half the budget again, at most.
+    assert found.nodes <= budget + budget // 2
+
+
+def _loses(game: Rules, move: int, budget: int = 400_000) -> bool:
+    """Whether the move loses, as a deep search of the position after it
+    proves (or the game ends with it, lost)."""
+    mover = game.side
+    game.play(move)
+    try:
+        if game.is_over():
+            return game.winner not in (None, mover)
+        return game.search(budget=budget).is_win
+    finally:
+        game.undo()
+
+
+def test_never_a_proven_loss_while_another_move_is_not():
+    """Whenever the search answers a proven loss, every root move loses: a
+    stopped iteration whose searched moves all lost, or a fail low the
+    extension could not repair, answers a move not yet searched instead."""
+    rng = random.Random(17)
+    games = _random_positions(70, "fail-low") + [Rules(FAIL_LOW, "codingame")]
+    losses = 0
+    for game in games:
+        for budget in (300, 3_000, 20_000, 125_000):
+            found = game.search(budget=budget, seed=rng.randrange(1 << 32))
+            assert found.nodes <= budget + budget // 2
+            if found.is_loss:
+                losses += 1
+                for m in game.moves():
+                    assert _loses(game, m), (game.position, budget, move_text(found.move), move_text(m))
+    assert losses >= 10  # the check was made often enough to mean something

@@ -540,7 +540,7 @@ class GameMachine(RuleBasedStateMachine):
             assert isinstance(found, SearchResult)
             legal = [ref.move_name(f, t) for f, t in self.ref.moves()]
             assert found.move in legal
-            assert 0 <= found.nodes <= budget
+            assert 0 <= found.nodes <= budget + budget // 2  # half again on a root fail low
             assert depth is None or found.depth <= depth
             assert not found.pv or found.pv[0] == found.move
             # the line it expects is playable, move by move, in the reference

