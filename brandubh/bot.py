@@ -108,7 +108,8 @@ class Bot:
             chosen = random.Random(salt + b"|blunder").choice(moves)
         else:
             chosen = rules.search(budget=self.budget, seed=salt_seed(salt), depth=self.depth,
-                                  weights=self.weights, _off=self.off).move
+                                  weights=self.weights, _off=self.off,
+                                  time_ms=getattr(self, "time_ms", None)).move
         if rules is game:
             return chosen
         from .engine import move_text

@@ -4,7 +4,7 @@ It reads a turn on standard input (the role, the opponent's last move, seven
 board lines; see :mod:`brandubh.protocol`), answers one move on standard
 output, and does so until its input ends::
 
-    brandubh codingame [--level 1-6] [--budget NODES] [--first-budget NODES] [--seed N]
+    brandubh codingame [--level 1-6] [--margin MS] [--budget NODES] [--first-budget NODES] [--seed N]
 
 It keeps its own game record from the boards it is given
 (:class:`~brandubh.protocol.Tracker`), so the search sees the history and
@@ -12,19 +12,22 @@ judges repetition as the referee does. Anything odd in the input (a board
 that does not follow from its record, a line it cannot read) gets a line on
 standard error and still a legal move, if there is one.
 
-**Time.** The search has no clock: it stops after a number of positions (its
-budget). The limits are 100 ms for a bot's first turn and 50 ms after it, so
-the bot aims at 35% of the first limit and 50% of the others at an assumed
-:data:`ASSUMED_RATE` positions a second: 175,000 positions on the first turn
-and 125,000 after it. ``--budget`` sets the later turns' budget (the first
-turn then gets 1.4 times as much unless ``--first-budget`` says otherwise);
-``--rate`` changes the assumed speed instead.
+**Time.** The limits are 100 ms for a bot's first turn and 50 ms after it.
+By default the bot plays to the clock: each search is given ``time_ms`` of
+the limit less a safety margin (``--margin``, :data:`MARGIN_MS` by default:
+80 ms, then 30 ms), and the level's budget. Under a clock the answers depend
+on the machine's speed and load. For reproducible runs, ``--budget`` fixes
+the later turns' budget in positions, and no clock is read (the first turn
+then gets 1.4 times as much unless ``--first-budget`` says otherwise);
+``--rate`` derives both budgets from an assumed speed instead (35% of the
+first limit and 50% of the others at :data:`ASSUMED_RATE` positions a
+second: 175,000 and 125,000).
 
 **Strength.** The bot plays as :class:`brandubh.Bot` at ``--level`` (1, a
 beginner who sometimes blunders, to 6, the default), the level's budget
 capped by the time budget: at the default budgets, levels 5 and 6 play alike.
-It is deterministic: the same input, level, budgets and seed give the same
-answers on every machine.
+With a budget it is deterministic: the same input, level, budgets and seed
+give the same answers on every machine.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ __all__ = [
     "TURN_MS",
     "FIRST_SHARE",
     "TURN_SHARE",
+    "MARGIN_MS",
     "MAX_LEVEL",
     "budgets",
     "bot_chooser",
@@ -68,6 +72,9 @@ FIRST_SHARE = 0.35
 """The share of the first limit the first search aims to use."""
 TURN_SHARE = 0.50
 """The share of the later limit each later search aims to use."""
+MARGIN_MS = 20
+"""What the bot keeps back from each time limit when it plays to the clock:
+the search is given the limit less this, in milliseconds."""
 MAX_LEVEL = _BOT_MAX_LEVEL
 """The strongest level of :class:`brandubh.Bot`, and the default."""
 
@@ -121,8 +128,9 @@ def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO]
     bot = Bot(level, seed=seed)
     level_budget = bot.budget
 
-    def choose(record, budget: int) -> Optional[int]:
+    def choose(record, budget: int, time_ms: Optional[float] = None) -> Optional[int]:
         bot.budget = max(1, min(level_budget, budget))
+        bot.time_ms = time_ms
         t0 = time.perf_counter()
         chosen = bot.choose(record)
         move = None if chosen is None else parse_move(chosen)
@@ -131,8 +139,9 @@ def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO]
 
             ms = (time.perf_counter() - t0) * 1000
             shown = "none" if move is None else move_text(move)
+            clock = "" if time_ms is None else f", clock {time_ms:g} ms"
             print(f"brandubh codingame: ply {record.ply}: {shown} "
-                  f"(budget {bot.budget}, {ms:.1f} ms)", file=verbose, flush=True)
+                  f"(budget {bot.budget}{clock}, {ms:.1f} ms)", file=verbose, flush=True)
         return move
 
     return choose
@@ -167,7 +176,7 @@ def _say(stream: Optional[TextIO], text: str) -> None:
 
 
 def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
-            stderr: Optional[TextIO]) -> Optional[int]:
+            stderr: Optional[TextIO], time_ms: Optional[float] = None) -> Optional[int]:
     """A legal move for the record, whatever happens; None when there is
     none at all."""
     from .engine import Engine
@@ -185,7 +194,7 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
         return slides[0] if slides else None
     legal = record.moves()
     try:
-        move = choose(record, budget)
+        move = choose(record, budget) if time_ms is None else choose(record, budget, time_ms=time_ms)
     except Exception as exc:  # never lose a game to an exception
         _say(stderr, f"the search failed ({type(exc).__name__}: {exc}); playing a legal move")
         move = None
@@ -198,10 +207,13 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
 
 def play(stdin: TextIO, stdout: TextIO, stderr: Optional[TextIO], choose: Chooser,
          first_budget: int, turn_budget: int, variant: VariantLike = "codingame",
-         limits_ms: tuple[float, float] = (FIRST_MS, TURN_MS)) -> int:
+         limits_ms: tuple[float, float] = (FIRST_MS, TURN_MS),
+         clock_ms: Optional[tuple[float, float]] = None) -> int:
     """The bot's loop: read a turn, answer, until the input ends. ``choose``
     takes the record (a Rules whose side to move is the bot's) and a budget
-    and returns a move number. Returns the exit code (0)."""
+    (and, when ``clock_ms`` gives the first and later turns' time, the
+    turn's ``time_ms=``) and returns a move number. Returns the exit code
+    (0)."""
     from .engine import move_text
 
     tracker = Tracker(variant)
@@ -215,7 +227,8 @@ def play(stdin: TextIO, stdout: TextIO, stderr: Optional[TextIO], choose: Choose
         for note in tracker.notes:
             _say(stderr, note)
         budget = first_budget if turn == 0 else turn_budget
-        move = _answer(tracker, record, choose, budget, stderr)
+        clock = None if clock_ms is None else clock_ms[0] if turn == 0 else clock_ms[1]
+        move = _answer(tracker, record, choose, budget, stderr, clock)
         if move is None:
             _say(stderr, f"turn {turn + 1}: no legal move to play; answering {NO_MOVE_ANSWER}")
             text = NO_MOVE_ANSWER
@@ -235,7 +248,8 @@ def play(stdin: TextIO, stdout: TextIO, stderr: Optional[TextIO], choose: Choose
         limit = limits_ms[0] if turn == 0 else limits_ms[1]
         if ms > 0.8 * limit:
             _say(stderr, f"turn {turn + 1}: {ms:.1f} ms of the {limit:g} ms allowed; "
-                         "a smaller --budget would be safer on this machine")
+                         + ("a larger --margin would be safer on this machine" if clock_ms
+                            else "a smaller --budget would be safer on this machine"))
         turn += 1
         if len(lines) < TURN_LINES:
             return 0
@@ -255,17 +269,20 @@ It keeps its own game record from the boards, so that repetition is judged
 as the referee judges it; a board that does not follow from that record, or
 input it cannot read, gets a line on standard error and still a legal move.
 
-It plays as brandubh.Bot at --level. The search has no clock: it stops
-after a budget of positions, the level's budget capped by the time budget.
-By default the time budgets aim at 35% of the 100 ms first-turn limit and
-50% of the 50 ms later limit at an assumed 5 M positions a second (175,000
-and 125,000 positions); at those budgets levels 5 and 6 play alike."""
+It plays as brandubh.Bot at --level. By default it plays to the clock:
+each search stops at the time limit (100 ms on the first turn, 50 ms
+after) less --margin (20 ms), or at the level's budget. For reproducible
+runs, --budget (or --first-budget, or --rate) gives fixed budgets of
+positions instead, and no clock is read: --rate derives them from an
+assumed speed (35% of 100 ms and 50% of 50 ms at 5 M positions a second:
+175,000 and 125,000 positions)."""
 
 _EPILOG = """\
 examples:
-  brandubh codingame                      the strongest level, default budgets
+  brandubh codingame                      the strongest level, to the clock
+  brandubh codingame --margin 30          keep more of each limit back
   brandubh codingame --level 5 --seed 7   a weaker sparring partner
-  brandubh codingame --budget 40000       a slower machine: smaller searches
+  brandubh codingame --budget 40000       40,000 positions a turn: reproducible
   brandubh referee "brandubh codingame" "python3 my_bot.py" --games 100"""
 
 
@@ -281,17 +298,21 @@ def register(subparsers) -> None:
                         f"blunders) to {MAX_LEVEL} (the default); the level's budget is "
                         "capped by the time budget")
     p.add_argument("--budget", type=whole(1), metavar="NODES",
-                   help="positions to search on each turn after the first "
-                        "(default: 50%% of 50 ms at the assumed rate, 125000)")
+                   help="positions to search on each turn after the first, with no clock: "
+                        "reproducible (default: play to the clock; with --rate, 50%% of "
+                        "50 ms at that rate, 125000 at the assumed rate)")
     p.add_argument("--first-budget", type=whole(1), metavar="NODES",
-                   help="positions to search on the first turn (default: 35%% of 100 ms "
-                        "at the assumed rate, 175000, or 1.4 times --budget)")
+                   help="positions to search on the first turn, with no clock (default: "
+                        "1.4 times --budget, or 35%% of 100 ms at the assumed rate, 175000)")
+    p.add_argument("--margin", type=real(0), default=float(MARGIN_MS), metavar="MS",
+                   help="playing to the clock, what to keep back from each time limit, "
+                        f"in milliseconds (default {MARGIN_MS}: 80 ms, then 30 ms)")
     p.add_argument("--seed", type=whole(0, (1 << 32) - 1), default=1, metavar="N",
                    help="the bot's seed: it chooses among moves the search scores alike and, "
                         "at levels 1 and 2, when to blunder (0 to 2^32-1, default 1)")
-    p.add_argument("--rate", type=real(0, open_low=True), default=float(ASSUMED_RATE), metavar="NPS",
-                   help="positions a second to assume when deriving the budgets "
-                        f"(default {ASSUMED_RATE})")
+    p.add_argument("--rate", type=real(0, open_low=True), metavar="NPS",
+                   help="fixed budgets with no clock, derived from this many positions a "
+                        f"second (the assumed rate is {ASSUMED_RATE})")
     p.add_argument("--variant", default="codingame", metavar="NAME",
                    help="the rule set: a preset (codingame, brandubh, modern, opentafl) or a "
                         "quoted line of field=value pairs (default: codingame)")
@@ -305,19 +326,30 @@ def run(args: argparse.Namespace) -> int:
     from .rules import Rules
     from .variant import as_variant
 
+    from .bot import LEVELS
+
     variant = as_variant(args.variant)
-    first, turn = budgets(args.budget, args.first_budget, args.rate)
+    fixed = args.budget is not None or args.first_budget is not None or args.rate is not None
+    clock_ms: Optional[tuple[float, float]] = None
+    if fixed:
+        rate = ASSUMED_RATE if args.rate is None else args.rate
+        first, turn = budgets(args.budget, args.first_budget, rate)
+    else:
+        first = turn = LEVELS[args.level][0]
+        clock_ms = (max(1.0, FIRST_MS - args.margin), max(1.0, TURN_MS - args.margin))
     choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None)
     if args.verbose:
-        _say(sys.stderr, f"{variant.as_string()}, level {args.level}, budgets {first} then {turn}, "
-                         f"seed {args.seed}")
+        limits = (f"budgets {first} then {turn}" if clock_ms is None else
+                  f"clock {clock_ms[0]:g} ms then {clock_ms[1]:g} ms")
+        _say(sys.stderr, f"{variant.as_string()}, level {args.level}, {limits}, seed {args.seed}")
     # Load the engine and warm the search before the first turn's clock starts.
     try:
         Rules(variant=variant).search(budget=min(turn, 2000), seed=args.seed)
     except Exception as exc:  # the first real turn will say it again, and answer
         _say(sys.stderr, f"the warm-up search failed: {type(exc).__name__}: {exc}")
     try:
-        return play(sys.stdin, sys.stdout, sys.stderr, choose, first, turn, variant)
+        return play(sys.stdin, sys.stdout, sys.stderr, choose, first, turn, variant,
+                    clock_ms=clock_ms)
     except KeyboardInterrupt:
         return 130
 

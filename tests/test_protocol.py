@@ -436,7 +436,7 @@ def test_bot_command_help_and_register():
         with pytest.raises(SystemExit):
             parser.parse_args(["codingame", *bad])
     text = sub.choices["codingame"].format_help()
-    for words in ("--level", "--budget", "--first-budget", "--seed", "NONE", "175,000"):
+    for words in ("--level", "--budget", "--first-budget", "--margin", "--seed", "NONE", "175,000"):
         assert words in text
 
 
@@ -475,3 +475,15 @@ def test_real_bot_survives_garbage_input():
     assert len(lines) == 2
     assert parse_move(lines[1]) in Rules(variant="codingame").moves()
     assert "brandubh codingame: turn 1" in done.stderr
+
+
+@pytest.mark.skipif(not HAS_SEARCH, reason="Rules.search is not built yet")
+def test_real_bot_plays_to_the_clock_by_default():
+    done = _bot_process("--verbose", "--margin", "25")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 3
+    assert "clock 75 ms then 25 ms" in done.stderr
+    assert "clock 75 ms," in done.stderr and "clock 25 ms," in done.stderr
+    # A budget reads no clock.
+    fixed = _bot_process("--verbose", "--budget", "3000")
+    assert "budgets 4200 then 3000" in fixed.stderr and "clock" not in fixed.stderr
