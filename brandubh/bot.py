@@ -76,6 +76,9 @@ class Bot:
         # Search features turned off, to measure them (brandubh match "off=tt").
         self.off = features_off(off)
         self.seed = seed
+        # A clock limit for each search, in milliseconds (brandubh codingame
+        # sets it); None: the budget alone, deterministic.
+        self.time_ms: Optional[float] = None
 
     def __repr__(self) -> str:
         return f"Bot(level={self.level}, budget={self.budget}, seed={self.seed!r})"
@@ -109,7 +112,7 @@ class Bot:
         else:
             chosen = rules.search(budget=self.budget, seed=salt_seed(salt), depth=self.depth,
                                   weights=self.weights, _off=self.off,
-                                  time_ms=getattr(self, "time_ms", None)).move
+                                  time_ms=self.time_ms).move
         if rules is game:
             return chosen
         from .engine import move_text
