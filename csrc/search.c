@@ -76,6 +76,7 @@ typedef struct ctx {
  * the budget, so looking at the flag costs nothing per position, and when
  * the flag stays down the search stops where the budget alone stopped it. */
 static int check_limits(ctx *c) {
+    BD_EXPORT_CLOCK_CHECK(c);
     if (c->stopped || c->nodes >= c->budget || (c->stop && *c->stop)) {
         c->stopped = 1;
         return 0;
