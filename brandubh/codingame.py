@@ -51,6 +51,7 @@ __all__ = [
     "TURN_SHARE",
     "MARGIN_MS",
     "MAX_LEVEL",
+    "EXPORT_MARGIN_MS",
     "budgets",
     "bot_chooser",
     "read_turn",
@@ -75,6 +76,10 @@ TURN_SHARE = 0.50
 MARGIN_MS = 20
 """What the bot keeps back from each time limit when it plays to the clock:
 the search is given the limit less this, in milliseconds."""
+
+EXPORT_MARGIN_MS = 15.0
+"""How long before each turn's limit the exported bot (``--export``) stops
+searching."""
 MAX_LEVEL = _BOT_MAX_LEVEL
 """The strongest level of :class:`brandubh.Bot`, and the default."""
 
@@ -318,6 +323,15 @@ def register(subparsers) -> None:
                         "quoted line of field=value pairs (default: codingame)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="write each turn's move, budget and search time on standard error")
+    p.add_argument("--export", metavar="FILE",
+                   help="do not play: write the bot as one C source file to submit to CodinGame "
+                        "(- for standard output), with --level, --budget, --first-budget, --seed, "
+                        "--variant and --verbose built in; it plays to the clock")
+    p.add_argument("--lang", choices=("c",), default="c",
+                   help="the exported file's language (c, the default and only one)")
+    p.add_argument("--margin-ms", type=real(0), default=EXPORT_MARGIN_MS, metavar="MS",
+                   help="with --export: the exported bot stops searching this long before each "
+                        f"turn's limit (default {EXPORT_MARGIN_MS:g})")
     p.set_defaults(run=run)
 
 
@@ -329,6 +343,8 @@ def run(args: argparse.Namespace) -> int:
     from .bot import LEVELS
 
     variant = as_variant(args.variant)
+    if args.export is not None:
+        return _export(args, variant)
     fixed = args.budget is not None or args.first_budget is not None or args.rate is not None
     clock_ms: Optional[tuple[float, float]] = None
     if fixed:
@@ -352,6 +368,17 @@ def run(args: argparse.Namespace) -> int:
                     clock_ms=clock_ms)
     except KeyboardInterrupt:
         return 130
+
+
+def _export(args: argparse.Namespace, variant) -> int:
+    from .export import export
+
+    size = export(args.export, level=args.level, budget=args.budget, first_budget=args.first_budget,
+                  seed=args.seed, variant=variant, margin_ms=args.margin_ms, verbose=args.verbose)
+    if args.export != "-":
+        _say(sys.stderr, f"wrote {args.export}: {size} characters of C (limit 100000); "
+                         f"build it with: gcc {args.export} -o bot")
+    return 0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -30,7 +30,8 @@ NOT_SHIPPED = (".github/", ".gitignore")
 # the build files, the readme and licence files named in pyproject.toml, the
 # package data, and the modules of brandubh and of every package under it
 # (pyproject.toml's [tool.setuptools.packages.find]).
-SETUPTOOLS_ADDS = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "brandubh/py.typed")
+SETUPTOOLS_ADDS = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "brandubh/py.typed",
+                   "brandubh/data/*.c")
 PACKAGE_TREE = "brandubh/"
 
 # What the build writes into the sdist beside the tracked files.

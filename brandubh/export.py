@@ -1,0 +1,230 @@
+"""``brandubh codingame --export FILE``: the bot as one C source file.
+
+CodinGame takes one source file, so the export is an amalgamation, in the
+way SQLite ships one: the engine's own sources (``csrc/``, read at export
+time, never a second copy kept by hand), the tables' start-up code
+(``data/tables_init.c``, in place of the written-out ``csrc/tables.c``), the
+bot's settings and the puzzle's turn loop (``data/codingame_main.c``).
+
+How the engine is put in one file: the headers in the order their
+``#include "..."`` lines need (``engine.h`` first), then the sources the bot
+uses (:data:`SOURCES`; perft, the playouts, the accessors of ``engine.c``
+and the popcount build are left out); their local includes and include
+guards go, their system includes are gathered once at the top, comments and
+blank lines go (the size limit is 100,000 characters). The tables' ``extern
+const`` declarations become plain static arrays, filled by
+``bd_tables_init()`` before the first turn.
+
+The C sources come from the source tree's ``csrc/`` when there is one
+beside the package, and otherwise from ``brandubh/_csrc/``, where the build
+copies them (setup.py), so an installed wheel exports too.
+
+>>> text = render()
+>>> len(text) < 100_000 and 'int main(void)' in text
+True
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Optional
+
+from .errors import BrandubhError
+
+__all__ = ["SOURCES", "LIMIT", "source_dir", "strip_comments", "amalgamate", "render", "export"]
+
+LIMIT = 100_000
+"""CodinGame's limit on a submission, in characters."""
+
+SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "eval.c", "tt.c", "movepick.c", "search.c")
+"""The engine's sources the bot needs, in order (every header comes first)."""
+
+DATA = Path(__file__).resolve().parent / "data"
+
+_LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
+_FALLTHROUGH = re.compile(r"\A/\*\s*fall[ -]?s?\s*thr(ough|u)\W*\s*\Z", re.I)
+_SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>\s*$")
+
+
+def source_dir() -> Path:
+    """Where the engine's C sources are: the source tree's csrc/, or the
+    copy the build puts in the installed package."""
+    here = Path(__file__).resolve().parent
+    for d in (here.parent / "csrc", here / "_csrc"):
+        if (d / "engine.h").is_file() and (d / "search.c").is_file():
+            return d
+    raise BrandubhError(f"the engine's C sources are in neither {here.parent / 'csrc'} nor {here / '_csrc'}")
+
+
+def strip_comments(text: str) -> str:
+    """C text without its comments (strings and character constants kept;
+    a "fall through" comment is kept for the compiler), trailing blanks and
+    blank lines."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                raise BrandubhError("an unterminated comment in the C sources")
+            if _FALLTHROUGH.search(text[i:j]):
+                out.append("/* fall through */")  # gcc's -Wimplicit-fallthrough reads it
+            else:
+                out.append(" " if "\n" not in text[i:j] else "\n")
+            i = j + 2
+        elif c == "/" and text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    lines = [line.rstrip() for line in "".join(out).split("\n")]
+    return "\n".join(line for line in lines if line.strip()) + "\n"
+
+
+def _header_order(src: Path) -> list[str]:
+    """Every header, each after those it includes."""
+    order: list[str] = []
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in order:
+            return
+        if name in path:
+            raise BrandubhError(f"the headers include each other: {' -> '.join(path + (name,))}")
+        for line in (src / name).read_text(encoding="utf-8").splitlines():
+            m = _LOCAL_INCLUDE.match(line)
+            if m:
+                visit(m.group(1), path + (name,))
+        order.append(name)
+
+    visit("engine.h", ())
+    for h in sorted(p.name for p in src.glob("*.h")):
+        visit(h, ())
+    return order
+
+
+def _guard(name: str) -> str:
+    return "BD_" + re.sub(r"\W", "_", name).upper()
+
+
+def _body(name: str, text: str, includes: list[str]) -> str:
+    """A file's text without its local includes and include guard, and
+    without comments; its system includes (those not under a condition of
+    their own, such as a compiler's header) go to `includes`."""
+    guard = _guard(name) if name.endswith(".h") else None
+    kept: list[str] = []
+    depth = 0
+    for line in text.splitlines():
+        s = line.strip()
+        if re.match(r"#\s*if", s):
+            depth += 1
+        elif re.match(r"#\s*endif", s):
+            depth -= 1
+        if _LOCAL_INCLUDE.match(line):
+            continue
+        m = _SYSTEM_INCLUDE.match(line)
+        if m and depth <= (1 if guard else 0):
+            if m.group(1) not in includes:
+                includes.append(m.group(1))
+            continue
+        kept.append(line)
+    body = strip_comments("\n".join(kept))
+    if guard:
+        b = body.splitlines()
+        if not (len(b) >= 3 and b[0].split() == ["#ifndef", guard] and b[1].split()[:2] == ["#define", guard]
+                and b[-1].strip() == "#endif"):
+            raise BrandubhError(f"{name}: no include guard {guard} around the whole file")
+        body = "\n".join(b[2:-1]) + "\n"
+    return body
+
+
+def amalgamate(src: Optional[Path] = None) -> tuple[list[str], str]:
+    """The system headers and the engine's text in one piece, for the bot."""
+    src = source_dir() if src is None else src
+    includes: list[str] = []
+    parts = []
+    for name in _header_order(src):
+        text = _body(name, (src / name).read_text(encoding="utf-8"), includes)
+        if name == "tables.h":
+            text = text.replace("extern const ", "static ")
+        parts.append(text)
+    for name in SOURCES:
+        parts.append(_body(name, (src / name).read_text(encoding="utf-8"), includes))
+    return includes, "".join(parts)
+
+
+def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[int] = None,
+           seed: int = 1, variant: object = "codingame", margin_ms: float = 15.0,
+           first_ms: float = 100.0, turn_ms: float = 50.0, weights: Optional[dict] = None,
+           tt_bytes: int = 1 << 21, verbose: bool = False) -> str:
+    """The bot's C source: it plays at ``level`` (brandubh.Bot's budgets and
+    blunders), each search also stopped by ``budget`` positions (the first
+    turn ``first_budget``, by default 1.4 times ``budget``) and by the clock,
+    ``margin_ms`` before the turn's limit."""
+    from .bot import LEVELS
+    from .engine import c_variant
+    from .variant import as_variant
+
+    if level not in LEVELS:
+        raise BrandubhError(f"the level is 1 to {max(LEVELS)}, not {level}")
+    if not 0 <= margin_ms < turn_ms:
+        raise BrandubhError(f"the margin is 0 to {turn_ms:g} ms, not {margin_ms:g}")
+    level_budget, blunder = LEVELS[level]
+    turn = min(level_budget, budget) if budget is not None else level_budget
+    if first_budget is None:
+        first_budget = int(budget * 1.4) if budget is not None else level_budget
+    first = min(level_budget, first_budget)
+    v = as_variant(variant)
+    cv = c_variant(v)
+    fields = ", ".join(f".{name} = {int(getattr(cv, name))}" for name in v.fields())
+    settings = "\n".join([
+        f"/* {v.as_string()}, level {level}, seed {seed}, margin {margin_ms:g} ms */",
+        f"static const bd_variant BOT_VARIANT = {{{fields}}};",
+        f"#define BOT_BUDGET {turn}ULL",
+        f"#define BOT_FIRST_BUDGET {first}ULL",
+        f"#define BOT_SEED {seed}ULL",
+        f"#define BOT_BLUNDER {blunder!r}",
+        f"#define BOT_TT_BYTES {tt_bytes}ULL",
+        f"#define BOT_FIRST_MS {float(first_ms)!r}",
+        f"#define BOT_TURN_MS {float(turn_ms)!r}",
+        f"#define BOT_MARGIN_MS {float(margin_ms)!r}",
+        f"#define BOT_VERBOSE {int(verbose)}",
+    ])
+    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in (weights or {}).items())
+    includes, engine = amalgamate()
+    template = (DATA / "codingame_main.c").read_text(encoding="utf-8")
+    tables = strip_comments((DATA / "tables_init.c").read_text(encoding="utf-8"))
+    head = "/* brandubh's CodinGame bot: generated by `brandubh codingame --export` from the\n" \
+           " * package's engine (csrc/) and turn loop (brandubh/data/codingame_main.c). */\n"
+    out = template
+    for mark, text in (("PROLOGUE", head), ("INCLUDES", "".join(f"#include <{h}>\n" for h in includes)),
+                       ("ENGINE", engine), ("TABLES", tables), ("SETTINGS", settings + "\n")):
+        out = out.replace(f"/*@{mark}@*/\n", text)
+    out = out.replace("/*@WEIGHTS@*/", weight_lines)
+    # The template's own opening comment is for the package, not the bot.
+    out = re.sub(r"\A/\*.*?\*/\n", "", out, flags=re.S)
+    return out
+
+
+def export(path: str, **settings: object) -> int:
+    """Write the bot to ``path`` (``-`` for standard output); returns its
+    size in characters. BrandubhError when it would not fit CodinGame's
+    limit."""
+    text = render(**settings)  # type: ignore[arg-type]
+    if len(text) >= LIMIT:
+        raise BrandubhError(f"the bot is {len(text)} characters, over CodinGame's {LIMIT}")
+    if path == "-":
+        import sys
+
+        sys.stdout.write(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
+    return len(text)

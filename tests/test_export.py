@@ -1,0 +1,170 @@
+"""``brandubh codingame --export FILE``: the bot as one C file (brandubh/export.py).
+
+The file is built as CodinGame would (gcc, no flags, and -O2, every warning
+an error here), held to the puzzle's limits (size, the C library only), and
+played under the referee against the package's own bot.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CC, ROOT
+
+from brandubh import export
+from brandubh.protocol import SETUP, game_inputs, turn_input
+from brandubh.rules import Rules
+
+pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
+
+WARNINGS = ("-Wall", "-Wextra", "-Werror")
+# What the C standard library offers: the only headers the file may include.
+STANDARD_HEADERS = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
+                    "stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h",
+                    "time.h"}
+
+
+def build(directory: Path, *flags: str, name: str = "bot", **settings) -> Path:
+    source = directory / f"{name}.c"
+    source.write_text(export.render(**settings))
+    exe = directory / (name + "".join(flags).replace("-", "_"))
+    subprocess.run([str(CC), *flags, *WARNINGS, str(source), "-o", str(exe)], check=True)
+    return exe
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory) -> Path:
+    return build(tmp_path_factory.mktemp("export"), "-O2")
+
+
+def answers(exe: Path, text: str, timeout: float = 30) -> list[str]:
+    run = subprocess.run([str(exe)], input=text, capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
+def test_the_export_command_builds_without_warnings_at_both_levels(tmp_path):
+    out = tmp_path / "bot.c"
+    subprocess.run([sys.executable, "-m", "brandubh.codingame", "--export", str(out)], check=True,
+                   capture_output=True, text=True)
+    text = out.read_text()
+    assert len(text) < export.LIMIT
+    for flags in ((), ("-O2",), ("-std=c99",), ("-std=c11", "-pedantic")):
+        subprocess.run([str(CC), *flags, *WARNINGS, str(out), "-o", str(tmp_path / "bot")], check=True)
+    # The file is the same whatever builds it: the engine comes from csrc/ at export time.
+    assert text == export.render()
+
+
+def test_the_file_keeps_to_the_c_library():
+    text = export.render()
+    includes = re.findall(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', text, re.M)
+    # intrin.h is MSVC's, included only under _MSC_VER.
+    assert set(includes) - {"intrin.h"} <= STANDARD_HEADERS, includes
+    assert re.search(r"^\s*#\s*include\s*\"", text, re.M) is None
+    for word in ("pthread", "fopen", "FILE *", "socket", "system(", "fork(", "thrd_", "getenv"):
+        assert word not in text, word
+    # Each engine source is there once, and what the bot does not need is not.
+    assert len(re.findall(r"^int bd_search\(", text, re.M)) == 1
+    assert re.search(r"^int bd_(perft|playouts)\(", text, re.M) is None
+
+
+def test_the_tables_computed_at_start_up_are_the_written_ones(tmp_path):
+    """data/tables_init.c fills arrays of the same names as csrc/tables.c's
+    written-out ones: compiled side by side, under other names, they match."""
+    names = re.findall(r"\b(BD_[A-Z_]+)\s*(?:\[|=)", (ROOT / "csrc" / "tables.c").read_text())
+    names = sorted(set(names))
+    decls = re.findall(r"extern const (\w+) (BD_\w+)((?:\[\w+\])*);", (ROOT / "csrc" / "tables.h").read_text())
+    assert sorted(d[1] for d in decls) == names
+    driver = ['#include <stdio.h>', '#include <string.h>', '#include "tables.h"']
+    driver += [f"#define {n} X_{n}" for n in names]
+    driver += [f"static {t} {n}{dims};" for t, n, dims in decls]
+    driver += [(ROOT / "brandubh" / "data" / "tables_init.c").read_text()]
+    driver += [f"#undef {n}" for n in names]
+    driver += ["int main(void) {", "    int bad = 0;", "    bd_tables_init();"]
+    driver += [f'    if (memcmp(&X_{n}, &{n}, sizeof X_{n})) {{ printf("%s\\n", "{n}"); bad = 1; }}' for n in names]
+    driver += ["    return bad;", "}"]
+    (tmp_path / "check.c").write_text("\n".join(driver) + "\n")
+    exe = tmp_path / "check"
+    subprocess.run([str(CC), "-std=c99", *WARNINGS, f"-I{ROOT / 'csrc'}", str(tmp_path / "check.c"),
+                    str(ROOT / "csrc" / "tables.c"), "-o", str(exe)], check=True)
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout
+
+
+def test_answers_each_turn_legally_and_follows_the_game(bot):
+    # A game of known moves: every turn's input, fed one after the other.
+    game = Rules(variant="codingame")
+    moves = []
+    for _ in range(12):
+        m = game.moves()[len(moves) % 3]
+        moves.append(m)
+        game.play(m)
+    record = Rules(variant="codingame")
+    from brandubh.engine import move_text
+
+    for i, (side, text) in enumerate(game_inputs(moves[:6])):
+        got = answers(bot, text)
+        assert len(got) == 1 and got[0] in [move_text(m) for m in record.moves()], (i, got)
+        if i < 6:
+            record.play(moves[i])
+
+
+def test_a_board_that_does_not_follow_is_taken_as_given(bot):
+    # A first turn from a position that is not the set-up, with a last move.
+    text = turn_input("defenders", "b4b2", "3a3/3a3/3d3/a1dkdaa/7/1aad3/3a3 d")
+    run = subprocess.run([str(bot)], input=text, capture_output=True, text=True, timeout=30)
+    from brandubh.engine import move_text
+
+    legal = [move_text(m) for m in Rules("3a3/3a3/3d3/a1dkdaa/7/1aad3/3a3 d", "codingame").moves()]
+    assert run.stdout.split()[0] in legal
+    assert "starting from it" in run.stderr
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "0\nNONE\n", "7\nxx\n" + "garbage\n" * 7,
+                                  "0\nNONE\n" + ".......\n" * 7])
+def test_odd_input_never_crashes_it(bot, text):
+    run = subprocess.run([str(bot)], input=text, capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    for line in run.stdout.split():
+        assert re.fullmatch(r"[a-g][1-7][a-g][1-7]|NONE", line)
+
+
+def test_it_answers_in_time(tmp_path):
+    exe = build(tmp_path, "-O2", verbose=True)
+    run = subprocess.run([str(exe)], input=turn_input("attackers", None, SETUP), capture_output=True,
+                         text=True, timeout=30)
+    ms = float(re.search(r"([\d.]+) ms", run.stderr).group(1))
+    assert ms < 100 - export_margin() + 10, run.stderr
+
+
+def export_margin() -> float:
+    from brandubh.codingame import EXPORT_MARGIN_MS
+
+    return EXPORT_MARGIN_MS
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
+def test_the_exported_bot_plays_the_package_bot_under_the_referee(bot):
+    from brandubh.referee import Config, random_openings, run_match
+
+    me = f"{shlex.quote(sys.executable)} -m brandubh.codingame"
+    config = Config(commands=(shlex.quote(str(bot)), me), games=4, jobs=2,
+                    openings=random_openings(2, 2, seed=5), time_scale=4.0, startup_ms=10_000)
+    match = run_match(config)
+    assert match.tally.games == 4, [g.describe() for g in match.games]
+    endings = {"corner", "capture", "repetition", "encircled", "no_move", "ply_cap"}
+    for g in match.games:
+        assert not g.fault and g.reason in endings, g.describe()
+    assert not match.faults()["A"] and not match.faults()["B"]
+    # Its record followed every board after the first (an opening's history it cannot see).
+    for g in match.games:
+        seat = "A"
+        notes = re.findall(r"^turn (\d+): .*", g.stderr.get(seat, ""), re.M)
+        assert all(n == "1" for n in notes), g.stderr
