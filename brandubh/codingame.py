@@ -77,7 +77,7 @@ MARGIN_MS = 20
 """What the bot keeps back from each time limit when it plays to the clock:
 the search is given the limit less this, in milliseconds."""
 
-EXPORT_MARGIN_MS = 15.0
+EXPORT_MARGIN_MS = 20.0
 """How long before each turn's limit the exported bot (``--export``) stops
 searching."""
 MAX_LEVEL = _BOT_MAX_LEVEL
@@ -327,8 +327,9 @@ def register(subparsers) -> None:
                    help="do not play: write the bot as one C source file to submit to CodinGame "
                         "(- for standard output), with --level, --budget, --first-budget, --seed, "
                         "--variant and --verbose built in; it plays to the clock")
-    p.add_argument("--lang", choices=("c",), default="c",
-                   help="the exported file's language (c, the default and only one)")
+    p.add_argument("--lang", choices=("c", "cpp"), default="c",
+                   help="the exported file's language: c (the default) or cpp, the same "
+                        "file, which is also C++ (for CodinGame's C++ setting)")
     p.add_argument("--margin-ms", type=real(0), default=EXPORT_MARGIN_MS, metavar="MS",
                    help="with --export: the exported bot stops searching this long before each "
                         f"turn's limit (default {EXPORT_MARGIN_MS:g})")
@@ -374,10 +375,11 @@ def _export(args: argparse.Namespace, variant) -> int:
     from .export import export
 
     size = export(args.export, level=args.level, budget=args.budget, first_budget=args.first_budget,
-                  seed=args.seed, variant=variant, margin_ms=args.margin_ms, verbose=args.verbose)
+                  seed=args.seed, variant=variant, margin_ms=args.margin_ms, verbose=args.verbose,
+                  lang=args.lang)
     if args.export != "-":
         _say(sys.stderr, f"wrote {args.export}: {size} characters of C (limit 100000); "
-                         f"build it with: gcc {args.export} -o bot")
+                         f"build it with: {'g++' if args.lang == 'cpp' else 'gcc'} {args.export} -o bot")
     return 0
 
 

@@ -189,7 +189,7 @@ int main(void) {
             lim.budget = turn ? BOT_BUDGET : BOT_FIRST_BUDGET;
             lim.seed = (uint32_t)salt;
             lim.tt_bytes = BOT_TT_BYTES;
-            bot_deadline = start + (turn ? BOT_TURN_MS : BOT_FIRST_MS) - BOT_MARGIN_MS;
+            bot_deadline = start + (turn ? BOT_TURN_STOP_MS : BOT_FIRST_STOP_MS);
             if ((double)(salt >> 11) / 9007199254740992.0 < BOT_BLUNDER)
                 move = legal[bot_mix(salt) % (uint64_t)n];
             else if (record->outcome == BD_ONGOING && bd_search(record, &lim, &w, &res) == 0)
