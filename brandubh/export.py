@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import BrandubhError
+from .variant import VariantLike
 
 __all__ = ["SOURCES", "LIMIT", "source_dir", "strip_comments", "amalgamate", "render", "export"]
 
@@ -162,7 +163,7 @@ def amalgamate(src: Optional[Path] = None) -> tuple[list[str], str]:
 
 
 def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[int] = None,
-           seed: int = 1, variant: object = "codingame", margin_ms: float = 20.0,
+           seed: int = 1, variant: "VariantLike" = "codingame", margin_ms: float = 20.0,
            first_ms: float = 100.0, turn_ms: float = 50.0, weights: Optional[dict] = None,
            tt_bytes: int = 1 << 21, verbose: bool = False, lang: str = "c") -> str:
     """The bot's C source: it plays at ``level`` (brandubh.Bot's budgets and
