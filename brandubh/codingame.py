@@ -51,7 +51,6 @@ __all__ = [
     "TURN_SHARE",
     "MARGIN_MS",
     "MAX_LEVEL",
-    "EXPORT_MARGIN_MS",
     "budgets",
     "bot_chooser",
     "read_turn",
@@ -75,11 +74,10 @@ TURN_SHARE = 0.50
 """The share of the later limit each later search aims to use."""
 MARGIN_MS = 20
 """What the bot keeps back from each time limit when it plays to the clock:
-the search is given the limit less this, in milliseconds."""
+the search is given the limit less this, in milliseconds. The exported bot
+(``--export``) keeps the same back from its later turns, and the same share
+from its first."""
 
-EXPORT_MARGIN_MS = 20.0
-"""How long before each turn's limit the exported bot (``--export``) stops
-searching."""
 MAX_LEVEL = _BOT_MAX_LEVEL
 """The strongest level of :class:`brandubh.Bot`, and the default."""
 
@@ -311,7 +309,9 @@ def register(subparsers) -> None:
                         "1.4 times --budget, or 35%% of 100 ms at the assumed rate, 175000)")
     p.add_argument("--margin", type=real(0), default=float(MARGIN_MS), metavar="MS",
                    help="playing to the clock, what to keep back from each time limit, "
-                        f"in milliseconds (default {MARGIN_MS}: 80 ms, then 30 ms)")
+                        f"in milliseconds (default {MARGIN_MS}: 80 ms, then 30 ms; the exported "
+                        "bot keeps it back from its later turns and the same share, 40%%, from "
+                        "its first)")
     p.add_argument("--seed", type=whole(0, (1 << 32) - 1), default=1, metavar="N",
                    help="the bot's seed: it chooses among moves the search scores alike and, "
                         "at levels 1 and 2, when to blunder (0 to 2^32-1, default 1)")
@@ -330,9 +330,6 @@ def register(subparsers) -> None:
     p.add_argument("--lang", choices=("c", "cpp"), default="c",
                    help="the exported file's language: c (the default) or cpp, the same "
                         "file, which is also C++ (for CodinGame's C++ setting)")
-    p.add_argument("--margin-ms", type=real(0), default=EXPORT_MARGIN_MS, metavar="MS",
-                   help="with --export: the exported bot stops searching this long before each "
-                        f"turn's limit (default {EXPORT_MARGIN_MS:g})")
     p.set_defaults(run=run)
 
 
@@ -375,7 +372,7 @@ def _export(args: argparse.Namespace, variant) -> int:
     from .export import export
 
     size = export(args.export, level=args.level, budget=args.budget, first_budget=args.first_budget,
-                  seed=args.seed, variant=variant, margin_ms=args.margin_ms, verbose=args.verbose,
+                  seed=args.seed, variant=variant, margin_ms=args.margin, verbose=args.verbose,
                   lang=args.lang)
     if args.export != "-":
         _say(sys.stderr, f"wrote {args.export}: {size} characters of C (limit 100000); "
