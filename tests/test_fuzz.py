@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 import pytest
+
+from conftest import scale
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,9 +86,10 @@ def scaled(base: int) -> int:
     return max(1, int(base * MULT))
 
 
-HYPOTHESIS_EXAMPLES = scaled(200)  # per target
-RANDOM_INPUTS = scaled(3000)  # per target
-OBJECT_EXAMPLES = scaled(300)
+# Half by default what the suite once tried, twice that under BRANDUBH_SLOW=1.
+HYPOTHESIS_EXAMPLES = scaled(scale(100, 400))  # per target
+RANDOM_INPUTS = scaled(scale(1500, 6000))  # per target
+OBJECT_EXAMPLES = scaled(scale(150, 600))
 
 FUZZ = settings(
     max_examples=HYPOTHESIS_EXAMPLES,
