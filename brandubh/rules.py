@@ -170,7 +170,7 @@ def _own(game):
 
 
 class _Buffers(threading.local):
-    """Scratch arrays for :meth:`Rules._legal_lists`, one set a thread, so
+    """Scratch arrays for :meth:`Rules._legal_call`, one set a thread, so
     that a call allocates nothing."""
 
     def get(self) -> tuple:
@@ -277,13 +277,7 @@ class Rules:
         ('d1b1', (), 'ongoing')
         """
         with self._lock:
-            moves = self._buf
-            captured = ffi.new("bd_bb[]", MAX_MOVES)
-            outcome = ffi.new("int[]", MAX_MOVES)
-            winner = ffi.new("int[]", MAX_MOVES)
-            n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
-            if n < 0:
-                raise EngineError("out of memory while listing moves")
+            n, moves, captured, outcome, winner = self._legal_call()
             out = []
             for i in range(n):
                 c = captured[i]
@@ -295,14 +289,20 @@ class Rules:
         (which a bot calls every turn): the moves, the bitboard each
         empties, and whether each wins for the side to move."""
         with self._lock:
-            moves = self._buf
-            captured, outcome, winner = _LEGAL_BUFFERS.get()
-            n = lib.bd_game_legal(self._g, moves, captured, outcome, winner)
-            if n < 0:
-                raise EngineError("out of memory while listing moves")
+            n, moves, captured, _outcome, winner = self._legal_call()
             mover = lib.bd_game_side(self._g)
             return (ffi.unpack(moves, n), ffi.unpack(captured, n),
                     [w == mover for w in ffi.unpack(winner, n)])
+
+    def _legal_call(self) -> tuple:
+        """The one C call behind :meth:`legal` and :meth:`_legal_lists`:
+        (count, moves, captured, outcome, winner), the arrays this thread's
+        scratch ones (read them before the next call). Under the lock."""
+        captured, outcome, winner = _LEGAL_BUFFERS.get()
+        n = lib.bd_game_legal(self._g, self._buf, captured, outcome, winner)
+        if n < 0:
+            raise EngineError("out of memory while listing moves")
+        return n, self._buf, captured, outcome, winner
 
     def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
         """What the move that reached ``ply`` (the last move by default) did;
