@@ -83,7 +83,7 @@ class Config:
     def __post_init__(self) -> None:
         if len(self.commands) != 2:
             raise BrandubhError("the referee takes two bot commands")
-        self._event = self.event()
+        self.event()  # a bad configuration is refused here, not at the first game
 
     def event(self) -> Event:
         players = [ProcessPlayer(c, name=n, cwd=self.cwd, stderr_limit=self.stderr_limit)

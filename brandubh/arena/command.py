@@ -218,7 +218,7 @@ def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO]
     stderr = sys.stderr if stderr is None else stderr
     games_file = _check_writable(args.save, args.games_out)
     total = len(event.specs())
-    jobs = min(event.jobs, total, default_jobs())
+    jobs = event.jobs_used(total)
     if event.jobs > jobs:
         print(f"--jobs {event.jobs}: playing {jobs} games at once (the "
               + ("games" if total <= default_jobs() else "cores") + " there are)", file=stderr)

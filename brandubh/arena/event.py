@@ -94,6 +94,12 @@ class Event:
             raise BrandubhError("a sequential test (--sprt) compares two players, not "
                                 f"{len(self.players)}")
 
+    def jobs_used(self, games: Optional[int] = None) -> int:
+        """How many games are played at once: ``jobs``, at most the games
+        (``games``, or every game of the event) and the cores."""
+        total = len(self.specs()) if games is None else games
+        return max(1, min(self.jobs, total, default_jobs()))
+
     @property
     def rules(self) -> Variant:
         return as_variant(self.variant)
@@ -152,7 +158,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     abort = abort or threading.Event()
     registry = Registry()
     specs = event.specs()
-    jobs = max(1, min(event.jobs, len(specs), default_jobs()))
+    jobs = event.jobs_used(len(specs))
     named = [(p.name, p.describe()) for p in event.players]
 
     def result(games: list, **kw) -> EventResult:
