@@ -45,6 +45,12 @@ DRAW_MARGIN = 500
 SeedLike = Union[int, str, bytes, None]
 
 
+def _held(game: Any) -> Any:
+    """The game's lock (a Game's or a Rules'), or nothing to hold."""
+    lock = getattr(game, "_lock", None)
+    return lock if lock is not None else contextlib.nullcontext()
+
+
 class Bot:
     """A player: a level from 1 (a beginner who sometimes blunders) to 6
     (the strongest), or an explicit ``budget``. ``seed`` (any int, str or
@@ -96,8 +102,7 @@ class Bot:
     def choose(self, game: Any) -> Union[int, str, None]:
         # One step under the game's lock: another thread sharing the game
         # must not play a move between the look at it and the search.
-        lock = getattr(game, "_lock", None)
-        with lock if lock is not None else contextlib.nullcontext():
+        with _held(game):
             return self._choose(game)
 
     def _choose(self, game: Any) -> Union[int, str, None]:
@@ -141,8 +146,7 @@ class Bot:
             side = game.side_of("p2" if offer == "p1" else "p1")
         if side not in ("attackers", "defenders"):
             raise ArgumentError(f"side must be 'attackers' or 'defenders', not {quote(side)}")
-        lock = getattr(game, "_lock", None)
-        with lock if lock is not None else contextlib.nullcontext():
+        with _held(game):
             rules = getattr(game, "_rules", game)
             if getattr(game, "status", "active") != "active" or rules.is_over():
                 return False
