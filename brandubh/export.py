@@ -165,13 +165,17 @@ def amalgamate(src: Optional[Path] = None) -> tuple[list[str], str]:
 def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[int] = None,
            seed: int = 1, variant: "VariantLike" = "codingame", margin_ms: float = 20.0,
            first_ms: float = 100.0, turn_ms: float = 50.0, weights: Optional[dict] = None,
-           tt_bytes: int = 1 << 21, verbose: bool = False, lang: str = "c") -> str:
+           tt_bytes: int = 1 << 21, verbose: bool = False, lang: str = "c",
+           keep_table: bool = True) -> str:
     """The bot's C source: it plays at ``level`` (brandubh.Bot's budgets and
     blunders), each search also stopped by ``budget`` positions (the first
     turn ``first_budget``, by default 1.4 times ``budget``) and by the clock,
     ``margin_ms`` before the later turns' limit (and, on the first turn, as
     much more as its limit is longer: the same share of it). ``lang``: ``c`` or ``cpp``, the
-    same text, which is both (tests/test_export.py builds it with g++ too)."""
+    same text, which is both (tests/test_export.py builds it with g++ too).
+    ``keep_table``: one transposition table of ``tt_bytes`` for the whole
+    game, kept from turn to turn (a table per search when false, as the
+    package's own bot searches)."""
     from .bot import LEVELS
     from .engine import c_variant
     from .variant import as_variant
@@ -198,6 +202,7 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_SEED {seed}ULL",
         f"#define BOT_BLUNDER {blunder!r}",
         f"#define BOT_TT_BYTES {tt_bytes}ULL",
+        f"#define BOT_KEEP_TABLE {int(keep_table)}",
         # The same share of each limit: the first turn's margin is as much
         # larger as its limit (100 ms, margin 20: it stops at 60 ms).
         f"#define BOT_FIRST_STOP_MS {first_ms * (turn_ms - margin_ms) / turn_ms!r}",

@@ -351,6 +351,21 @@ enum bd_off {
                                fails low */
 };
 
+/* A transposition table the caller keeps from one search to the next: a
+ * bot playing one game keeps what it learned on the last turn (the line it
+ * expected, the positions it refuted) instead of starting again. Owned by
+ * the caller and used by one search at a time; a search that is given one
+ * answers from everything searched into it before, so its result depends on
+ * those searches too (deterministically: the same searches in the same
+ * order, the same results). */
+typedef struct bd_table bd_table;
+
+/* A table of the most entries of a power of two that fit in bytes (at least
+ * 2^10 entries); NULL when out of memory. */
+BD_FN bd_table *bd_table_new(uint64_t bytes);
+BD_FN void bd_table_clear(bd_table *t);
+BD_FN void bd_table_free(bd_table *t);
+
 typedef struct bd_search_limits {
     uint64_t budget;    /* positions the search may visit, at least 1; when
                            the first root move fails low the search may go
@@ -366,6 +381,10 @@ typedef struct bd_search_limits {
      * thousand positions, as if the budget had run out there. Never
      * written by the search. */
     const volatile int *stop;
+    /* NULL: the search makes a table of its own (tt_bytes) and frees it, so
+     * its result depends on nothing before it. Otherwise the caller's table,
+     * used as found and left filled (tt_bytes is then not read). */
+    bd_table *table;
 } bd_search_limits;
 
 typedef struct bd_search_result {

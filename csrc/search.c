@@ -45,7 +45,8 @@
 typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
     const bd_weights *w;
-    bd_tt tt;
+    bd_tt *tt;                  /* &own, or the caller's (limits->table) */
+    bd_tt own;
     /* nodes reaching limit sends visit() to check_limits(): at the budget,
      * or every STOP_CHECK positions before it to look at the stop flag. */
     uint64_t nodes, limit, budget;
@@ -105,7 +106,7 @@ static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].po
  * repetition and the caps end lines inside the search too. */
 static inline void push(ctx *c, bd_move m, bd_bb reach) {
     bd_game_push(c->g, m, bd_make_captures_in(reach, m));
-    bd_tt_prefetch(&c->tt, now(c)->key);
+    bd_tt_prefetch(c->tt, now(c)->key);
     bd_game_judge(c->g, -1);
 }
 
@@ -258,7 +259,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     if (alpha >= beta) return alpha;
     /* 6. The transposition table: a cut-off off the principal variation, and
      *    its move first in any case. */
-    slot = bd_tt_slot(&c->tt, p->key);
+    slot = bd_tt_slot(c->tt, p->key);
     if (slot->key == p->key && slot->bound != BD_BOUND_NONE && !(c->off & BD_OFF_TT)) {
         tt_move = slot->move;
         if (!pv_node && slot->depth >= depth) {
@@ -373,8 +374,10 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     memset(c->history, 0, sizeof c->history);
     memset(c->pv_len, 0, sizeof c->pv_len);
     c->g = bd_game_clone(g);
+    c->own.entries = NULL;
+    c->tt = limits->table ? &limits->table->tt : &c->own;
     if (!c->g || bd_game_reserve(c->g, BD_MAX_PLY + 2) != 0 ||
-        bd_tt_init(&c->tt, limits->budget, limits->tt_bytes) != 0) {
+        (!limits->table && bd_tt_init(&c->own, limits->budget, limits->tt_bytes) != 0)) {
         bd_game_free(c->g);
         free(c);
         return -1;
@@ -486,7 +489,7 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     }
     out->nodes = c->nodes;
     out->stopped = c->stopped;
-    bd_tt_free(&c->tt);
+    bd_tt_free(&c->own);
     bd_game_free(c->g);
     free(c);
     return 0;

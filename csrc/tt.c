@@ -1,6 +1,9 @@
 #include "tt.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
 
 #define TT_MAX_ENTRIES ((uint64_t)1 << 40)
 
@@ -21,4 +24,24 @@ int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes) {
 void bd_tt_free(bd_tt *tt) {
     free(tt->entries);
     tt->entries = NULL;
+}
+
+bd_table *bd_table_new(uint64_t bytes) {
+    bd_table *t = (bd_table *)malloc(sizeof *t);
+    if (!t) return NULL;
+    if (bd_tt_init(&t->tt, 0, bytes ? bytes : 1) != 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void bd_table_clear(bd_table *t) {
+    memset(t->tt.entries, 0, (size_t)(t->tt.mask + 1) * sizeof *t->tt.entries);
+}
+
+void bd_table_free(bd_table *t) {
+    if (!t) return;
+    bd_tt_free(&t->tt);
+    free(t);
 }

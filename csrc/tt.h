@@ -1,6 +1,7 @@
 /* The transposition table: positions already searched, by Zobrist key.
- * Each search owns its table, sized from its budget or by its caller, so a
- * search's result never depends on an earlier one. */
+ * A search owns its table, sized from its budget or by its caller, so its
+ * result never depends on an earlier one; unless its caller hands it a
+ * table kept from search to search (bd_table, engine.h). */
 #ifndef BD_TT_H
 #define BD_TT_H
 
@@ -28,6 +29,11 @@ typedef struct bd_tt {
  * fit in that many bytes, at least 2^10. 0, or -1 when out of memory. */
 BD_FN int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes);
 BD_FN void bd_tt_free(bd_tt *tt);
+
+/* engine.h's bd_table: a table the caller keeps between searches. */
+struct bd_table {
+    bd_tt tt;
+};
 
 static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {
     return &tt->entries[key & tt->mask];

@@ -121,6 +121,10 @@ int main(void) {
     bd_game *record = NULL;
     bd_weights w;
     int turn = 0, role = -1, i;
+    /* One table for the whole game: what a turn searched, the next turn
+     * finds (the reply it expected, the lines it refuted) instead of
+     * searching it again. Made before the first turn's clock runs. */
+    bd_table *table = BOT_KEEP_TABLE ? bd_table_new(BOT_TT_BYTES) : NULL;
     bd_tables_init();
     bd_default_weights(&w);
     /*@WEIGHTS@*/
@@ -189,6 +193,7 @@ int main(void) {
             lim.budget = turn ? BOT_BUDGET : BOT_FIRST_BUDGET;
             lim.seed = (uint32_t)salt;
             lim.tt_bytes = BOT_TT_BYTES;
+            lim.table = table;
             bot_deadline = start + (turn ? BOT_TURN_STOP_MS : BOT_FIRST_STOP_MS);
             if ((double)(salt >> 11) / 9007199254740992.0 < BOT_BLUNDER)
                 move = legal[bot_mix(salt) % (uint64_t)n];

@@ -1,0 +1,63 @@
+"""The table a caller keeps from search to search (bd_table, csrc/engine.h):
+the exported CodinGame bot keeps one for its whole game."""
+
+from __future__ import annotations
+
+from brandubh import Outcome, Rules
+from brandubh._engine import ffi, lib
+
+POSITION = "3a3/1a1k3/2d4/a1d1daa/1a1d3/3a3/3a3 a"
+
+
+def search(rules: Rules, table=None, depth: int = 0, budget: int = 60_000, tt_bytes: int = 1 << 20):
+    limits = ffi.new("bd_search_limits *")
+    limits.budget, limits.depth, limits.seed = budget, depth, 1
+    limits.tt_bytes = tt_bytes
+    limits.table = table if table is not None else ffi.NULL
+    out = ffi.new("bd_search_result *")
+    assert lib.bd_search(rules._g, limits, _weights(), out) == 0
+    return out.move, out.score, out.depth, out.nodes, out.stopped
+
+
+def _weights():
+    w = ffi.new("bd_weights *")
+    lib.bd_default_weights(w)
+    return w
+
+
+def new_table(nbytes: int = 1 << 20):
+    return ffi.gc(lib.bd_table_new(nbytes), lib.bd_table_free)
+
+
+def test_a_cleared_table_searches_as_a_table_of_the_searchs_own():
+    rules = Rules(variant="codingame", position=POSITION)
+    own = search(rules)
+    table = new_table()
+    assert search(rules, table) == own          # a new table is empty
+    search(Rules(variant="codingame"), table)   # fill it with another game
+    lib.bd_table_clear(table)
+    assert search(rules, table) == own
+
+
+def test_what_a_table_holds_is_used_and_the_same_searches_give_the_same_results():
+    rules = Rules(variant="codingame", position=POSITION)
+    first = search(rules, depth=5, budget=10**7)
+    runs = []
+    for _ in range(2):
+        table = new_table()
+        runs.append((search(rules, table, depth=5, budget=10**7), search(rules, table, depth=5, budget=10**7)))
+    assert runs[0] == runs[1]
+    filled, again = runs[0]
+    assert filled == first
+    # the second look at the same position finds the first one's results
+    assert again[0] == first[0] and again[2] == 5 and again[3] < first[3] // 2
+
+
+def test_a_table_kept_through_a_game_plays_it_out():
+    rules = Rules(variant="codingame")
+    table = new_table(1 << 16)                  # small: entries are overwritten
+    while rules.outcome == Outcome.ONGOING and rules.ply < 40:
+        move = search(rules, table, budget=5_000)[0]
+        assert move in rules.moves()
+        rules.play(move)
+    assert rules.ply > 10
