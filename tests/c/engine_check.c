@@ -41,7 +41,7 @@ int main(void) {
         bd_bb captured[BD_MAX_MOVES];
         int outcome[BD_MAX_MOVES], winner[BD_MAX_MOVES];
         bd_weights w;
-        bd_search_limits limits = {20000, 0, 7, 0, 0, NULL};
+        bd_search_limits limits = {20000, 0, 7, 0, 0, NULL, NULL};
         bd_search_result found;
         bd_playout_stats stats;
         bd_perft_stats perft;
@@ -95,10 +95,23 @@ int main(void) {
         limits.budget = 200000;
         if (bd_search(copy, &limits, &w, &found) != 0 || found.nodes > 200000) failures++;
         {
+            /* A table kept over two searches and cleared: the caller's to free. */
+            bd_table *kept = bd_table_new(1u << 16);
+            bd_search_result again;
+            if (!kept) return 3;
+            limits.table = kept;
+            if (bd_search(copy, &limits, &w, &found) != 0 || bd_search(copy, &limits, &w, &again) != 0 ||
+                again.move == 0)
+                failures++;
+            bd_table_clear(kept);
+            limits.table = NULL;
+            bd_table_free(kept);
+        }
+        {
             /* Raised stop flags, and a table sized by hand: each call gives
              * up at once and frees what it took. */
             int stop = 1;
-            bd_search_limits stopped = {1000000, 0, 7, 0, 1u << 20, &stop};
+            bd_search_limits stopped = {1000000, 0, 7, 0, 1u << 20, &stop, NULL};
             bd_search_result none;
             bd_move divided[BD_MAX_MOVES];
             uint64_t counts[BD_MAX_MOVES];
