@@ -20,7 +20,7 @@ from brandubh import Rules, Variant, divide, move, move_from, move_to, outcome_n
 from brandubh.variant import PRESETS
 from conftest import scale
 
-GAMES_PER_PRESET = scale(200, 2000)
+GAMES_PER_PRESET = scale(120, 2000)
 HOUSE_GAMES = scale(150, 600)
 POSITIONS_PER_PRESET = scale(30, 200)
 HOUSE_PERFT_POSITIONS = 60

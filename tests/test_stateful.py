@@ -51,7 +51,7 @@ KIND = {"a": "attacker", "d": "defender", "k": "king"}
 
 MULT = float(os.environ.get("BRANDUBH_STATEFUL_EXAMPLES")
              or os.environ.get("BRANDUBH_FUZZ_EXAMPLES") or "1")
-RUNS = max(1, int(scale(30, 120) * MULT))
+RUNS = max(1, int(scale(20, 120) * MULT))
 STEPS = 50
 
 STATS: collections.Counter = collections.Counter()
