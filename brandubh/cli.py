@@ -7,6 +7,7 @@
     brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
     brandubh show GAME_FILE [--ply N] [--svg OUT]
     brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
+    brandubh serve [--host H] [--port N]
 """
 
 from __future__ import annotations
@@ -107,13 +108,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 
-    from . import codingame, match, play, referee, show
+    from . import codingame, match, play, referee, serve, show
 
     match.register(sub)
     codingame.register(sub)
     referee.register(sub)
     show.register(sub)
     play.register(sub)
+    serve.register(sub)
     return parser
 
 
