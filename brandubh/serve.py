@@ -680,7 +680,7 @@ class Api:
         written = replayed.shown[shown.ply:]
         side = str(shown.side_to_move)
         if found.mate_in is not None:
-            how = "wins" if found.score > 0 else "loses"
+            how = "win" if found.score > 0 else "lose"
             judged = (f"the {side} {how} at once" if found.mate_in == 1
                       else f"the {side} {how} by force in {found.mate_in} moves, both sides' counted")
         else:
