@@ -1,0 +1,199 @@
+"""``brandubh serve``'s page in a real headless browser: Debian's
+``chromium`` driven by Playwright (``tools/setup-tests`` installs both), one
+launch for the module.
+
+A whole game is played by clicks, the test's own :class:`~brandubh.Game`
+following along from what the page shows and choosing the test's moves
+with its own search; a refused click shows the game's sentence and
+changes nothing; a saved game is opened and stepped through.
+
+Without a browser (or without Playwright) these tests are skipped, saying
+so; with ``BRANDUBH_REQUIRE_BROWSER=1`` they fail instead. ``BRANDUBH_BROWSER``
+names the browser's program when it is not ``chromium`` on the PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+
+from brandubh import Game
+from brandubh.serve import Api, Server
+
+REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
+
+
+def _browser_path() -> str | None:
+    named = os.environ.get("BRANDUBH_BROWSER")
+    if named:
+        return shutil.which(named) or (named if os.path.isfile(named) else None)
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _unavailable(reason: str):
+    if REQUIRED:
+        pytest.fail(f"BRANDUBH_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
+    pytest.skip(f"{reason} (tools/setup-tests installs it)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright is not installed: pip install playwright")
+    path = _browser_path()
+    if path is None:
+        _unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server(port=0, api=Api(seed="browser tests"))
+    worker = threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True)
+    worker.start()
+    yield running
+    running.shutdown()
+    running.server_close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    opened = context.new_page()
+    opened.set_default_timeout(int(os.environ.get("T", "60000")))
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    # (A refusal's 409 is logged as a resource that failed to load: that is
+    # the interface answering, not the page failing.)
+    opened.on("console", lambda message: errors.append(message.text) if message.type == "error"
+              and "status of 409" not in message.text else None)
+    opened.goto(server.url)
+    settle(opened)
+    yield opened
+    context.close()
+    # A script error, or anything the page's policy blocked, shows here.
+    assert errors == []
+
+
+def settle(page, ply: int | None = None) -> None:
+    """Wait until no request is on its way (and the board is at ``ply``)."""
+    # A function, not a string: the page's policy forbids evaluating strings.
+    page.wait_for_function("""(ply) => document.body.dataset.busy === '0'
+        && document.querySelector('#board svg') !== null
+        && (ply === null || document.body.dataset.ply === String(ply))""", arg=ply)
+
+
+def click_square(page, name: str) -> None:
+    box = page.locator(f"#board rect.square.{name}").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def pieces_shown(page) -> dict[str, str]:
+    """What the page's board shows on each square, read from its picture."""
+    return page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#board g.piece')].map(g => [g.classList[2], g.classList[1]]))""")
+
+
+def start_game(page, side: str, level: int, rules: str = "brandubh") -> None:
+    page.select_option("#side", side)
+    page.select_option("#level", str(level))
+    page.fill("#rules-input", rules)
+    page.click("#new")
+    settle(page)
+
+
+def test_a_whole_game_played_by_clicks(page):
+    # The test has the defenders against level 1; its own game follows the
+    # page's, and its own search (a few thousand positions) picks its moves.
+    start_game(page, "defenders", 1)
+    mine = Game("p2")
+    while True:
+        settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
+        if mine.status == "active" and mine.side_to_move == "attackers":
+            engine_move = page.locator("#moves li").last.inner_text()
+            assert mine.play(engine_move) is None, engine_move
+        assert pieces_shown(page) == mine.pieces
+        if mine.status != "active":
+            break
+        assert page.inner_text("#status") == "Your move (you have the defenders)."
+        found = mine.search(budget=3_000, salt="browser")
+        move = found.move
+        click_square(page, move[:2])
+        targets = page.eval_on_selector_all("#board rect.square.target", "rs => rs.map(r => r.classList[1])")
+        assert sorted(targets) == sorted(m.to_square for m in mine.legal() if m.from_square == move[:2])
+        click_square(page, move[2:])
+        assert mine.play(move) is None
+        assert mine.ply < 200, "the game goes on too long"
+    assert page.inner_text("#status") == f"Game over: {mine.result_sentence}."
+    assert mine.result.side == "defenders" and "You win." in page.inner_text("#message")
+    # The game text the page offers is the game played.
+    assert Game.from_text(page.input_value("#text")).game.log == mine.log
+
+
+def test_a_refused_click_says_why_and_changes_nothing(page):
+    start_game(page, "attackers", 1)
+    setup = Game().pieces
+    click_square(page, "d2")
+    targets = page.eval_on_selector_all("#board rect.square.target", "rs => rs.map(r => r.classList[1])")
+    assert sorted(targets) == ["a2", "b2", "c2", "e2", "f2", "g2"]
+    click_square(page, "d2")  # the same square again lets it go
+    assert page.eval_on_selector_all("#board rect.square.target", "rs => rs.length") == 0
+    click_square(page, "d1")
+    click_square(page, "d4")
+    settle(page, 0)
+    assert page.inner_text("#message") == "Refused: d1 to d4: the attacker on d1 is blocked by the piece on d2"
+    assert page.get_attribute("#message", "class") == "refused"
+    click_square(page, "d4")  # the defenders' king, on the attackers' move
+    click_square(page, "b5")
+    settle(page, 0)
+    assert page.inner_text("#message") == ("Refused: d4 to b5: the king on d4 belongs to the defenders, "
+                                           "and it is the attackers' move")
+    assert pieces_shown(page) == setup and page.locator("#moves li").count() == 0
+
+
+def test_a_saved_game_stepped_through(page, tmp_path):
+    saved = tmp_path / "two.txt"
+    saved.write_text("# a king's escape\nvariant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n\n"
+                     "# a capture\nvariant brandubh\nstart 7/7/7/3k3/2ad3/7/4a2 a\nmoves e1e3\n")
+    page.set_input_files("#file", str(saved))
+    page.wait_for_selector("body.review")
+    settle(page, 0)
+    assert page.locator("#games option").count() == 2 and page.is_visible("#games")
+    steps = [{"a1": "attacker", "d4": "king"}, {"a1": "attacker", "d1": "king"},
+             {"a2": "attacker", "d1": "king"}, {"a2": "attacker", "g1": "king"}]
+    assert pieces_shown(page) == steps[0] and page.inner_text("#ply") == "move 0 of 3"
+    page.click("#next")
+    settle(page, 1)
+    assert pieces_shown(page) == steps[1] and page.inner_text("#message") == "Move 1: Kd4-d1"
+    page.keyboard.press("ArrowRight")
+    settle(page, 2)
+    assert pieces_shown(page) == steps[2]
+    page.click("#last")
+    settle(page, 3)
+    assert pieces_shown(page) == steps[3] and page.is_disabled("#next")
+    assert page.inner_text("#status") == "Game over: the king reached a corner, the defenders (p2) won."
+    page.click("#prev")
+    settle(page, 2)
+    page.click("#moves li >> nth=0")
+    settle(page, 1)
+    assert pieces_shown(page) == steps[1]
+    click_square(page, "d1")  # a saved game is looked at, not played
+    assert page.inner_text("#message").startswith("This is a saved game")
+    page.select_option("#games", index=1)
+    settle(page, 0)
+    page.click("#next")
+    settle(page, 1)
+    assert pieces_shown(page) == {"c3": "attacker", "e3": "attacker", "d4": "king"}
+    assert page.locator("#board path.captured.d3").count() == 1
