@@ -5,10 +5,12 @@ against positions and sentences written here by hand."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -21,7 +23,7 @@ import pytest
 
 from brandubh import Bot, Game
 from brandubh.cli import main
-from brandubh.serve import Api, Server, host_warning, read_games
+from brandubh.serve import DEFAULT_PORT, MAX_LEVEL, Api, Server, host_warning, read_games
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -506,3 +508,29 @@ def test_ctrl_c_stops_the_command_cleanly():
     assert out.strip().endswith("brandubh serve: stopped") and "Traceback" not in err
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+def test_the_serve_page_runs_and_prints_what_it_says():
+    page = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert blocks
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "docs/serve.md", "exec"), {})
+    printed = out.getvalue().splitlines()
+    expected = re.findall(r"# prints (.+)", page)
+    assert len(expected) >= 4
+    for line in expected:
+        assert line.strip() in printed, line
+    # The paths and the levels the page names are the server's.
+    assert f"http://127.0.0.1:{DEFAULT_PORT}/" in page and f"level (1 to {MAX_LEVEL})" in page
+    for action in ("move", "reply", "undo", "resign", "draw", "analysis", "continue", "text"):
+        assert f"`POST /api/games/ID/{action}`" in page or f"`GET /api/games/ID/{action}`" in page, action
+
+
+def test_the_pages_screenshot_is_there_and_shown():
+    shot = (ROOT / "docs" / "serve.png").read_bytes()
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(shot) < 1_000_000
+    for page in ("views.md", "serve.md"):
+        assert "(serve.png)" in (ROOT / "docs" / page).read_text(encoding="utf-8"), page
