@@ -65,7 +65,7 @@ import threading
 import time
 import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Optional, TextIO
 from urllib.parse import parse_qs, urlsplit
 
 from .errors import BrandubhError, quote
@@ -236,7 +236,8 @@ def read_games(text: str) -> list[tuple[str, "Game"]]:
             raise RequestError("a JSON game record needs a \"text\" field holding the game text")
         text = record["text"]
     blocks: list[tuple[int, str, list[str]]] = []
-    label, lines, first = "", [], 0
+    lines: list[str] = []
+    label, first = "", 0
 
     def close() -> None:
         nonlocal label, lines
@@ -482,7 +483,7 @@ class Api:
                                f"move{'s' if total != 1 else ''}), not {ply}")
         return at_ply(table.game, ply)
 
-    def state(self, table: Table, ply: Optional[int] = None, *, arrows: tuple = ()) -> dict:
+    def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
         """What the page shows of a game (at ``ply``, its end by default)."""
         from .svg import board
         from .text import facts
@@ -808,14 +809,16 @@ class Server(ThreadingHTTPServer):
     :data:`DEFAULT_PORT` by default; port 0 takes any free port, and
     :attr:`url` says which. Each request has a thread of its own.
 
-    >>> import threading, urllib.request
+    >>> import http.client, threading
     >>> server = Server(port=0)
     >>> worker = threading.Thread(target=server.serve_forever, daemon=True)
     >>> worker.start()
-    >>> with urllib.request.urlopen(server.url + 'api') as answer:
-    ...     answer.status, json.load(answer)['sides']
+    >>> connection = http.client.HTTPConnection('127.0.0.1', server.server_port, timeout=60)
+    >>> connection.request('GET', '/api')
+    >>> answer = connection.getresponse()
+    >>> answer.status, json.load(answer)['sides']
     (200, ['attackers', 'defenders'])
-    >>> server.shutdown(); server.server_close()
+    >>> connection.close(); server.shutdown(); server.server_close()
     """
 
     daemon_threads = True
