@@ -534,3 +534,16 @@ def test_the_pages_screenshot_is_there_and_shown():
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(shot) < 1_000_000
     for page in ("views.md", "serve.md"):
         assert "(serve.png)" in (ROOT / "docs" / page).read_text(encoding="utf-8"), page
+
+
+def test_the_page_ships_in_the_wheel():
+    # The wheel carries what [tool.setuptools.package-data] names: the page
+    # must be among it, or an installed brandubh serve has nothing to serve.
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = project["tool"]["setuptools"]["package-data"]["brandubh"]
+    data = sorted(p.relative_to(ROOT / "brandubh").as_posix() for p in (ROOT / "brandubh" / "data").iterdir())
+    assert "data/serve.html" in data
+    import fnmatch
+
+    assert [name for name in data if not any(fnmatch.fnmatch(name, p) for p in patterns)] == []
