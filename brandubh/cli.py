@@ -4,6 +4,7 @@
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh match A B [--games N] [--jobs N] ...
     brandubh codingame [--level N] [--budget N] [--seed N]
+    brandubh opentafl [--level N] [--budget N] [--seed N] [--write-ini DIR]
     brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
     brandubh show GAME_FILE [--ply N] [--svg OUT]
     brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
@@ -108,10 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 
-    from . import codingame, match, play, referee, serve, show
+    from . import codingame, match, opentafl, play, referee, serve, show
 
     match.register(sub)
     codingame.register(sub)
+    opentafl.register(sub)
     referee.register(sub)
     show.register(sub)
     play.register(sub)
