@@ -142,7 +142,7 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Even
     for player in players:
         if isinstance(player, ProcessPlayer):
             player.stderr_limit = args.stderr_limit
-            player.check()
+            player.check(variant)
     bases: Sequence[Opening] = (Opening(),)
     if args.openings:
         bases = load_openings(args.openings, variant)

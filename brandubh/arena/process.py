@@ -37,12 +37,15 @@ from typing import Any, Optional, Sequence
 from ..errors import BrandubhError, quote
 from .player import Answer, Limits, Player, Seat, Table
 
-__all__ = ["ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session"]
+__all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session"]
 
 DEFAULT_STDERR_LIMIT = 16384
 END_GRACE = 0.05
 """Seconds a program has to leave by itself once its input is closed at the
 end of a game, before its process group is killed."""
+
+PROTOCOLS = ("codingame", "opentafl")
+"""The wire protocols of :mod:`brandubh.arena`, each a module of that name."""
 
 MARK = "BRANDUBH_ARENA_GAME"
 """The environment variable that marks every process of one game's program."""
@@ -87,7 +90,8 @@ def protocol_session(name: str, variant: Any, seat: str) -> Any:
     except ImportError:
         module = None
     if module is None or not hasattr(module, "Session"):
-        raise BrandubhError(f"{quote(name)} is not a wire protocol this package speaks (codingame)")
+        raise BrandubhError(f"{quote(name)} is not a wire protocol this package speaks "
+                            f"({', '.join(PROTOCOLS)})")
     return module.Session(variant, seat)
 
 
@@ -449,9 +453,12 @@ class ProcessPlayer(Player):
     def timed(self) -> bool:
         return True
 
-    def check(self) -> None:
-        """BrandubhError when the program cannot be found or run."""
+    def check(self, variant: Any = None) -> None:
+        """BrandubhError when the program cannot be found or run, or (given
+        the event's ``variant``) when its protocol cannot tell it those rules."""
         check_command(self.argv, self.cwd)
+        if variant is not None:
+            protocol_session(self.protocol, variant, "p1")
 
     def sit(self, table: Table, seat: str, game_index: int, variant: Any) -> Seat:
         processes = table.shared("processes", lambda: _Processes(table))
@@ -481,7 +488,10 @@ class _ProcessSeat(Seat):
         if not self.started:
             self.started = True
             self._send(self.session.start(game))
-        self._send(self.session.turn(game, last))
+        # A protocol that tells a program its time (OpenTafl's clock line)
+        # has a clock(seconds) method; the CodinGame puzzle's does not.
+        clock = getattr(self.session, "clock", None)
+        self._send(self.session.turn(game, last) + (clock(limits.limit(first)) if clock else ""))
         sent = time.monotonic()
         # Starting a process is not a turn: the first clock starts when the
         # start-up time is over, or when the input is written if later.
@@ -497,6 +507,9 @@ class _ProcessSeat(Seat):
             line, arrival = got
             move, error = self.session.read(line)
             if move is None and error is None:  # a line that is not an answer
+                reply = getattr(self.session, "reply", None)  # a question the protocol answers
+                if reply is not None:
+                    self._send(reply(line))
                 continue
             took = max(0.0, arrival - sent)
             late = limit is not None and arrival - clock > limit
