@@ -556,16 +556,33 @@ class _Lines:
 
     def __init__(self, stream: Any) -> None:
         self.queue: "queue.Queue[Optional[str]]" = queue.Queue()
-        self.stream = getattr(stream, "buffer", stream)
+        self.stream = stream
+        try:
+            self.fd: Optional[int] = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # a stream in memory
+            self.fd = None
         threading.Thread(target=self._read, name="opentafl-input", daemon=True).start()
 
     def _read(self) -> None:
         try:
-            while True:
-                raw = self.stream.readline()
-                if not raw:
-                    break
-                self.queue.put(raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw)
+            if self.fd is None:
+                for line in iter(self.stream.readline, ""):
+                    self.queue.put(line)
+            else:
+                # The file descriptor itself, not sys.stdin: a thread blocked
+                # in a buffered reader would hold its lock when the engine
+                # leaves on goodbye, and the interpreter would abort.
+                pending = b""
+                while True:
+                    data = os.read(self.fd, 65536)
+                    if not data:
+                        break
+                    pending += data
+                    *lines, pending = pending.split(b"\n")
+                    for line in lines:
+                        self.queue.put(line.decode("ascii", "replace") + "\n")
+                if pending:
+                    self.queue.put(pending.decode("ascii", "replace"))
         except (OSError, ValueError):
             pass
         self.queue.put(_EOF)

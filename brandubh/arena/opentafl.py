@@ -8,8 +8,9 @@ it), the opponent's move (``opponent-move d2-c2`` and the board after it),
 ``play attackers`` or ``play defenders``, and, when the answer has a time
 limit, ``clock``: the limit as what is left of an overtime period, for
 both sides. It answers ``move d2-c2``. When the game is over it is sent
-``finish`` and ``goodbye``. As in OpenTafl, the move that ends a game is
-never confirmed and never sent to the other side.
+``finish`` (after the confirmation of its last move, when the other side
+ended the game) and ``goodbye``. As in OpenTafl, the move that ends a
+game is never confirmed and never sent to the other side.
 
 Lines that are not answers are read past (``status``, ``error 0``,
 ``hello``...), and a program that asks for the board (``position``) is
@@ -124,13 +125,27 @@ class Session:
         return ""
 
     def end(self, game: Any) -> str:
-        """``finish`` with the result (0 no result, 1 a draw, 2 the
-        attackers won, 3 the defenders), then ``goodbye``."""
+        """The confirmation of the program's last move, unless that move
+        ended the game; ``finish`` with the result (0 no result, 1 a draw,
+        2 the attackers won, 3 the defenders); ``goodbye``."""
+        from ..notation import FAULTS
+
         result = None if game is None else game.result
+        lines = []
+        if game is not None and self._record is not None:
+            log = game.log
+            by_rules = result is not None and result.how not in (*FAULTS, "resign", "agreed")
+            mine = game.side_of(self.seat)
+            for i in range(self._told, len(log)):
+                mover = self._record.side
+                if self._record.play(log[i]) != 0 or mover != mine or (by_rules and i == len(log) - 1):
+                    break
+                lines.append(f"move {position_record(self._record.position)}")
+            self._told = len(log)
         if result is None:
             code = 0
         elif result.side is None:
             code = 1
         else:
             code = 2 if result.side == "attackers" else 3
-        return f"finish {code}\ngoodbye\n"
+        return "".join(line + "\n" for line in lines) + f"finish {code}\ngoodbye\n"
