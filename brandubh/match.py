@@ -41,8 +41,9 @@ A player is an engine setting, key=value pairs: level (1-6), budget
 lane_one, lane_two, freedom, corner_guard, ring), or off=FEATURE+FEATURE to
 turn search features off (tt, killers, history, pvs, threats, qsearch,
 blocks, lmr). Or a program: cmd=COMMAND (the rest of the text is the
-command), speaking the CodinGame puzzle's protocol. Players are named A, B,
-C... in the order given.
+command), speaking the CodinGame puzzle's protocol, or
+protocol=opentafl,cmd=COMMAND, an engine for OpenTafl speaking its engine
+protocol. Players are named A, B, C... in the order given.
 
 This is a front door to the same arena as 'brandubh referee'."""
 
@@ -52,6 +53,7 @@ examples:
   brandubh match "budget=4000,off=tt" "budget=4000" --games 400 --sprt 0,10
   brandubh match "level=2" "level=1" "budget=5000" --games 20
   brandubh match "level=3" "cmd=python3 my_bot.py" --first-ms 100 --turn-ms 50
+  brandubh match "protocol=opentafl,cmd=brandubh opentafl --level 3" "level=2"
 
 Exit status: 0, 1 when the arena itself failed a game, 2 for bad arguments,
 130 when interrupted (the games finished by then are reported)."""
@@ -63,7 +65,8 @@ def register(subparsers) -> None:
         "match", help="engine settings and programs play each other (a match or a round robin)",
         description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("players", metavar="PLAYER", nargs="+",
-                   help='a setting ("level=5", "budget=20000,ring=45") or "cmd=COMMAND"; two or more')
+                   help='a setting ("level=5", "budget=20000,ring=45"), "cmd=COMMAND" or '
+                        '"protocol=opentafl,cmd=COMMAND"; two or more')
     add_event_arguments(p, games=200, jobs=None, variant="brandubh", first_ms=None, turn_ms=None,
                         random_plies=2)
     p.set_defaults(run=run)

@@ -42,6 +42,7 @@ from .errors import BrandubhError, quote
 from .variant import Variant, VariantLike, as_variant
 
 __all__ = [
+    "FIELDS",
     "OPENTAFL_BRANDUB",
     "OpenTaflError",
     "RulesRecord",
@@ -93,7 +94,9 @@ _SET_DEFAULTS = {
     "corre": "kK",
 }
 _FLAGS = ("surf", "atkf")
-_KNOWN = {"dim", "name", "esc", "tfr", "ka", "ks", "start", "starti", *_FLAGS, *_SET_DEFAULTS, *_OFF_FIELDS}
+FIELDS = frozenset({"dim", "name", "esc", "tfr", "ka", "ks", "start", "starti", *_FLAGS, *_SET_DEFAULTS,
+                    *_OFF_FIELDS})
+"""The fields of a rules record this package reads (any other is refused)."""
 
 _FIELD_RE = re.compile(r"([a-z]+):(.*)", re.S)
 _SQ = r"([a-g][1-7])(?![0-9])"
@@ -319,7 +322,7 @@ class RulesRecord:
             raise OpenTaflError(f"a rules record is a string, not {type(text).__name__}")
         fields = _fields(text)
         for key in fields:
-            if key not in _KNOWN:
+            if key not in FIELDS:
                 raise OpenTaflError(f"{key}: the field is not one this engine knows, so it cannot "
                                     "tell whether it plays those rules", key)
         for key, what in _OFF_FIELDS.items():
