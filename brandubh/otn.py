@@ -419,18 +419,18 @@ class RulesRecord:
         # The start, and the side that moves first.
         if "start" in fields and "starti" in fields:
             raise OpenTaflError("starti: the record gives both start and starti", "starti")
-        key = "start" if "start" in fields else "starti" if "starti" in fields else None
-        if key is None:
+        if "start" not in fields and "starti" not in fields:
             raise OpenTaflError("start: the record has no start position", "start")
-        record = fields[key]
-        if key == "starti":
+        start_key = "start" if "start" in fields else "starti"
+        record = fields[start_key]
+        if start_key == "starti":
             record = "/" + "/".join(reversed(record.strip("/").split("/"))) + "/"
         side = "attackers" if _flag(fields, "atkf", True) else "defenders"
-        start = read_position_record(record, side, key)
+        start = read_position_record(record, side, start_key)
         square = _soldier_on_special_square(start)
         if square is not None:
-            raise OpenTaflError(f"{key}: the position puts a soldier on {square}, where OpenTafl's "
-                                "hostility rules and this package's part ways", key)
+            raise OpenTaflError(f"{start_key}: the position puts a soldier on {square}, where OpenTafl's "
+                                "hostility rules and this package's part ways", start_key)
 
         # The king may stop on the throne (cens) and come back to it (cenre).
         if "K" not in sets["cens"]:
