@@ -145,6 +145,8 @@ def position_record(position: str) -> str:
 def _record_rows(record: str, field: str) -> list[list[str]]:
     """The rows of a position record (rank 1 first), each seven letters of
     OpenTafl's (``''`` for an empty square)."""
+    if not isinstance(record, str):
+        raise OpenTaflError(f"{field}: a position record is a string, not {type(record).__name__}", field)
     text = record.strip()
     if not text or any(c.isspace() for c in text):
         raise OpenTaflError(f"{field}: {quote(record)} is not a position record", field)
@@ -154,6 +156,9 @@ def _record_rows(record: str, field: str) -> list[list[str]]:
         row: list[str] = []
         for run, letter in re.findall(r"([0-9]+)|(.)", row_text):
             if run:
+                if len(run) > 2:  # more empty squares than any board has
+                    raise OpenTaflError(f"{field}: {quote(run)} empty squares in a row: this package "
+                                        "plays only the 7x7 board", field)
                 row.extend([""] * int(run))
             elif letter in _OUR_PIECES:
                 row.append(letter)
@@ -163,8 +168,6 @@ def _record_rows(record: str, field: str) -> list[list[str]]:
             else:
                 raise OpenTaflError(f"{field}: {quote(letter)} in {quote(record)} is not a piece "
                                     "of OpenTafl's (t, T, K) or a count of empty squares", field)
-            if len(row) > 100:
-                break
         rows.append(row)
     if len(rows) != _SIZE or any(len(row) != _SIZE for row in rows):
         widths = sorted({len(row) for row in rows})
@@ -237,6 +240,8 @@ def read_move(text: str) -> Optional[str]:
     >>> read_move('Kd4-d1'), read_move('d4d1'), read_move('move')
     ('d4d1', 'd4d1', None)
     """
+    if not isinstance(text, str):
+        raise OpenTaflError(f"a move is a string, not {type(text).__name__}")
     m = _MOVE_RE.match(text.strip())
     if m is None:
         return None
@@ -306,8 +311,8 @@ class RulesRecord:
 
     variant: Variant
     start: str
-    name: str = "Brandubh"
-    text: str = ""
+    name: str
+    text: str
 
     @classmethod
     def read(cls, text: str, base: VariantLike = "opentafl") -> "RulesRecord":

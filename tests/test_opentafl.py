@@ -100,6 +100,13 @@ def test_moves_in_both_notations():
     assert {text: read_move(text) for text in cases} == cases
     with pytest.raises(OpenTaflError):
         simple_move("d1-b1")
+    for bad in (None, 3, b"d1-b1"):
+        with pytest.raises(OpenTaflError):
+            read_move(bad)
+        with pytest.raises(OpenTaflError):
+            read_position_record(bad, "attackers")
+        with pytest.raises(OpenTaflError):
+            RulesRecord.read(bad)
 
 
 def test_opentafls_brandub_record_is_the_opentafl_preset():
@@ -187,6 +194,9 @@ def test_a_field_this_package_does_not_play_is_refused_by_name(fields, field):
     ("start:/3t3/3t3/3T3/ttTTTtt/3T3/3t3/3t3/", "soldier on d4"),
     ("start:/t6/7/7/3K3/7/7/7/ starti:/7/7/7/3K3/7/7/t6/", "both"),
     ("start:/3t3/3t3/3T3/tt?KTtt/3T3/3t3/3t3/", "not a piece"),
+    ("start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/" + "9" * 5000 + "/", "empty squares"),
+    ("start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/100/", "empty squares"),
+    ("start: /3t3/", "1 rows"),
 ])
 def test_a_start_this_package_does_not_play_is_refused(start, words):
     with pytest.raises(OpenTaflError) as e:
