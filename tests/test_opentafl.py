@@ -17,6 +17,7 @@ Run: python -m pytest -q tests/test_opentafl.py
 from __future__ import annotations
 
 import configparser
+import io
 import json
 import os
 import random
@@ -39,7 +40,7 @@ from brandubh.cli import main
 from brandubh.engine import move_text
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
-from brandubh.opentafl import Clock, OpenTaflEngine, write_ini
+from brandubh.opentafl import Clock, OpenTaflEngine, serve, write_ini
 from brandubh.otn import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
                           read_move, read_position_record, simple_move)
 from brandubh.rules import Rules, outcome_name
@@ -542,8 +543,21 @@ class Pipe:
                 self.proc.wait()
 
 
-def test_the_engine_process_plays_games_and_leaves_on_goodbye():
-    p = Pipe("--budget", "300")
+def test_installed_by_its_ini_the_engine_plays_games_and_leaves_on_goodbye(tmp_path):
+    engines = tmp_path / "OpenTafl" / "engines"
+    engines.mkdir(parents=True)
+    assert main(["opentafl", "--write-ini", str(engines), "--budget", "300", "--seed", "7"]) == 0
+    ini = configparser.ConfigParser()
+    assert ini.read(engines / "brandubh.ini")
+    section = ini["engine"]
+    assert section["arguments"] == "-m brandubh opentafl --budget 300 --seed 7"
+    assert "brandubh" in section["name"] and "--budget 300" in section["name"]
+    # As OpenTafl does: the directory relative to engines/, the file checked
+    # to exist there, the command run in it with the arguments split on spaces.
+    folder = os.path.normpath(os.path.join(engines, section["directory"]))
+    assert os.path.isfile(os.path.join(folder, section["filename"]))
+    assert os.path.samefile(os.path.join(folder, section["filename"]), sys.executable)
+    p = Pipe(argv=[section["command"], *section["arguments"].split(" ")], cwd=folder)
     assert p.expect("hello") == "hello"
     # Lines it does not understand, and a record it does not play: said, not a crash.
     p.send("this is not the protocol", "\x00\x7f", "rules dim:11 " + BRANDUB_START)
@@ -570,26 +584,15 @@ def test_the_engine_process_plays_games_and_leaves_on_goodbye():
     assert p.close() == 0
 
 
-def test_write_ini_makes_an_engine_opentafl_can_start(tmp_path):
-    engines = tmp_path / "OpenTafl" / "engines"
-    engines.mkdir(parents=True)
-    assert main(["opentafl", "--write-ini", str(engines), "--level", "3", "--seed", "7"]) == 0
-    ini = configparser.ConfigParser()
-    assert ini.read(engines / "brandubh.ini")
-    section = ini["engine"]
-    assert section["arguments"] == "-m brandubh opentafl --level 3 --seed 7"
-    assert "brandubh" in section["name"] and "--level 3" in section["name"]
-    # As OpenTafl does: the directory relative to engines/, the file checked
-    # to exist there, the command run in it with the arguments split on spaces.
-    folder = os.path.normpath(os.path.join(engines, section["directory"]))
-    assert os.path.isfile(os.path.join(folder, section["filename"]))
-    assert os.path.samefile(os.path.join(folder, section["filename"]), sys.executable)
-    p = Pipe(argv=[section["command"], *section["arguments"].split(" ")], cwd=folder)
-    assert p.expect("hello") == "hello"
-    p.send("rules " + OPENTAFL_BRANDUB, "play attackers")
-    assert read_move(p.expect("move ")[5:]) in legal(Rules())
-    p.proc.stdin.close()  # and it leaves at the end of its input
-    assert p.close() == 0
+def test_the_engine_leaves_at_the_end_of_its_input():
+    out = io.StringIO()
+    e = engine()
+    assert serve(io.StringIO("rules " + OPENTAFL_BRANDUB + "\nplay attackers\n"), out, e) == 0
+    assert out.getvalue().splitlines()[0] == "hello"
+    # And on goodbye, even with a play unanswered.
+    out = io.StringIO()
+    assert serve(io.StringIO("play attackers\ngoodbye\nplay attackers\n"), out, engine()) == 0
+    assert out.getvalue() == "hello\n"
 
 
 def test_write_ini_refuses_what_opentafl_cannot_pass(tmp_path, capsys):
