@@ -245,7 +245,7 @@ class OpenTaflEngine:
             self._log(f"refused the rules: {exc}")
             return [f"error -1 {exc}"]
         self.rules, self.game, self.refusal = record, game, None
-        self._log(f"rules: {record.variant.as_string()}, start {record.start}")
+        self._log(f"rules: {record.variant.as_string()}, start {record.start}", verbose=True)
         return []
 
     def _play(self, rest: str) -> list[str]:
@@ -350,7 +350,7 @@ class OpenTaflEngine:
             how = _FINISH.get(int(rest.split()[0]), f"finish {rest}")
         except (ValueError, IndexError):
             how = f"finish {rest}"
-        self._log(f"the game is over: {how}")
+        self._log(f"the game is over: {how}", verbose=True)
         self._new_game()
         self.game = None
         return []
