@@ -187,7 +187,6 @@ class OpenTaflEngine:
         from .bot import Bot
 
         self.bot = Bot(level, seed=seed, budget=budget)
-        self.level_budget = self.bot.budget
         self.fixed = budget is not None
         self.seed = seed
         if not margin_ms >= 0:

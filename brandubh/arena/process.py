@@ -490,8 +490,8 @@ class _ProcessSeat(Seat):
             self._send(self.session.start(game))
         # A protocol that tells a program its time (OpenTafl's clock line)
         # has a clock(seconds) method; the CodinGame puzzle's does not.
-        clock = getattr(self.session, "clock", None)
-        self._send(self.session.turn(game, last) + (clock(limits.limit(first)) if clock else ""))
+        tell_time = getattr(self.session, "clock", None)
+        self._send(self.session.turn(game, last) + (tell_time(limits.limit(first)) if tell_time else ""))
         sent = time.monotonic()
         # Starting a process is not a turn: the first clock starts when the
         # start-up time is over, or when the input is written if later.
