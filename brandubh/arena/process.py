@@ -458,7 +458,11 @@ class ProcessPlayer(Player):
         the event's ``variant``) when its protocol cannot tell it those rules."""
         check_command(self.argv, self.cwd)
         if variant is not None:
-            protocol_session(self.protocol, variant, "p1")
+            try:
+                protocol_session(self.protocol, variant, "p1")
+            except BrandubhError as exc:
+                raise BrandubhError(f"{quote(self.command, 60)} speaks the {self.protocol} protocol, "
+                                    f"which cannot tell it these rules: {exc}") from None
 
     def sit(self, table: Table, seat: str, game_index: int, variant: Any) -> Seat:
         processes = table.shared("processes", lambda: _Processes(table))
