@@ -404,6 +404,103 @@ typedef struct bd_search_result {
 BD_FN int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                     bd_search_result *out);
 
+/* ---- Encodings for learning programs (encode.c): a fixed set of action
+ * numbers, and the board as planes of bytes (docs/rl.md draws them).
+ *
+ * An action is a square left, a direction (enum bd_dir's order: east,
+ * west, north, south) and a distance of 1 to 6 squares:
+ * action = from * 24 + direction * 6 + (distance - 1). Every move is one
+ * action; some actions (those that leave the board) are no move at all. */
+#define BD_ACTIONS 1176
+
+/* The move of an action number from 0 to BD_ACTIONS - 1, or 0 (no move:
+ * from a1 to a1) when the action leaves the board. */
+BD_FN bd_move bd_action_move(int action);
+/* The action of a move along a rank or a file, or -1 for one that is not. */
+BD_FN int bd_move_action(bd_move m);
+
+/* The planes of an observation, BD_SQUARES bytes each, square s at byte s
+ * (rank * 7 + file). They are seen by one side: "own" is that side's pieces
+ * (the defenders' include the king), "enemy" the other side's. */
+enum bd_plane {
+    BD_PLANE_OWN = 0,      /* 1 where a piece of the side stands */
+    BD_PLANE_ENEMY = 1,    /* 1 where a piece of the other side stands */
+    BD_PLANE_KING = 2,     /* 1 on the king's square */
+    BD_PLANE_THRONE = 3,   /* 1 on the throne */
+    BD_PLANE_CORNERS = 4,  /* 1 on the four corners */
+    BD_PLANE_TO_MOVE = 5,  /* every byte 1 when the defenders are to move */
+    BD_PLANE_REPEATS = 6   /* every byte: how often the position on the board
+                              has occurred (bd_game_repeats), at most 255 */
+};
+#define BD_PLANES 7
+
+/* The game's position as `side` (enum bd_side) sees it, into
+ * planes[BD_PLANES * BD_SQUARES]. */
+BD_FN void bd_observe(const bd_game *g, int side, uint8_t *planes);
+/* mask[a] = 1 for every action that is a legal move now, 0 for the others
+ * (all 0 once the game is over), into mask[BD_ACTIONS]; returns how many
+ * are 1. */
+BD_FN int bd_action_mask(const bd_game *g, uint8_t *mask);
+
+/* ---- Batched environments (vecenv.c): many games under one rule set,
+ * stepped together by one call, each game started again from the start as
+ * soon as it ends. What a call writes goes into the caller's arrays, named
+ * in a bd_vec_out, one row per game.
+ *
+ * Each game has a generator of its own, seeded from the environment's seed
+ * and the game's number, used by bd_vec_random only: the same seed gives
+ * the same games on every machine. */
+typedef struct bd_vec bd_vec;
+
+typedef struct bd_vec_out {
+    uint8_t *obs;          /* [n][BD_PLANES * BD_SQUARES], for the side to move
+                              (or the attackers, in the fixed view) */
+    uint8_t *masks;        /* [n][BD_ACTIONS], bd_action_mask of each game */
+    float *rewards;        /* [n]: +1, -1 or 0 for the side that moved */
+    uint8_t *terminated;   /* [n]: 1 when the move ended the game by its rules */
+    uint8_t *truncated;    /* [n]: 1 when the game reached max_plies unended */
+    uint8_t *outcomes;     /* [n]: enum bd_outcome of the game that ended, else 0 */
+    int8_t *winners;       /* [n]: enum bd_side of its winner, else BD_NOBODY */
+    uint8_t *final_obs;    /* NULL, or [n][BD_PLANES * BD_SQUARES]: the last
+                              position of each game that ended, as obs would
+                              have shown it (other rows are left alone) */
+} bd_vec_out;
+
+/* What bd_vec_step says. */
+enum bd_vec_code { BD_VEC_OK = 0, BD_VEC_ILLEGAL = 1, BD_VEC_NO_MEMORY = 2 };
+
+/* `n` games (at least 1) from `start`, which must not be an ending
+ * already; `max_plies`: 0, or the length at which a game is cut short
+ * (truncated); `fixed`: 1 for observations seen by the attackers whatever
+ * the side to move, 0 for the side to move's. NULL when out of memory. The
+ * games stand at the start; call bd_vec_reset before the first step. */
+BD_FN bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plies, int fixed);
+BD_FN void bd_vec_free(bd_vec *e);
+BD_FN int bd_vec_size(const bd_vec *e);
+/* Every game back to the start, the generators seeded from `seed`;
+ * writes obs and masks, and clears the rest of `out` (final_obs aside). */
+BD_FN void bd_vec_reset(bd_vec *e, uint64_t seed, const bd_vec_out *out);
+/* Play actions[i] in game i, for every game, and write `out`. Every action
+ * is checked first: on anything but BD_VEC_OK nothing has changed, and for
+ * BD_VEC_ILLEGAL *bad is the first game whose action is not a legal move. */
+BD_FN int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *bad);
+/* The observations (obs may be NULL) and masks of every game as they stand. */
+BD_FN void bd_vec_observe(const bd_vec *e, uint8_t *obs, uint8_t *masks);
+/* A uniformly random legal action for every game, from its own generator. */
+BD_FN void bd_vec_random(bd_vec *e, int32_t *actions);
+/* The search's action (and its score for the side to move, when scores is
+ * not NULL) for every game, one bd_search each with the seed limits->seed
+ * plus the game's number; `popcnt`: 1 to run the popcount build's search
+ * (only when bd_cpu_has_popcnt says 1). Returns 0, 1 when the stop flag
+ * ended it (the rows from the stopped game on mean nothing), or -1 when out
+ * of memory. */
+BD_FN int bd_vec_search(const bd_vec *e, const bd_search_limits *limits, const bd_weights *w,
+                        int popcnt, int32_t *actions, int32_t *scores);
+/* Game i as it stands (0 <= i < n), for reading through the bd_game_*
+ * accessors: it belongs to the environment, and holds until its next
+ * step, reset or free. */
+BD_FN const bd_game *bd_vec_game(const bd_vec *e, int i);
+
 /* ---- The hot entry points compiled a second time for processors with the
  * popcount instruction (popcnt_build.c). Call them only when
  * bd_cpu_has_popcnt() says 1; they answer exactly as bd_perft, bd_divide,

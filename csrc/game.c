@@ -134,13 +134,18 @@ int bd_game_undo(bd_game *g) {
     if (g->ply == 0) return 0;
     g->ply--;
     if (g->ply == 0) {
-        g->outcome = g->start_outcome;
-        g->winner = g->start_winner;
+        bd_game_rewind(g);
     } else {
         g->outcome = BD_ONGOING;
         g->winner = BD_NOBODY;
     }
     return 1;
+}
+
+void bd_game_rewind(bd_game *g) {
+    g->ply = 0;
+    g->outcome = g->start_outcome;
+    g->winner = g->start_winner;
 }
 
 int bd_game_moves(const bd_game *g, bd_move *out) {

@@ -40,6 +40,9 @@ BD_FN int bd_game_reserve(bd_game *g, int plies);
  * position; the record keeps the key whatever they say. The caller then
  * judges the ending (bd_game_judge). */
 BD_FN bd_report bd_game_push(bd_game *g, bd_move m, int flags);
+/* Take every move back: the game as it was made, its start and its record's
+ * memory kept (the batched environments start each new game so). */
+BD_FN void bd_game_rewind(bd_game *g);
 /* Judge the ending the last move brought. `moves` is how many moves the
  * side to move now has (any number above 0 will do), or -1 when the caller
  * has not counted them. */

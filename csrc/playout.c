@@ -1,15 +1,8 @@
 #include "game.h"
+#include "random.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* splitmix64: a small generator with no state but the caller's. */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* The moves of the side to move as five sets of squares: where the soldiers
  * slide in each direction (each square one move), and where the king goes.
@@ -48,8 +41,7 @@ static inline int list_choices(const bd_variant *v, const bd_pos *p, choices *c)
  * are each found without a loop, so the processor has no branch to guess
  * wrong (each wrong guess costs about as much as twenty instructions). */
 static inline bd_move pick_choice(const bd_pos *p, const choices *c, uint64_t random) {
-    /* Multiply-shift maps 32 random bits onto 0..total-1 without division. */
-    int k = (int)(((random >> 32) * (uint64_t)c->total) >> 32);
+    int k = bd_random_below(random, c->total);
     int d = (k >= c->before[BD_WEST]) + (k >= c->before[BD_NORTH]) + (k >= c->before[BD_SOUTH]) +
             (k >= c->before[KING_SET]);
     int to = bd_select(c->sets[d], k - c->before[d]);
@@ -156,7 +148,7 @@ int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stats *out
         now = start;
         trail_start(t, g);
         do {
-            bd_report r = bd_pos_make(v, &p, pick_choice(&p, &now, next_random(&rng)), BD_MAKE_PLAY);
+            bd_report r = bd_pos_make(v, &p, pick_choice(&p, &now, bd_random_next(&rng)), BD_MAKE_PLAY);
             int repeats;
             ply++;
             if (r.captured) {

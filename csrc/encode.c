@@ -1,0 +1,71 @@
+/* The encodings for learning programs: action numbers and observation
+ * planes (engine.h, docs/rl.md). The moves themselves come from movegen.c
+ * and the repetition count from the game record: nothing here knows a rule,
+ * it only writes down what those say. */
+#include "game.h"
+
+#include <string.h>
+
+/* Squares per step in each direction (enum bd_dir: east, west, north, south). */
+static const int STEP[BD_DIRECTIONS] = {1, -1, 7, -7};
+enum { DISTANCES = 6, PER_SQUARE = BD_DIRECTIONS * DISTANCES };
+
+bd_move bd_action_move(int action) {
+    int from, dir, distance, file, rank;
+    if (action < 0 || action >= BD_ACTIONS) return 0;
+    from = action / PER_SQUARE;
+    dir = action / DISTANCES % BD_DIRECTIONS;
+    distance = action % DISTANCES + 1;
+    file = BD_FILE_OF[from] + (dir == BD_EAST ? distance : dir == BD_WEST ? -distance : 0);
+    rank = BD_RANK_OF[from] + (dir == BD_NORTH ? distance : dir == BD_SOUTH ? -distance : 0);
+    if (file < 0 || file > 6 || rank < 0 || rank > 6) return 0;
+    return BD_MOVE(from, from + STEP[dir] * distance);
+}
+
+/* The action of a slide known to run along a rank or a file; inline, as
+ * every mask asks it for every legal move. */
+static inline int action_of(int from, int to) {
+    int dir, distance;
+    if (BD_RANK_OF[from] == BD_RANK_OF[to]) {
+        dir = to > from ? BD_EAST : BD_WEST;
+        distance = to > from ? to - from : from - to;
+    } else {
+        dir = to > from ? BD_NORTH : BD_SOUTH;
+        distance = (to > from ? to - from : from - to) / 7;
+    }
+    return from * PER_SQUARE + dir * DISTANCES + distance - 1;
+}
+
+int bd_move_action(bd_move m) {
+    int from = BD_FROM(m), to = BD_TO(m);
+    if (from >= BD_SQUARES || to >= BD_SQUARES || from == to) return -1;
+    if (BD_RANK_OF[from] != BD_RANK_OF[to] && BD_FILE_OF[from] != BD_FILE_OF[to]) return -1;
+    return action_of(from, to);
+}
+
+/* 1 in plane[s] for every square s of b. */
+static inline void mark(uint8_t *plane, bd_bb b) {
+    while (b) plane[bd_pop_lsb(&b)] = 1;
+}
+
+void bd_observe(const bd_game *g, int side, uint8_t *planes) {
+    const bd_pos *p = &g->hist[g->ply].pos;
+    bd_bb defenders = p->dfn | bd_king_bb(p);
+    int repeats = bd_game_repeats(g);
+    memset(planes, 0, (size_t)BD_PLANES * BD_SQUARES);
+    mark(planes + BD_PLANE_OWN * BD_SQUARES, side == BD_ATTACKERS ? p->att : defenders);
+    mark(planes + BD_PLANE_ENEMY * BD_SQUARES, side == BD_ATTACKERS ? defenders : p->att);
+    mark(planes + BD_PLANE_KING * BD_SQUARES, bd_king_bb(p));
+    planes[BD_PLANE_THRONE * BD_SQUARES + BD_THRONE] = 1;
+    mark(planes + BD_PLANE_CORNERS * BD_SQUARES, BD_CORNERS);
+    if (p->side == BD_DEFENDERS) memset(planes + BD_PLANE_TO_MOVE * BD_SQUARES, 1, BD_SQUARES);
+    memset(planes + BD_PLANE_REPEATS * BD_SQUARES, repeats > 255 ? 255 : repeats, BD_SQUARES);
+}
+
+int bd_action_mask(const bd_game *g, uint8_t *mask) {
+    bd_move moves[BD_MAX_MOVES];
+    int n = bd_game_moves(g, moves), i;
+    memset(mask, 0, BD_ACTIONS);
+    for (i = 0; i < n; i++) mask[action_of(BD_FROM(moves[i]), BD_TO(moves[i]))] = 1;
+    return n;
+}
