@@ -2,45 +2,31 @@
  * planes (engine.h, docs/rl.md). The moves themselves come from movegen.c
  * and the repetition count from the game record: nothing here knows a rule,
  * it only writes down what those say. */
+#include "encode.h"
 #include "game.h"
 
 #include <string.h>
 
 /* Squares per step in each direction (enum bd_dir: east, west, north, south). */
 static const int STEP[BD_DIRECTIONS] = {1, -1, 7, -7};
-enum { DISTANCES = 6, PER_SQUARE = BD_DIRECTIONS * DISTANCES };
 
 bd_move bd_action_move(int action) {
     int from, dir, distance, file, rank;
     if (action < 0 || action >= BD_ACTIONS) return 0;
-    from = action / PER_SQUARE;
-    dir = action / DISTANCES % BD_DIRECTIONS;
-    distance = action % DISTANCES + 1;
+    from = action / BD_ACTION_PER_SQUARE;
+    dir = action / BD_ACTION_DISTANCES % BD_DIRECTIONS;
+    distance = action % BD_ACTION_DISTANCES + 1;
     file = BD_FILE_OF[from] + (dir == BD_EAST ? distance : dir == BD_WEST ? -distance : 0);
     rank = BD_RANK_OF[from] + (dir == BD_NORTH ? distance : dir == BD_SOUTH ? -distance : 0);
     if (file < 0 || file > 6 || rank < 0 || rank > 6) return 0;
     return BD_MOVE(from, from + STEP[dir] * distance);
 }
 
-/* The action of a slide known to run along a rank or a file; inline, as
- * every mask asks it for every legal move. */
-static inline int action_of(int from, int to) {
-    int dir, distance;
-    if (BD_RANK_OF[from] == BD_RANK_OF[to]) {
-        dir = to > from ? BD_EAST : BD_WEST;
-        distance = to > from ? to - from : from - to;
-    } else {
-        dir = to > from ? BD_NORTH : BD_SOUTH;
-        distance = (to > from ? to - from : from - to) / 7;
-    }
-    return from * PER_SQUARE + dir * DISTANCES + distance - 1;
-}
-
 int bd_move_action(bd_move m) {
     int from = BD_FROM(m), to = BD_TO(m);
     if (from >= BD_SQUARES || to >= BD_SQUARES || from == to) return -1;
     if (BD_RANK_OF[from] != BD_RANK_OF[to] && BD_FILE_OF[from] != BD_FILE_OF[to]) return -1;
-    return action_of(from, to);
+    return bd_slide_action(from, to);
 }
 
 /* 1 in plane[s] for every square s of b. */
@@ -66,6 +52,6 @@ int bd_action_mask(const bd_game *g, uint8_t *mask) {
     bd_move moves[BD_MAX_MOVES];
     int n = bd_game_moves(g, moves), i;
     memset(mask, 0, BD_ACTIONS);
-    for (i = 0; i < n; i++) mask[action_of(BD_FROM(moves[i]), BD_TO(moves[i]))] = 1;
+    for (i = 0; i < n; i++) mask[bd_slide_action(BD_FROM(moves[i]), BD_TO(moves[i]))] = 1;
     return n;
 }

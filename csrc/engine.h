@@ -484,9 +484,14 @@ BD_FN void bd_vec_reset(bd_vec *e, uint64_t seed, const bd_vec_out *out);
  * is checked first: on anything but BD_VEC_OK nothing has changed, and for
  * BD_VEC_ILLEGAL *bad is the first game whose action is not a legal move. */
 BD_FN int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *bad);
-/* The observations (obs may be NULL) and masks of every game as they stand. */
-BD_FN void bd_vec_observe(const bd_vec *e, uint8_t *obs, uint8_t *masks);
-/* A uniformly random legal action for every game, from its own generator. */
+/* The observations (obs may be NULL) and masks of every game as they stand,
+ * each row of the masks written whole. The masks must be the same array
+ * every call of an environment takes them (bd_vec_reset, bd_vec_step,
+ * bd_vec_observe): a step clears only what the last call marked. */
+BD_FN void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks);
+/* A uniformly random legal action for every game, from its own generator:
+ * of the game's n legal moves in bd_gen_moves's order, the k-th, with
+ * k = (bd_random_next's number >> 32) * n >> 32. */
 BD_FN void bd_vec_random(bd_vec *e, int32_t *actions);
 /* The search's action (and its score for the side to move, when scores is
  * not NULL) for every game, one bd_search each with the seed limits->seed

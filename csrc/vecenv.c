@@ -1,12 +1,14 @@
 /* Batched environments: many games stepped by one call (engine.h).
  *
- * Each game is an ordinary record (game.c), played with bd_game_play and
- * judged by it, observed and masked by encode.c: the rules are the
- * engine's, here only the bookkeeping of many games at once. A game that
+ * Each game is an ordinary record (game.c), its moves added and judged as
+ * bd_game_play does it (bd_game_push, bd_game_judge), its moves listed by
+ * bd_gen_moves and observed by encode.c: the rules are the engine's, here
+ * only the bookkeeping of many games at once. A game that
  * ends is rewound to the start in the same call, its record's memory kept,
  * so a long run allocates only while some game is longer than any before
  * it. All of it is C, one call for all games, so that a learner pays
  * Python's cost once a batch, not once a game. */
+#include "encode.h"
 #include "game.h"
 #include "random.h"
 
@@ -19,9 +21,41 @@ struct bd_vec {
     int fixed;          /* observations seen by the attackers */
     bd_game **games;
     uint64_t *rng;      /* one generator state per game */
+    /* What each game's row of the masks holds: its legal actions, in the
+     * order of its moves (bd_gen_moves), and how many. A step clears these
+     * and marks the new ones, where clearing the whole row (1,176 bytes)
+     * cost more than the rest of the mask; bd_vec_random draws from them. */
+    uint16_t *acts;     /* [n][BD_MAX_MOVES] */
+    uint8_t *nacts;     /* [n] */
 };
 
 enum { OBS_BYTES = BD_PLANES * BD_SQUARES };
+
+/* A hint to fetch memory before it is needed; nothing where the compiler
+ * has no such builtin. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address, for_writing) __builtin_prefetch((address), (for_writing))
+#else
+#define PREFETCH(address, for_writing) ((void)0)
+#endif
+
+/* The next game's memory, asked for while this one is played: a step
+ * touches each game's record, its rows of the observations and masks and
+ * its list of actions once, and at a thousand games they are out of the
+ * first caches by then. The record a game ahead of its struct, whose
+ * fields give the record's place. */
+static inline void fetch_ahead(const bd_vec *e, int i, const bd_vec_out *out) {
+    const uint8_t *row;
+    int k;
+    if (i + 2 < e->n) PREFETCH(e->games[i + 2], 0);
+    if (i + 1 >= e->n) return;
+    PREFETCH(&e->games[i + 1]->hist[e->games[i + 1]->ply], 1);
+    row = out->masks + (size_t)(i + 1) * BD_ACTIONS;
+    for (k = 0; k < BD_ACTIONS; k += 64) PREFETCH(row + k, 1);
+    row = out->obs + (size_t)(i + 1) * OBS_BYTES;
+    for (k = 0; k < OBS_BYTES; k += 64) PREFETCH(row + k, 1);
+    PREFETCH(e->acts + (size_t)(i + 1) * BD_MAX_MOVES, 1);
+}
 
 bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plies, int fixed) {
     bd_vec *e = (bd_vec *)calloc(1, sizeof *e);
@@ -32,7 +66,9 @@ bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plie
     e->fixed = fixed;
     e->games = (bd_game **)calloc((size_t)n, sizeof *e->games);
     e->rng = (uint64_t *)calloc((size_t)n, sizeof *e->rng);
-    if (!e->games || !e->rng) { bd_vec_free(e); return NULL; }
+    e->acts = (uint16_t *)calloc((size_t)n * BD_MAX_MOVES, sizeof *e->acts);
+    e->nacts = (uint8_t *)calloc((size_t)n, sizeof *e->nacts);
+    if (!e->games || !e->rng || !e->acts || !e->nacts) { bd_vec_free(e); return NULL; }
     for (i = 0; i < n; i++) {
         e->games[i] = bd_game_new(v, start);
         if (!e->games[i]) { bd_vec_free(e); return NULL; }
@@ -47,6 +83,8 @@ void bd_vec_free(bd_vec *e) {
         for (i = 0; i < e->n; i++) bd_game_free(e->games[i]);
     free(e->games);
     free(e->rng);
+    free(e->acts);
+    free(e->nacts);
     free(e);
 }
 
@@ -59,15 +97,31 @@ static inline int viewer(const bd_vec *e, const bd_game *g) {
     return e->fixed ? BD_ATTACKERS : g->hist[g->ply].pos.side;
 }
 
-static inline void observe_one(const bd_vec *e, int i, uint8_t *obs, uint8_t *masks) {
-    const bd_game *g = e->games[i];
-    if (obs) bd_observe(g, viewer(e, g), obs + (size_t)i * OBS_BYTES);
-    bd_action_mask(g, masks + (size_t)i * BD_ACTIONS);
+/* Game i's row of the masks from its moves: the whole row cleared when
+ * `whole`, else only what the row was last marked with. */
+static void mark_row(bd_vec *e, int i, uint8_t *masks, const bd_move *moves, int n, int whole) {
+    uint8_t *row = masks + (size_t)i * BD_ACTIONS;
+    uint16_t *acts = e->acts + (size_t)i * BD_MAX_MOVES;
+    int k, old = e->nacts[i];
+    /* The row is bytes, which may alias anything: each loop reads only
+     * locals and what it does not write, or the compiler would read the
+     * environment's fields again after every byte. */
+    if (whole) memset(row, 0, BD_ACTIONS);
+    else
+        for (k = 0; k < old; k++) row[acts[k]] = 0;
+    for (k = 0; k < n; k++) acts[k] = (uint16_t)bd_slide_action(BD_FROM(moves[k]), BD_TO(moves[k]));
+    for (k = 0; k < n; k++) row[acts[k]] = 1;
+    e->nacts[i] = (uint8_t)n;
 }
 
-void bd_vec_observe(const bd_vec *e, uint8_t *obs, uint8_t *masks) {
+void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks) {
+    bd_move moves[BD_MAX_MOVES];
     int i;
-    for (i = 0; i < e->n; i++) observe_one(e, i, obs, masks);
+    for (i = 0; i < e->n; i++) {
+        const bd_game *g = e->games[i];
+        if (obs) bd_observe(g, viewer(e, g), obs + (size_t)i * OBS_BYTES);
+        mark_row(e, i, masks, moves, bd_game_moves(g, moves), 1);
+    }
 }
 
 void bd_vec_reset(bd_vec *e, uint64_t seed, const bd_vec_out *out) {
@@ -105,6 +159,7 @@ static int check(bd_vec *e, int i, int32_t action, int *code) {
 }
 
 int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *bad) {
+    bd_move moves[BD_MAX_MOVES];
     int i, code = BD_VEC_OK;
     /* Every action first, so that a refusal leaves every game as it was. */
     for (i = 0; i < e->n; i++) {
@@ -115,9 +170,14 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
     }
     for (i = 0; i < e->n; i++) {
         bd_game *g = e->games[i];
-        int mover = g->hist[g->ply].pos.side, ended, cut;
-        /* Checked above, with room reserved: it plays. */
-        bd_game_play(g, bd_action_move(actions[i]), NULL);
+        int mover = g->hist[g->ply].pos.side, n, ended, cut;
+        fetch_ahead(e, i, out);
+        /* Checked above, with room reserved: recorded as bd_game_play
+         * would, the new position's moves counted once for the ending
+         * (no move) and the mask both. */
+        bd_game_push(g, bd_action_move(actions[i]), BD_MAKE_PLAY);
+        n = bd_gen_moves(&g->v, &g->hist[g->ply].pos, moves);
+        bd_game_judge(g, n);
         ended = g->outcome != BD_ONGOING;
         cut = !ended && e->max_plies && g->ply >= e->max_plies;
         out->terminated[i] = (uint8_t)ended;
@@ -128,21 +188,21 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
         if (ended || cut) {
             if (out->final_obs) bd_observe(g, viewer(e, g), out->final_obs + (size_t)i * OBS_BYTES);
             bd_game_rewind(g);
+            n = bd_gen_moves(&g->v, &g->hist[0].pos, moves);
         }
-        observe_one(e, i, out->obs, out->masks);
+        bd_observe(g, viewer(e, g), out->obs + (size_t)i * OBS_BYTES);
+        mark_row(e, i, out->masks, moves, n, 0);
     }
     return BD_VEC_OK;
 }
 
 void bd_vec_random(bd_vec *e, int32_t *actions) {
-    bd_move moves[BD_MAX_MOVES];
     int i;
-    for (i = 0; i < e->n; i++) {
-        /* A game in the environment is never over (it is rewound when it
-         * ends, and its start is no ending), so it has a move. */
-        int n = bd_game_moves(e->games[i], moves);
-        actions[i] = n ? bd_move_action(moves[bd_random_below(bd_random_next(&e->rng[i]), n)]) : -1;
-    }
+    /* A game in the environment is never over (it is rewound when it ends,
+     * and its start is no ending), so it has a move: the k-th of its mask's
+     * actions, in the order of its moves. */
+    for (i = 0; i < e->n; i++)
+        actions[i] = e->acts[(size_t)i * BD_MAX_MOVES + bd_random_below(bd_random_next(&e->rng[i]), e->nacts[i])];
 }
 
 int bd_vec_search(const bd_vec *e, const bd_search_limits *limits, const bd_weights *w,
