@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import engine, rules, search, variant
+from brandubh.rl import encoding
 from brandubh._engine import ffi, lib
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,9 +181,10 @@ MIRRORED = {
     "bd_escape": lambda: {f"BD_ESCAPE_{k.upper()}": v for k, v in engine.CHOICES["escape"].items()},
     "bd_king_capture": lambda: {f"BD_KING_{k.upper()}": v for k, v in engine.CHOICES["king_capture"].items()},
     "bd_end": lambda: {f"BD_END_{k.upper()}": v for k, v in engine.CHOICES["no_move"].items()},
+    "bd_plane": lambda: {f"BD_PLANE_{name.upper()}": i for i, name in enumerate(encoding.PLANES)},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
-USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "#1", "#2"}
+USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
 # Constants C keeps to itself, and why.
 C_ONLY = {
     "BD_MAX_PLY": "the length of bd_search_result.pv; Python reads pv_length",

@@ -14,8 +14,8 @@ by its absolute name.
 >>> from brandubh.rl import move_action
 >>> e = env(variant='codingame', render_mode='ansi')
 >>> e.reset(seed=1)
->>> e.agent_selection, e.observe('attackers')['action_mask'].sum()
-('attackers', np.int64(40))
+>>> e.agent_selection, int(e.observe('attackers')['action_mask'].sum())
+('attackers', 40)
 >>> e.step(move_action('d2c2'))
 >>> e.agent_selection, e.rewards
 ('defenders', {'attackers': 0, 'defenders': 0})

@@ -12,8 +12,8 @@ masks. A game that ends starts again at once (its last position is kept in
 >>> obs.shape, obs.dtype.name, masks.shape, int(masks[0].sum())
 ((4, 7, 7, 7), 'uint8', (4, 1176), 40)
 >>> step = env.step(env.random_actions())
->>> step.observations is obs, step.rewards.tolist(), step.terminations.any()
-(True, [0.0, 0.0, 0.0, 0.0], np.False_)
+>>> step.observations is obs, step.rewards.tolist(), bool(step.terminations.any())
+(True, [0.0, 0.0, 0.0, 0.0], False)
 >>> env.position(0).endswith(' d')
 True
 """
@@ -182,10 +182,12 @@ class VectorEnv:
         with self._lock:
             np.copyto(self._actions, a, casting="unsafe")
             code = lib.bd_vec_step(self._c, self._c_actions, self._out, self._bad)
-            if code == lib.BD_VEC_ILLEGAL:
-                raise MoveError(self._why_illegal(self._bad[0]))
-            if code == lib.BD_VEC_NO_MEMORY:
-                raise EngineError("out of memory while recording the moves")
+            if code != lib.BD_VEC_OK:
+                if code == lib.BD_VEC_ILLEGAL:
+                    raise MoveError(self._why_illegal(self._bad[0]))
+                if code == lib.BD_VEC_NO_MEMORY:
+                    raise EngineError("out of memory while recording the moves")
+                raise EngineError(f"the engine said {code} to a step")  # pragma: no cover
         return self._step
 
     def _why_illegal(self, i: int) -> str:
