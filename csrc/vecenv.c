@@ -31,32 +31,6 @@ struct bd_vec {
 
 enum { OBS_BYTES = BD_PLANES * BD_SQUARES };
 
-/* A hint to fetch memory before it is needed; nothing where the compiler
- * has no such builtin. */
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(address, for_writing) __builtin_prefetch((address), (for_writing))
-#else
-#define PREFETCH(address, for_writing) ((void)0)
-#endif
-
-/* The next game's memory, asked for while this one is played: a step
- * touches each game's record, its rows of the observations and masks and
- * its list of actions once, and at a thousand games they are out of the
- * first caches by then. The record a game ahead of its struct, whose
- * fields give the record's place. */
-static inline void fetch_ahead(const bd_vec *e, int i, const bd_vec_out *out) {
-    const uint8_t *row;
-    int k;
-    if (i + 2 < e->n) PREFETCH(e->games[i + 2], 0);
-    if (i + 1 >= e->n) return;
-    PREFETCH(&e->games[i + 1]->hist[e->games[i + 1]->ply], 1);
-    row = out->masks + (size_t)(i + 1) * BD_ACTIONS;
-    for (k = 0; k < BD_ACTIONS; k += 64) PREFETCH(row + k, 1);
-    row = out->obs + (size_t)(i + 1) * OBS_BYTES;
-    for (k = 0; k < OBS_BYTES; k += 64) PREFETCH(row + k, 1);
-    PREFETCH(e->acts + (size_t)(i + 1) * BD_MAX_MOVES, 1);
-}
-
 bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plies, int fixed) {
     bd_vec *e = (bd_vec *)calloc(1, sizeof *e);
     int i;
@@ -171,7 +145,6 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
     for (i = 0; i < e->n; i++) {
         bd_game *g = e->games[i];
         int mover = g->hist[g->ply].pos.side, n, ended, cut;
-        fetch_ahead(e, i, out);
         /* Checked above, with room reserved: recorded as bd_game_play
          * would, the new position's moves counted once for the ending
          * (no move) and the mask both. */
