@@ -344,3 +344,6 @@ def test_the_arrays_are_the_environment_s_own():
     step = env.step(env.random_actions())
     assert step.rewards.dtype == np.float32 and step.terminations.dtype == np.bool_
     assert step.observations is obs and env.reset()[0] is obs
+    for array in step:
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0

@@ -12,7 +12,11 @@ np = pytest.importorskip("numpy")
 pettingzoo = pytest.importorskip("pettingzoo")
 gymnasium = pytest.importorskip("gymnasium")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+with warnings.catch_warnings():
+    # pettingzoo.test loads PettingZoo's own environments through an API
+    # that PettingZoo itself calls deprecated.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from brandubh import Bot, MoveError, Rules  # noqa: E402
 from brandubh.errors import ArgumentError  # noqa: E402

@@ -84,7 +84,7 @@ class BrandubhEnv(gymnasium.Env):
             raise ArgumentError(f"side must be 'attackers' or 'defenders', not {quote(side)}")
         if illegal not in ILLEGAL:
             raise ArgumentError(f"illegal must be 'lose' or 'raise', not {quote(illegal)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi"):
             raise ArgumentError(f"render_mode must be None or 'ansi', not {quote(render_mode)}")
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise ArgumentError(f"level must be a whole number from 1 to {max(LEVELS)}, not {quote(level)}")
@@ -121,7 +121,9 @@ class BrandubhEnv(gymnasium.Env):
 
     def _bot_moves(self) -> None:
         if not self.game.is_over() and self.game.side != self.side:
-            self.game.play(self.bot.choose(self.game))
+            reply = self.bot.choose(self.game)
+            if reply is not None:
+                self.game.play(reply)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> tuple[dict, dict]:
         super().reset(seed=seed)

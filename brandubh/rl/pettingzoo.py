@@ -46,6 +46,8 @@ from .vector import OBS_SHAPE, observe
 
 __all__ = ["BrandubhAEC", "env"]
 
+RENDER_MODES = ("ansi", "human")
+
 
 class BrandubhAEC(AECEnv):
     """The game for two agents, ``'attackers'`` and ``'defenders'`` (the
@@ -58,13 +60,13 @@ class BrandubhAEC(AECEnv):
     returns the board as text) or ``'human'`` (prints it).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "brandubh_v0", "is_parallelizable": False,
+    metadata = {"render_modes": list(RENDER_MODES), "name": "brandubh_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, variant: VariantLike = None, render_mode: Optional[str] = None, *, view: str = "mover",
                  max_plies: Optional[int] = None, start: str = SETUP) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise ArgumentError(f"render_mode must be None, 'ansi' or 'human', not {quote(render_mode)}")
         if max_plies is not None and (not isinstance(max_plies, int) or isinstance(max_plies, bool)
                                       or max_plies < 1):

@@ -51,7 +51,7 @@ INLINE_SEARCH_NODES = 500_000
 
 class Step(NamedTuple):
     """What :meth:`VectorEnv.step` returns: the environment's own arrays,
-    overwritten by the next step (copy what you keep)."""
+    read-only, overwritten by the next step (copy what you keep)."""
 
     observations: Any   #: (num_envs, 7, 7, 7) uint8, for the side to move now
     rewards: Any        #: (num_envs,) float32, for the side that moved
@@ -95,8 +95,6 @@ class VectorEnv:
     ('int32', True)
     """
 
-    metadata = {"render_modes": []}
-
     def __init__(self, num_envs: int, variant: VariantLike = None, seed: int = 0, *, view: str = "mover",
                  max_plies: Optional[int] = None, start: str = SETUP) -> None:
         self.num_envs = _whole("num_envs", num_envs, 1, MAX_ENVS)
@@ -132,8 +130,13 @@ class VectorEnv:
         out.winners = _buffer("int8_t[]", self.winners)
         out.final_obs = _buffer("uint8_t[]", self.final_observations)
         # The arrays' memory stays alive as long as this struct names it:
-        # both belong to this environment.
+        # both belong to this environment. Python sees the arrays read-only:
+        # only the engine writes them (a step clears in each row of the
+        # masks only what it last marked there).
         self._out = out
+        for array in (self.observations, self.final_observations, self.masks, self.rewards,
+                      self.terminations, self.truncations, self.outcomes, self.winners):
+            array.flags.writeable = False
         self._c_actions = _buffer("int32_t[]", self._actions)
         self._bad = ffi.new("int *")
         self._start = start
@@ -204,7 +207,7 @@ class VectorEnv:
         """The legal-action masks of every game as they stand, written again
         into :attr:`masks`, which is returned."""
         with self._lock:
-            lib.bd_vec_observe(self._c, ffi.NULL, _buffer("uint8_t[]", self.masks))
+            lib.bd_vec_observe(self._c, ffi.NULL, self._out.masks)
         return self.masks
 
     def random_actions(self) -> Any:
