@@ -120,6 +120,39 @@ int main(void) {
             if (bd_divide(&v, start, 5, 0, divided, counts, &stop) != -1) failures++;
             if (bd_playouts(copy, 200, 5, &stats, &stop) != 1 || stats.games != 0) failures++;
         }
+        {
+            /* A batched environment: random games through many endings and
+             * restarts (every record grows past its first room), a refused
+             * step, a search of every game, and all of it freed. */
+            enum { GAMES = 8, OBS = BD_PLANES * BD_SQUARES };
+            static uint8_t obs[GAMES][OBS], final_obs[GAMES][OBS], masks[GAMES][BD_ACTIONS];
+            static float rewards[GAMES];
+            static uint8_t terminated[GAMES], truncated[GAMES], outcomes[GAMES];
+            static int8_t winners[GAMES];
+            int32_t actions[GAMES], scores[GAMES];
+            bd_vec_out out = {obs[0], masks[0], rewards, terminated, truncated, outcomes, winners, final_obs[0]};
+            bd_search_limits few = {300, 0, 1, 0, 0, NULL};
+            bd_vec *e = bd_vec_new(&v, start, GAMES, k == 0 ? 0 : 30, k & 1);
+            int bad = -1, ended = 0, step;
+            if (!e || bd_vec_size(e) != GAMES) return 3;
+            bd_vec_reset(e, 11, &out);
+            for (step = 0; step < 600; step++) {
+                bd_vec_random(e, actions);
+                for (i = 0; i < GAMES; i++)
+                    if (!masks[i][actions[i]]) failures++;
+                if (bd_vec_step(e, actions, &out, &bad) != BD_VEC_OK) failures++;
+                for (i = 0; i < GAMES; i++) ended += terminated[i] | truncated[i];
+            }
+            bd_vec_random(e, actions);
+            actions[GAMES - 1] = 0;   /* a1 east: no piece of the side to move there */
+            if (bd_vec_step(e, actions, &out, &bad) != BD_VEC_ILLEGAL || bad != GAMES - 1) failures++;
+            bd_vec_observe(e, obs[0], masks[0]);
+            if (bd_vec_search(e, &few, &w, 0, actions, scores) != 0) failures++;
+            for (i = 0; i < GAMES; i++)
+                if (actions[i] < 0 || !masks[i][actions[i]] || bd_game_ply(bd_vec_game(e, i)) < 0) failures++;
+            if (ended == 0 || bd_move_action(bd_action_move(85)) != 85 || bd_action_move(6) != 0) failures++;
+            bd_vec_free(e);
+        }
         printf("preset %d: %d plies, outcome %d, search %llu nodes\n", k, plies, bd_game_outcome(g),
                (unsigned long long)found.nodes);
         bd_game_free(copy);
