@@ -10,6 +10,19 @@
 /* Squares per step in each direction (enum bd_dir: east, west, north, south). */
 static const int STEP[BD_DIRECTIONS] = {1, -1, 7, -7};
 
+/* The action of a slide known to run along a rank or a file. */
+static int slide_action(int from, int to) {
+    int dir, distance;
+    if (BD_RANK_OF[from] == BD_RANK_OF[to]) {
+        dir = to > from ? BD_EAST : BD_WEST;
+        distance = to > from ? to - from : from - to;
+    } else {
+        dir = to > from ? BD_NORTH : BD_SOUTH;
+        distance = (to > from ? to - from : from - to) / 7;
+    }
+    return from * BD_ACTION_PER_SQUARE + dir * BD_ACTION_DISTANCES + distance - 1;
+}
+
 bd_move bd_action_move(int action) {
     int from, dir, distance, file, rank;
     if (action < 0 || action >= BD_ACTIONS) return 0;
@@ -26,7 +39,7 @@ int bd_move_action(bd_move m) {
     int from = BD_FROM(m), to = BD_TO(m);
     if (from >= BD_SQUARES || to >= BD_SQUARES || from == to) return -1;
     if (BD_RANK_OF[from] != BD_RANK_OF[to] && BD_FILE_OF[from] != BD_FILE_OF[to]) return -1;
-    return bd_slide_action(from, to);
+    return slide_action(from, to);
 }
 
 /* 1 in plane[s] for every square s of b. */
@@ -49,9 +62,11 @@ void bd_observe(const bd_game *g, int side, uint8_t *planes) {
 }
 
 int bd_action_mask(const bd_game *g, uint8_t *mask) {
-    bd_move moves[BD_MAX_MOVES];
-    int n = bd_game_moves(g, moves), i;
+    uint16_t actions[BD_MAX_MOVES];
+    int n, i;
     memset(mask, 0, BD_ACTIONS);
-    for (i = 0; i < n; i++) mask[bd_slide_action(BD_FROM(moves[i]), BD_TO(moves[i]))] = 1;
+    if (g->outcome != BD_ONGOING) return 0;
+    n = bd_legal_actions(&g->v, &g->hist[g->ply].pos, actions);
+    for (i = 0; i < n; i++) mask[actions[i]] = 1;
     return n;
 }

@@ -490,8 +490,8 @@ BD_FN int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, 
  * bd_vec_observe): a step clears only what the last call marked. */
 BD_FN void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks);
 /* A uniformly random legal action for every game, from its own generator:
- * of the game's n legal moves in bd_gen_moves's order, the k-th, with
- * k = (bd_random_next's number >> 32) * n >> 32. */
+ * of the game's n legal actions in increasing order, the k-th, with
+ * k = (the generator's next number >> 32) * n >> 32. */
 BD_FN void bd_vec_random(bd_vec *e, int32_t *actions);
 /* The search's action (and its score for the side to move, when scores is
  * not NULL) for every game, one bd_search each with the seed limits->seed

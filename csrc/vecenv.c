@@ -21,8 +21,8 @@ struct bd_vec {
     int fixed;          /* observations seen by the attackers */
     bd_game **games;
     uint64_t *rng;      /* one generator state per game */
-    /* What each game's row of the masks holds: its legal actions, in the
-     * order of its moves (bd_gen_moves), and how many. A step clears these
+    /* What each game's row of the masks holds: its legal actions, in
+     * increasing order (bd_legal_actions), and how many. A step clears these
      * and marks the new ones, where clearing the whole row (1,176 bytes)
      * cost more than the rest of the mask; bd_vec_random draws from them. */
     uint16_t *acts;     /* [n][BD_MAX_MOVES] */
@@ -71,9 +71,9 @@ static inline int viewer(const bd_vec *e, const bd_game *g) {
     return e->fixed ? BD_ATTACKERS : g->hist[g->ply].pos.side;
 }
 
-/* Game i's row of the masks from its moves: the whole row cleared when
- * `whole`, else only what the row was last marked with. */
-static void mark_row(bd_vec *e, int i, uint8_t *masks, const bd_move *moves, int n, int whole) {
+/* Game i's row of the masks from its legal actions: the whole row cleared
+ * when `whole`, else only what the row was last marked with. */
+static void mark_row(bd_vec *e, int i, uint8_t *masks, const uint16_t *fresh, int n, int whole) {
     uint8_t *row = masks + (size_t)i * BD_ACTIONS;
     uint16_t *acts = e->acts + (size_t)i * BD_MAX_MOVES;
     int k, old = e->nacts[i];
@@ -83,18 +83,22 @@ static void mark_row(bd_vec *e, int i, uint8_t *masks, const bd_move *moves, int
     if (whole) memset(row, 0, BD_ACTIONS);
     else
         for (k = 0; k < old; k++) row[acts[k]] = 0;
-    for (k = 0; k < n; k++) acts[k] = (uint16_t)bd_slide_action(BD_FROM(moves[k]), BD_TO(moves[k]));
-    for (k = 0; k < n; k++) row[acts[k]] = 1;
+    for (k = 0; k < n; k++) row[fresh[k]] = 1;
+    memcpy(acts, fresh, (size_t)n * sizeof *acts);
     e->nacts[i] = (uint8_t)n;
 }
 
+static inline int legal_actions(const bd_game *g, uint16_t *out) {
+    return bd_legal_actions(&g->v, &g->hist[g->ply].pos, out);
+}
+
 void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks) {
-    bd_move moves[BD_MAX_MOVES];
+    uint16_t fresh[BD_MAX_MOVES];
     int i;
     for (i = 0; i < e->n; i++) {
         const bd_game *g = e->games[i];
         if (obs) bd_observe(g, viewer(e, g), obs + (size_t)i * OBS_BYTES);
-        mark_row(e, i, masks, moves, bd_game_moves(g, moves), 1);
+        mark_row(e, i, masks, fresh, legal_actions(g, fresh), 1);
     }
 }
 
@@ -133,7 +137,7 @@ static int check(bd_vec *e, int i, int32_t action, int *code) {
 }
 
 int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *bad) {
-    bd_move moves[BD_MAX_MOVES];
+    uint16_t fresh[BD_MAX_MOVES];
     int i, code = BD_VEC_OK;
     /* Every action first, so that a refusal leaves every game as it was. */
     for (i = 0; i < e->n; i++) {
@@ -149,7 +153,7 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
          * would, the new position's moves counted once for the ending
          * (no move) and the mask both. */
         bd_game_push(g, bd_action_move(actions[i]), BD_MAKE_PLAY);
-        n = bd_gen_moves(&g->v, &g->hist[g->ply].pos, moves);
+        n = legal_actions(g, fresh);
         bd_game_judge(g, n);
         ended = g->outcome != BD_ONGOING;
         cut = !ended && e->max_plies && g->ply >= e->max_plies;
@@ -161,10 +165,10 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
         if (ended || cut) {
             if (out->final_obs) bd_observe(g, viewer(e, g), out->final_obs + (size_t)i * OBS_BYTES);
             bd_game_rewind(g);
-            n = bd_gen_moves(&g->v, &g->hist[0].pos, moves);
+            n = legal_actions(g, fresh);
         }
         bd_observe(g, viewer(e, g), out->obs + (size_t)i * OBS_BYTES);
-        mark_row(e, i, out->masks, moves, n, 0);
+        mark_row(e, i, out->masks, fresh, n, 0);
     }
     return BD_VEC_OK;
 }
@@ -173,7 +177,7 @@ void bd_vec_random(bd_vec *e, int32_t *actions) {
     int i;
     /* A game in the environment is never over (it is rewound when it ends,
      * and its start is no ending), so it has a move: the k-th of its mask's
-     * actions, in the order of its moves. */
+     * actions, in increasing order. */
     for (i = 0; i < e->n; i++)
         actions[i] = e->acts[(size_t)i * BD_MAX_MOVES + bd_random_below(bd_random_next(&e->rng[i]), e->nacts[i])];
 }

@@ -161,11 +161,11 @@ def test_observe_one_game_from_either_side_and_fixed():
 
 
 def random_choice(state: int, game: Rules) -> tuple[int, int]:
-    """bd_vec_random's rule: the k-th legal move in Rules.moves() order,
+    """bd_vec_random's rule: the k-th legal action in increasing order,
     k = (splitmix64 >> 32) * n >> 32."""
     state, r = splitmix64(state)
-    moves = game.moves()
-    return state, expected_action(moves[((r >> 32) * len(moves)) >> 32])
+    actions = sorted(expected_action(m) for m in game.moves())
+    return state, actions[((r >> 32) * len(actions)) >> 32]
 
 
 def game_states(seed: int, n: int) -> list[int]:

@@ -212,7 +212,9 @@ class VectorEnv:
 
     def random_actions(self) -> Any:
         """A uniformly random legal action for every game (a new int32
-        array), from each game's own generator."""
+        array), from each game's own generator: the ``k``-th of its ``n``
+        legal actions in increasing order, ``k = (random >> 32) * n >> 32``
+        with splitmix64 (docs/rl.md)."""
         actions = np.empty(self.num_envs, dtype=np.int32)
         with self._lock:
             lib.bd_vec_random(self._c, _buffer("int32_t[]", actions))
