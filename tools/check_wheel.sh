@@ -17,7 +17,7 @@ echo "C sources in the sdist: $(wc -l < "$work/sdist-c-files")"
 python -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install -q "$work"/dist/*.whl pytest hypothesis pytest-benchmark
 cp -r "$root/tests" "$root/tools" "$root/README.md" "$work/"
-mkdir -p "$work/docs" && cp "$root"/docs/*.md "$work/docs/"
+mkdir -p "$work/docs" && cp "$root"/docs/*.md "$root"/docs/*.svg "$work/docs/"
 mkdir -p "$work/csrc" && cp "$root"/csrc/* "$work/csrc/"
 cd "$work"
 "$work/venv/bin/python" -c "import brandubh, sys; print('testing', brandubh.__file__)"
