@@ -10,8 +10,9 @@ of 1,024 games is 1,024 steps. Each benchmark stores its rate in
 ``extra_info``; nothing here asserts a time.
 
 * ``VectorEnv`` at 1, 64, 1,024 and 8,192 games: ``step(random_actions())``.
-* The PettingZoo wrapper, and PettingZoo's own chess environment (a
-  reference point), with the same loop: ``last()``, a random legal action
+* The PettingZoo wrapper (and the bare environment under PettingZoo's
+  wrappers), and PettingZoo's own chess environment (a reference point,
+  wrapped the same way), with the same loop: ``last()``, a random legal action
   from the mask, ``step``, a reset at each game's end.
 * The package's random playouts (``Rules.playouts``): moves with no
   observation or mask written, the ceiling.
@@ -101,6 +102,11 @@ def test_pettingzoo_wrapper_random_play(benchmark, flags):
     _rate(benchmark, count)
 
 
+def test_pettingzoo_bare_random_play(benchmark, flags):
+    count = benchmark.pedantic(aec_steps(rl_pz.BrandubhAEC), rounds=3, iterations=1)
+    _rate(benchmark, count)
+
+
 def test_pettingzoo_chess_random_play(benchmark, flags):
     count = benchmark.pedantic(aec_steps(chess_env), rounds=3, iterations=1)
     _rate(benchmark, count)
@@ -127,7 +133,8 @@ def _best(run: Callable[[], int], rounds: int = 3) -> float:
 
 def main() -> None:
     rows = [(f"VectorEnv, {games:,} games", _best(vector_steps(games))) for games in BATCHES]
-    rows.append(("PettingZoo wrapper (brandubh.rl.pettingzoo)", _best(aec_steps(rl_pz.env))))
+    rows.append(("PettingZoo wrapper (brandubh.rl.pettingzoo.env)", _best(aec_steps(rl_pz.env))))
+    rows.append(("  the same unwrapped (BrandubhAEC)", _best(aec_steps(rl_pz.BrandubhAEC))))
     try:
         from pettingzoo.classic import chess_v6
         rows.append(("PettingZoo chess_v6", _best(aec_steps(chess_v6.env))))
