@@ -46,7 +46,10 @@ def mypy_path(tmp_path: Path) -> dict:
 
 @needs_mypy
 def test_mypy_clean(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
+    # The project's mypy settings (pyproject.toml), where the source tree is here.
+    config = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    settings = ["--config-file", str(config)] if config.is_file() else []
+    run = subprocess.run([sys.executable, "-m", "mypy", *settings, "--ignore-missing-imports", "--no-incremental",
                           "--cache-dir", str(tmp_path / "cache"), "-p", "brandubh"],
                          cwd=str(tmp_path), env=mypy_path(tmp_path), capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -136,7 +136,7 @@ int main(void) {
             int bad = -1, ended = 0, step;
             if (!e || bd_vec_size(e) != GAMES) return 3;
             bd_vec_reset(e, 11, &out);
-            for (step = 0; step < 600; step++) {
+            for (step = 0; step < 300; step++) {
                 bd_vec_random(e, actions);
                 for (i = 0; i < GAMES; i++)
                     if (!masks[i][actions[i]]) failures++;
