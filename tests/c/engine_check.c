@@ -131,7 +131,7 @@ int main(void) {
             static int8_t winners[GAMES];
             int32_t actions[GAMES], scores[GAMES];
             bd_vec_out out = {obs[0], masks[0], rewards, terminated, truncated, outcomes, winners, final_obs[0]};
-            bd_search_limits few = {300, 0, 1, 0, 0, NULL};
+            bd_search_limits few = {300, 0, 1, 0, 0, NULL, NULL};
             bd_vec *e = bd_vec_new(&v, start, GAMES, k == 0 ? 0 : 30, k & 1);
             int bad = -1, ended = 0, step;
             if (!e || bd_vec_size(e) != GAMES) return 3;
