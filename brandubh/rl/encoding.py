@@ -27,6 +27,8 @@ brandubh.errors.MoveError: action 6 leaves the board: it goes west 1 from a1
 
 from __future__ import annotations
 
+import operator
+
 from .._engine import lib
 from ..engine import MoveLike, c_constants, move, move_text, parse_move, square, square_name
 from ..errors import ArgumentError, MoveError, quote
@@ -57,13 +59,22 @@ def missing_extra(module: str) -> str:
 
 
 def check_action(action: object) -> int:
-    """``action`` when it is an action number (0 to 1175); MoveError when it
-    is not."""
-    if not isinstance(action, int) or isinstance(action, bool):
+    """``action`` as an int when it is an action number (0 to 1175: an int,
+    or a numpy integer as a learner's sampler gives it); MoveError when it
+    is not.
+
+    >>> check_action(85)
+    85
+    """
+    try:
+        number = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        number = None
+    if number is None or isinstance(action, bool) or type(action).__name__ == "bool_":
         raise MoveError(f"an action is a whole number from 0 to {ACTIONS - 1}, not {quote(action)}")
-    if not 0 <= action < ACTIONS:
-        raise MoveError(f"action {action} is out of range: actions are 0 to {ACTIONS - 1}")
-    return action
+    if not 0 <= number < ACTIONS:
+        raise MoveError(f"action {number} is out of range: actions are 0 to {ACTIONS - 1}")
+    return number
 
 
 def check_view(view: object) -> str:
@@ -80,7 +91,8 @@ def action_move(action: int) -> int:
     >>> move_text(action_move(3 * 24 + 2 * 6 + 1))   # from d1, north, 2
     'd1d3'
     """
-    m = lib.bd_action_move(check_action(action))
+    action = check_action(action)
+    m = lib.bd_action_move(action)
     if m == 0:
         where, direction, distance = _parts(action)
         raise MoveError(f"action {action} leaves the board: it goes {direction} {distance} from {where}")

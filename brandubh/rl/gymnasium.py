@@ -73,6 +73,12 @@ class BrandubhEnv(gymnasium.Env):
     lasts that many moves; ``render_mode``: None or ``'ansi'`` (the board
     as text). The bot is seeded from ``reset(seed=...)``, so a seeded reset
     replays the same game for the same actions.
+
+    >>> env = BrandubhEnv(level=1)
+    >>> obs, info = env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.step(246)   # d2c2
+    >>> reward, terminated, info['ply']                          # and the bot has replied
+    (0.0, False, 2)
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -136,7 +142,7 @@ class BrandubhEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         if self._done:
             raise ArgumentError("the episode is over: call reset() before another step")
-        number = check_action(int(action) if isinstance(action, np.integer) else action)
+        number = check_action(action)
         try:
             legal = self.game.play(action_move(number)) == PLAY_OK
         except MoveError:   # an action that leaves the board
@@ -165,7 +171,14 @@ class BrandubhVectorEnv(gymnasium.vector.VectorEnv):
     ``infos`` with ``outcome`` and ``winner`` arrays and, for games that
     ended, ``final_obs``. Same-step autoreset: a game that ends is started
     again in the same step. ``copy=False`` returns the environment's own
-    arrays (overwritten by the next step) instead of copies."""
+    arrays (overwritten by the next step) instead of copies.
+
+    >>> envs = BrandubhVectorEnv(3, seed=2)
+    >>> obs, infos = envs.reset()
+    >>> obs, rewards, terminations, truncations, infos = envs.step(envs.env.random_actions())
+    >>> obs['observation'].shape, rewards.tolist()
+    ((3, 7, 7, 7), [0.0, 0.0, 0.0])
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 

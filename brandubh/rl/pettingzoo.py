@@ -58,6 +58,10 @@ class BrandubhAEC(AECEnv):
     game that lasts that many moves (None: the rule set's caps only, which
     end it as a draw); ``render_mode``: None, ``'ansi'`` (``render()``
     returns the board as text) or ``'human'`` (prints it).
+
+    >>> raw = BrandubhAEC(variant='modern')
+    >>> raw.possible_agents, int(raw.action_space('defenders').n)
+    (['attackers', 'defenders'], 1176)
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "brandubh_v0", "is_parallelizable": False,
@@ -118,7 +122,7 @@ class BrandubhAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        m = action_move(int(action))
+        m = action_move(action)
         if self.game.play(m) != PLAY_OK:
             raise MoveError(f"action {int(action)} is not a legal move for the {agent} here: "
                             f"{self.game.why_not(m >> 6, m & 63).name.lower()}")
