@@ -134,6 +134,15 @@ def test_bad_action_numbers_are_refused(bad):
         action_parts(bad)
 
 
+def test_numpy_integers_are_action_numbers_and_numpy_bools_are_not():
+    assert action_move(np.int64(85)) == action_move(85) == move("d1", "d3")
+    assert action_parts(np.uint16(85)) == ("d1", "north", 2)
+    with pytest.raises(MoveError):
+        action_move(np.True_)
+    with pytest.raises(MoveError):
+        action_move(np.float32(85))
+
+
 def test_planes_are_named_in_the_documented_order():
     assert PLANES == ("own", "enemy", "king", "throne", "corners", "to_move", "repeats")
 
