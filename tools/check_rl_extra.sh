@@ -3,7 +3,7 @@
 # built from this tree with `pip install ".[rl]"`, the extra's dependencies
 # consistent (`pip check`), and its modules imported and stepped from
 # outside the source tree (so the tree's own brandubh/ is not the one
-# imported). .ci/run runs it before the tests.
+# imported). tools/setup-tests runs it, after the set-up.
 #
 #     bash tools/check_rl_extra.sh
 set -euo pipefail
