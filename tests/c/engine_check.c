@@ -100,6 +100,7 @@ int main(void) {
             bd_search_result again;
             if (!kept) return 3;
             limits.table = kept;
+            limits.budget = 20000;
             if (bd_search(copy, &limits, &w, &found) != 0 || bd_search(copy, &limits, &w, &again) != 0 ||
                 again.move == 0)
                 failures++;
