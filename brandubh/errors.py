@@ -28,6 +28,15 @@ class ArgumentError(BrandubhError):
     """Some other argument is out of its range or of the wrong kind."""
 
 
+class WeightsError(ArgumentError):
+    """A weights file cannot be read, or does not hold the evaluation's weights."""
+
+
+class ClusterError(BrandubhError):
+    """A Ray cluster was asked for and cannot be used: Ray is not installed,
+    or no cluster answers at the address."""
+
+
 class EngineError(RuntimeError):
     """The engine could not do what was asked (it ran out of memory)."""
 

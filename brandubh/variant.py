@@ -77,6 +77,12 @@ class Variant:
     quiet_cap: int = 0
     _c: Any = field(default=None, init=False, repr=False, compare=False, hash=False)
 
+    def __getstate__(self) -> dict:
+        # The engine's copy of the rules (a cffi struct, made on first use)
+        # does not pickle; it is made again where the rules are used, so a
+        # rule set goes to another process (a Ray worker) as its fields.
+        return {k: v for k, v in self.__dict__.items() if k != "_c"}
+
     def __post_init__(self) -> None:
         for name in _BOOL_FIELDS:
             value = getattr(self, name)

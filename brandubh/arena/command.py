@@ -25,6 +25,7 @@ from ..stats import Progress, parse_sprt
 from ..variant import as_variant
 from .engine import EnginePlayer
 from .event import Event, default_jobs, run_event
+from .executor import Executor
 from .loop import GameRecord
 from .openings import Opening, load_openings, random_openings
 from .player import Limits, Player
@@ -32,7 +33,7 @@ from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
 
 __all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
-           "save_game", "save_summary"]
+           "save_game", "save_summary", "make_executor"]
 
 
 def parse_player(text: str, name: str = "") -> Player:
@@ -73,6 +74,11 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
     g.add_argument("--jobs", "-j", type=whole(1), default=jobs, metavar="N",
                    help=f"games played at once (default {jobs_default}; at most the games and "
                         "the cores; more than the cores would slow the programs' answers)")
+    g.add_argument("--ray", metavar="ADDRESS",
+                   help="play the games as tasks on a Ray cluster: auto (the one started on this "
+                        "machine by 'ray start --head', or RAY_ADDRESS), local (one started for "
+                        "this run, --jobs workers), or HOST:PORT; --jobs then defaults to the "
+                        "cluster's CPUs (needs pip install brandubh[cluster]; docs/cluster.md)")
     g.add_argument("--variant", default=variant, metavar="RULES",
                    help="the rule set: a preset (brandubh, codingame, modern, opentafl) or a "
                         f"quoted line of field=value pairs (default: {variant})")
@@ -218,10 +224,34 @@ def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO]
     stderr = sys.stderr if stderr is None else stderr
     games_file = _check_writable(args.save, args.games_out)
     total = len(event.specs())
-    jobs = event.jobs_used(total)
-    if event.jobs > jobs:
-        print(f"--jobs {event.jobs}: playing {jobs} games at once (the "
-              + ("games" if total <= default_jobs() else "cores") + " there are)", file=stderr)
+    executor = make_executor(args, event)
+    try:
+        return _run(event, executor, args, games_file, total, stdout, stderr)
+    finally:
+        if executor is not None:
+            executor.close()
+
+
+def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
+    """The executor ``--ray`` asks for (a :class:`~brandubh.arena.cluster.RayExecutor`,
+    ``--jobs`` at once or the cluster's CPUs), or None: the run's own threads."""
+    address = getattr(args, "ray", None)
+    if not address:
+        return None
+    from .cluster import RayExecutor
+
+    return RayExecutor(address, jobs=getattr(args, "jobs", None))
+
+
+def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
+         games_file: Optional[TextIO], total: int, stdout: TextIO, stderr: TextIO) -> int:
+    if executor is not None:
+        print(f"playing {executor.describe()}", file=stderr)
+    else:
+        jobs = event.jobs_used(total)
+        if event.jobs > jobs:
+            print(f"--jobs {event.jobs}: playing {jobs} games at once (the "
+                  + ("games" if total <= default_jobs() else "cores") + " there are)", file=stderr)
     progress = Progress(total, stream=stderr, enabled=False if args.no_progress or args.json else None)
     done = [0]
     written: set = set()
@@ -259,7 +289,7 @@ def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO]
             if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
                 saved[signum] = signal.signal(signum, stop)
     try:
-        result = run_event(event, on_game=on_game)
+        result = run_event(event, on_game=on_game, executor=executor)
         for game in result.games:  # those cut short by an interrupt
             if game.index not in written:
                 write(game)

@@ -4,8 +4,9 @@ Two players play ``games`` games, colours alternating, each opening twice
 (once with each player attacking). With more players every pairing does
 so (a round robin), or with ``gauntlet`` only the first player against
 each of the others. The games are played by :func:`~brandubh.arena.loop.play_game`,
-up to ``jobs`` at once, each in a thread of its own (an engine searches
-with the interpreter's lock released, and a program is waited on), and
+by default up to ``jobs`` at once, each in a thread of its own (an engine
+searches with the interpreter's lock released, and a program is waited
+on), or as Ray tasks on a cluster (:mod:`brandubh.arena.executor`), and
 reported as they finish.
 
 >>> from brandubh.arena import EnginePlayer
@@ -22,17 +23,20 @@ import string
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..errors import BrandubhError, quote
 from ..variant import Variant, VariantLike, as_variant
-from .loop import GameRecord, GameSpec, play_game
+from .executor import ThreadExecutor
+from .loop import GameRecord, GameSpec
 from .openings import Opening
 from .player import Limits, Player
-from .process import Registry
 from .report import EventResult
+
+if TYPE_CHECKING:
+    from .executor import Executor
 
 __all__ = ["Event", "run_event", "default_jobs", "player_names"]
 
@@ -150,15 +154,23 @@ class Event:
 
 
 def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult], None]] = None,
-              abort: Optional[threading.Event] = None) -> EventResult:
+              abort: Optional[threading.Event] = None,
+              executor: Optional["Executor"] = None) -> EventResult:
     """Play the event until every game is played, the SPRT decides, or
     ``abort`` is set (a KeyboardInterrupt sets it too, and ends every
     program at once). ``on_game(record, result_so_far)`` is called in this
-    thread as each game finishes."""
+    thread as each game finishes.
+
+    The games are played by ``executor`` (:mod:`brandubh.arena.executor`):
+    by default threads of this process, ``event.jobs_used()`` at once; a
+    :class:`~brandubh.arena.cluster.RayExecutor` plays them on a Ray
+    cluster. A game the executor gives back unplayed (its machine was
+    lost) is played again before any game not yet started; each game is
+    counted once. The caller keeps an executor it passes (and closes it)."""
     abort = abort or threading.Event()
-    registry = Registry()
     specs = event.specs()
-    jobs = event.jobs_used(len(specs))
+    own = executor is None
+    pool = ThreadExecutor(event.jobs_used(len(specs)), abort) if executor is None else executor
     named = [(p.name, p.describe()) for p in event.players]
 
     def result(games: list, **kw) -> EventResult:
@@ -166,23 +178,23 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
                            len(specs), **kw)
 
     games: list = []
+    replayed = 0
     stopped = interrupted = False
     t0 = time.monotonic()
     old_interval = sys.getswitchinterval()
     sys.setswitchinterval(min(old_interval, 0.001))  # less waiting for the GIL, truer times
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="brandubh-arena")
-    running: dict = {}
     try:
-        queue = list(specs)
-        while running or (queue and not stopped and not abort.is_set()):
-            while queue and len(running) < jobs and not stopped and not abort.is_set():
-                spec = queue.pop(0)
-                running[pool.submit(play_game, spec, abort, registry)] = spec.index
-            done, _ = wait(list(running), timeout=0.2, return_when=FIRST_COMPLETED)
-            for fut in done:
-                running.pop(fut)
-                games.append(fut.result())
-                so_far = result(games)
+        queue = deque(specs)
+        while pool.running or (queue and not stopped and not abort.is_set()):
+            while queue and pool.running < pool.slots and not stopped and not abort.is_set():
+                pool.submit(queue.popleft())
+            for spec, record in pool.finished(timeout=0.2):
+                if record is None:  # lost with its machine: played again, first
+                    replayed += 1
+                    queue.appendleft(spec)
+                    continue
+                games.append(record)
+                so_far = result(games, replayed=replayed)
                 if event.sprt is not None and not stopped:
                     stopped = so_far.sprt().decision is not None
                 if on_game is not None:
@@ -190,16 +202,12 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     except KeyboardInterrupt:
         interrupted = True
         abort.set()
-        registry.kill_all()
-        for fut in list(running):
-            try:
-                games.append(fut.result())
-            except Exception:  # pragma: no cover
-                pass
+        games.extend(pool.interrupt())
     finally:
-        pool.shutdown(wait=True)
-        registry.kill_all()
+        if own:
+            pool.close()
         sys.setswitchinterval(old_interval)
     if abort.is_set():
         interrupted = True
-    return result(games, stopped_early=stopped, interrupted=interrupted, seconds=time.monotonic() - t0)
+    return result(games, stopped_early=stopped, interrupted=interrupted, seconds=time.monotonic() - t0,
+                  replayed=replayed)

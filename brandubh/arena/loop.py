@@ -29,7 +29,7 @@ from ..variant import VariantLike, as_variant
 from .openings import Opening
 from .player import Limits, Player, Table
 
-__all__ = ["GameSpec", "GameRecord", "play_game", "NOT_COUNTED"]
+__all__ = ["GameSpec", "GameRecord", "play_game", "unplayed", "NOT_COUNTED"]
 
 NOT_COUNTED = ("aborted", "error")
 """The reasons of games that count for nobody: cut short by an interrupted
@@ -141,6 +141,23 @@ class GameRecord:
         return out
 
 
+def unplayed(spec: GameSpec, reason: str = "aborted", detail: str = "") -> GameRecord:
+    """The record of a game before its first move: who sits where, the
+    rules, the opening; ``reason`` and ``detail`` as given (a game that an
+    executor could not play is recorded so, with reason ``error``)."""
+    p1, p2 = spec.players
+    names = {"p1": p1.name, "p2": p2.name}
+    def_seat = "p2" if spec.attackers == "p1" else "p1"
+    return GameRecord(
+        index=spec.index, seats=names, attackers=names[spec.attackers], defenders=names[def_seat],
+        describe_players={p1.name: p1.describe(), p2.name: p2.describe()},
+        variant=as_variant(spec.variant).as_string(), start=spec.opening.start,
+        moves=list(spec.opening.moves), opening=spec.opening_index, opening_label=spec.opening.label,
+        opening_plies=len(spec.opening.moves), pairing=spec.pairing,
+        turn_ms={p1.name: [], p2.name: []}, late={p1.name: 0, p2.name: 0},
+        reason=reason, detail=detail)
+
+
 def play_game(spec: GameSpec, abort: Optional[threading.Event] = None, registry: Any = None) -> GameRecord:
     """Play one game. Never raises for anything a player does (a fault is
     an ending); a failure of the arena itself gives a record with reason
@@ -148,16 +165,8 @@ def play_game(spec: GameSpec, abort: Optional[threading.Event] = None, registry:
     started is gone when it returns."""
     variant = as_variant(spec.variant)
     p1, p2 = spec.players
-    names = {"p1": p1.name, "p2": p2.name}
     att_seat = spec.attackers
-    def_seat = "p2" if att_seat == "p1" else "p1"
-    record = GameRecord(
-        index=spec.index, seats=names, attackers=names[att_seat], defenders=names[def_seat],
-        describe_players={p1.name: p1.describe(), p2.name: p2.describe()},
-        variant=variant.as_string(), start=spec.opening.start, moves=list(spec.opening.moves),
-        opening=spec.opening_index, opening_label=spec.opening.label,
-        opening_plies=len(spec.opening.moves), pairing=spec.pairing,
-        turn_ms={p1.name: [], p2.name: []}, late={p1.name: 0, p2.name: 0})
+    record = unplayed(spec)
     table = Table(abort, registry)
     seats: dict = {}
     game = None

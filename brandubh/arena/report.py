@@ -43,6 +43,9 @@ class EventResult:
     stopped_early: bool = False
     interrupted: bool = False
     seconds: float = 0.0
+    #: Games given back unplayed by the executor (a lost machine) and
+    #: played again: each is in ``games`` once.
+    replayed: int = 0
 
     def __post_init__(self) -> None:
         self.players = [tuple(p) for p in self.players]  # type: ignore[misc]
@@ -189,6 +192,7 @@ class EventResult:
             "stopped_early": self.stopped_early,
             "interrupted": self.interrupted,
             "errors": len(self.errors),
+            "replayed": self.replayed,
             "standings": standings,
             "crosstable": cross,
             "sides": dict(zip(("attackers", "draws", "defenders"), self.side_wins())),
@@ -268,6 +272,9 @@ class EventResult:
         lines.append("faults: " + ("; ".join(shown) if shown else "none"))
         if self.errors:
             lines.append(f"arena errors: {len(self.errors)} games (not counted)")
+        if self.replayed:
+            lines.append(f"replayed: {self.replayed} games lost with their worker were played again "
+                         "(each counted once)")
         note = (" (a program's first answer is timed from its input, and may hold its start-up)"
                 if self.settings.get("clock") else "")
         lines.append(f"answer times in ms, median / worst{note}:")

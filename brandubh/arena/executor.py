@@ -1,0 +1,123 @@
+"""Where a run's games are played: the executors of the one game function.
+
+Every game of a run is :func:`~brandubh.arena.loop.play_game` of its
+:class:`~brandubh.arena.loop.GameSpec`; an executor only decides where that
+call happens. :class:`ThreadExecutor` (the default) calls it in threads of
+this process; :class:`~brandubh.arena.cluster.RayExecutor` calls it as Ray
+tasks on a cluster (``--ray ADDRESS``). :func:`~brandubh.arena.event.run_event`
+hands games to an executor and takes back what it finished, in the same
+loop whichever it is, so the same event gives the same games either way.
+
+An executor may also give a game back unplayed (the machine that had it was
+lost): the run then plays it again, and no game is counted twice, since a
+game's record is taken once, from the one call that finished it.
+
+>>> from brandubh.arena import EnginePlayer, GameSpec
+>>> spec = GameSpec(0, (EnginePlayer.from_text('budget=100', name='A'),
+...                     EnginePlayer.from_text('budget=50', name='B')))
+>>> with ThreadExecutor(2) as pool:
+...     pool.submit(spec)
+...     [(s.index, r.counted) for s, r in pool.finished(timeout=60)]
+[(0, True)]
+"""
+
+from __future__ import annotations
+
+import abc
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any, Optional
+
+from .loop import GameRecord, GameSpec, play_game
+from .process import Registry
+
+__all__ = ["Executor", "ThreadExecutor"]
+
+
+class Executor(abc.ABC):
+    """Plays :class:`GameSpec`\\ s somewhere, ``slots`` at a time. A run
+    :meth:`submit`\\ s games while fewer than ``slots`` are out, and asks
+    :meth:`finished` for those done: ``(spec, record)`` pairs, ``record``
+    None for a game lost with its machine, to be played again.
+    :meth:`interrupt` ends the games still out (Ctrl-C) and gives what they
+    left; :meth:`close` lets go of everything."""
+
+    slots: int = 1
+
+    @abc.abstractmethod
+    def submit(self, spec: GameSpec) -> None:
+        """Start one game."""
+
+    @abc.abstractmethod
+    def finished(self, timeout: float) -> list[tuple[GameSpec, Optional[GameRecord]]]:
+        """The games done since the last call, waiting up to ``timeout``
+        seconds for the first (an empty list when none came)."""
+
+    @property
+    @abc.abstractmethod
+    def running(self) -> int:
+        """How many games are out."""
+
+    @abc.abstractmethod
+    def interrupt(self) -> list[GameRecord]:
+        """End every game out; the records of those that returned one."""
+
+    def close(self) -> None:
+        """Let go of the threads, processes or connections held."""
+
+    def describe(self) -> str:
+        """Where the games are played, for a report's note."""
+        return f"{self.slots} at a time in this process"
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class ThreadExecutor(Executor):
+    """Games in threads of this process, ``slots`` at once: an engine
+    searches with the interpreter's lock released, and a program is waited
+    on. ``abort`` (set by :meth:`interrupt`) tells every game to stop at its
+    next turn; the programs of the run are kept in one registry so that an
+    interrupt kills them all at once."""
+
+    def __init__(self, slots: int = 1, abort: Optional[threading.Event] = None) -> None:
+        self.slots = max(1, int(slots))
+        self.abort = abort if abort is not None else threading.Event()
+        self.registry = Registry()
+        self._pool = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="brandubh-arena")
+        self._out: dict[Future, GameSpec] = {}
+
+    def submit(self, spec: GameSpec) -> None:
+        self._out[self._pool.submit(play_game, spec, self.abort, self.registry)] = spec
+
+    @property
+    def running(self) -> int:
+        return len(self._out)
+
+    def finished(self, timeout: float) -> list[tuple[GameSpec, Optional[GameRecord]]]:
+        if not self._out:
+            return []
+        done, _ = wait(list(self._out), timeout=timeout, return_when=FIRST_COMPLETED)
+        # In the order they were started, so that two done at once are
+        # reported alike on every run.
+        ordered = sorted(done, key=lambda fut: self._out[fut].index)
+        return [(self._out.pop(fut), fut.result()) for fut in ordered]
+
+    def interrupt(self) -> list[GameRecord]:
+        self.abort.set()
+        self.registry.kill_all()
+        left = []
+        for fut in list(self._out):
+            try:
+                left.append(fut.result())
+            except Exception:  # pragma: no cover - play_game does not raise
+                pass
+        self._out.clear()
+        return left
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.registry.kill_all()
