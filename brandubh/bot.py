@@ -15,6 +15,7 @@ from typing import Any, Optional, Union
 
 from .errors import ArgumentError, quote
 from .search import check_limits, features_off, salt_bytes, salt_seed
+from .weights import WeightsLike, as_weights
 
 # level: (budget in positions, chance of a random move instead of a search).
 # Each level's budget is eight to ten times the one below. Measured with
@@ -57,6 +58,10 @@ class Bot:
     bytes) makes its choices repeatable; with none, a :class:`~brandubh.Game`'s
     own seed is used when it has one.
 
+    ``weights`` changes some of the evaluation's weights: a dict, or the
+    path of a weights file (:mod:`brandubh.weights`, what ``brandubh tune``
+    writes).
+
     ``choose(game)`` takes a :class:`~brandubh.Game` (and returns the move as
     stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (and returns a move
     number); None when the game is over. The game is not changed.
@@ -66,7 +71,7 @@ class Bot:
     """
 
     def __init__(self, level: int = 4, seed: SeedLike = None, *, budget: Optional[int] = None,
-                 depth: Optional[int] = None, weights: Optional[dict] = None,
+                 depth: Optional[int] = None, weights: WeightsLike = None,
                  off: tuple = ()) -> None:
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {quote(level)}")
@@ -78,7 +83,9 @@ class Bot:
             self.budget, self.blunder = budget, 0.0
         check_limits(self.budget, 1, depth)
         self.depth = depth
-        self.weights = weights
+        # A dict of some weights, or a weights file (brandubh tune's), read
+        # and checked once, here.
+        self.weights: Optional[dict] = as_weights(weights) or None
         # Search features turned off, to measure them (brandubh match "off=tt").
         self.off = features_off(off)
         self.seed = seed

@@ -42,6 +42,7 @@ from .bot import MAX_LEVEL as _BOT_MAX_LEVEL
 from .errors import BrandubhError, quote
 from .protocol import NONE, TURN_LINES, Tracker
 from .variant import VariantLike
+from .weights import WeightsLike
 
 __all__ = [
     "ASSUMED_RATE",
@@ -115,7 +116,8 @@ def budgets(budget: Optional[int] = None, first_budget: Optional[int] = None,
     return max(1, first), max(1, turn)
 
 
-def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO] = None) -> Chooser:
+def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO] = None,
+                weights: "WeightsLike" = None) -> Chooser:
     """A chooser that plays as ``brandubh.Bot(level, seed=seed)`` (which
     searches with ``Rules.search``), its budget capped each turn by the
     budget the time limit allows. BrandubhError when this build has no
@@ -128,7 +130,7 @@ def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO]
     from .bot import Bot
     from .engine import parse_move
 
-    bot = Bot(level, seed=seed)
+    bot = Bot(level, seed=seed, weights=weights)
     level_budget = bot.budget
 
     def choose(record, budget: int, time_ms: Optional[float] = None) -> Optional[int]:
@@ -321,6 +323,9 @@ def register(subparsers) -> None:
     p.add_argument("--variant", default="codingame", metavar="NAME",
                    help="the rule set: a preset (codingame, brandubh, modern, opentafl) or a "
                         "quoted line of field=value pairs (default: codingame)")
+    p.add_argument("--weights", metavar="FILE",
+                   help="the evaluation's weights from FILE (what 'brandubh tune' writes; the "
+                        "weights it leaves out keep their defaults), in play and in --export")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="write each turn's move, budget and search time on standard error")
     p.add_argument("--export", metavar="FILE",
@@ -340,9 +345,12 @@ def run(args: argparse.Namespace) -> int:
 
     from .bot import LEVELS
 
+    from .weights import load_weights
+
     variant = as_variant(args.variant)
+    weights = load_weights(args.weights) if args.weights else None
     if args.export is not None:
-        return _export(args, variant)
+        return _export(args, variant, weights)
     fixed = args.budget is not None or args.first_budget is not None or args.rate is not None
     clock_ms: Optional[tuple[float, float]] = None
     if fixed:
@@ -351,14 +359,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         first = turn = LEVELS[args.level][0]
         clock_ms = (max(1.0, FIRST_MS - args.margin), max(1.0, TURN_MS - args.margin))
-    choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None)
+    choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None,
+                         weights=weights)
     if args.verbose:
         limits = (f"budgets {first} then {turn}" if clock_ms is None else
                   f"clock {clock_ms[0]:g} ms then {clock_ms[1]:g} ms")
         _say(sys.stderr, f"{variant.as_string()}, level {args.level}, {limits}, seed {args.seed}")
     # Load the engine and warm the search before the first turn's clock starts.
     try:
-        Rules(variant=variant).search(budget=min(turn, 2000), seed=args.seed)
+        Rules(variant=variant).search(budget=min(turn, 2000), seed=args.seed, weights=weights)
     except Exception as exc:  # the first real turn will say it again, and answer
         _say(sys.stderr, f"the warm-up search failed: {type(exc).__name__}: {exc}")
     try:
@@ -368,12 +377,12 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-def _export(args: argparse.Namespace, variant) -> int:
+def _export(args: argparse.Namespace, variant, weights: Optional[dict]) -> int:
     from .export import export
 
     size = export(args.export, level=args.level, budget=args.budget, first_budget=args.first_budget,
                   seed=args.seed, variant=variant, margin_ms=args.margin, verbose=args.verbose,
-                  lang=args.lang)
+                  lang=args.lang, weights=weights)
     if args.export != "-":
         _say(sys.stderr, f"wrote {args.export}: {size} characters of C (limit 100000); "
                          f"build it with: {'g++' if args.lang == 'cpp' else 'gcc'} {args.export} -o bot")

@@ -32,6 +32,7 @@ from typing import Optional
 
 from .errors import BrandubhError
 from .variant import VariantLike
+from .weights import WeightsLike
 
 __all__ = ["SOURCES", "LIMIT", "source_dir", "strip_comments", "amalgamate", "render", "export"]
 
@@ -164,14 +165,16 @@ def amalgamate(src: Optional[Path] = None) -> tuple[list[str], str]:
 
 def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[int] = None,
            seed: int = 1, variant: "VariantLike" = "codingame", margin_ms: float = 20.0,
-           first_ms: float = 100.0, turn_ms: float = 50.0, weights: Optional[dict] = None,
+           first_ms: float = 100.0, turn_ms: float = 50.0, weights: "WeightsLike" = None,
            tt_bytes: int = 1 << 21, verbose: bool = False, lang: str = "c",
            keep_table: bool = True) -> str:
     """The bot's C source: it plays at ``level`` (brandubh.Bot's budgets and
     blunders), each search also stopped by ``budget`` positions (the first
     turn ``first_budget``, by default 1.4 times ``budget``) and by the clock,
     ``margin_ms`` before the later turns' limit (and, on the first turn, as
-    much more as its limit is longer: the same share of it). ``lang``: ``c`` or ``cpp``, the
+    much more as its limit is longer: the same share of it). ``weights``
+    changes some of the evaluation's weights (a dict, or a weights file:
+    :mod:`brandubh.weights`), checked first. ``lang``: ``c`` or ``cpp``, the
     same text, which is both (tests/test_export.py builds it with g++ too).
     ``keep_table``: one transposition table of ``tt_bytes`` for the whole
     game, kept from turn to turn (a table per search when false, as the
@@ -179,6 +182,7 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     from .bot import LEVELS
     from .engine import c_variant
     from .variant import as_variant
+    from .weights import as_weights
 
     if lang not in ("c", "cpp"):
         raise BrandubhError(f"the language is c or cpp, not {lang}")
@@ -209,7 +213,7 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_TURN_STOP_MS {float(turn_ms - margin_ms)!r}",
         f"#define BOT_VERBOSE {int(verbose)}",
     ])
-    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in (weights or {}).items())
+    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(as_weights(weights).items()))
     includes, engine = amalgamate()
     template = (DATA / "codingame_main.c").read_text(encoding="utf-8")
     tables = strip_comments((DATA / "tables_init.c").read_text(encoding="utf-8"))

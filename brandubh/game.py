@@ -42,6 +42,7 @@ from .notation import FAULTS
 from .rules import Rules, outcome_name
 from .search import SearchResult, salt_bytes, salt_seed
 from .variant import Variant, VariantLike
+from .weights import WeightsLike
 
 __all__ = [
     "Game",
@@ -735,7 +736,7 @@ class Game:
     # -- a program's move ------------------------------------------------------
 
     def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,
-               depth: Optional[int] = None, weights: Optional[dict] = None, *,
+               depth: Optional[int] = None, weights: "WeightsLike" = None, *,
                time_ms: Optional[float] = None, stop: Any = None,
                hash_mb: Optional[int] = None) -> Optional[SearchResult]:
         """The move a search of ``budget`` positions (20,000 by default; no

@@ -38,12 +38,13 @@ answer times.
 
 A player is an engine setting, key=value pairs: level (1-6), budget
 (positions a move), depth, an evaluation weight (attacker, defender,
-lane_one, lane_two, freedom, corner_guard, ring), or off=FEATURE+FEATURE to
-turn search features off (tt, killers, history, pvs, threats, qsearch,
-blocks, lmr). Or a program: cmd=COMMAND (the rest of the text is the
-command), speaking the CodinGame puzzle's protocol, or
-protocol=opentafl,cmd=COMMAND, an engine for OpenTafl speaking its engine
-protocol. Players are named A, B, C... in the order given.
+lane_one, lane_two, freedom, corner_guard, ring), weights=FILE (a weights
+file that 'brandubh tune' wrote), or off=FEATURE+FEATURE to turn search
+features off (tt, killers, history, pvs, threats, qsearch, blocks, lmr). Or
+a program: cmd=COMMAND (the rest of the text is the command), speaking the
+CodinGame puzzle's protocol, or protocol=opentafl,cmd=COMMAND, an engine for
+OpenTafl speaking its engine protocol. Players are named A, B, C... in the
+order given.
 
 This is a front door to the same arena as 'brandubh referee'."""
 
@@ -51,6 +52,8 @@ _EPILOG = """\
 examples:
   brandubh match "level=5" "level=4" --games 200
   brandubh match "budget=4000,off=tt" "budget=4000" --games 400 --sprt 0,10
+  brandubh match "budget=20000,weights=tuned.json" "budget=20000" --sprt 0,10
+  brandubh match "level=4" "level=3" --games 2000 --ray auto
   brandubh match "level=2" "level=1" "budget=5000" --games 20
   brandubh match "level=3" "cmd=python3 my_bot.py" --first-ms 100 --turn-ms 50
   brandubh match "protocol=opentafl,cmd=brandubh opentafl --level 3" "level=2"

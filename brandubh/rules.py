@@ -66,6 +66,7 @@ from .variant import Variant, VariantLike, as_variant
 
 
 if TYPE_CHECKING:
+    from .weights import WeightsLike
     from .engine import _FromEngine
 
     class Outcome(IntEnum, metaclass=_FromEngine):
@@ -477,7 +478,7 @@ class Rules:
     # -- the search --------------------------------------------------------
 
     def search(self, budget: Optional[int] = None, seed: int = 1, depth: Optional[int] = None,
-               weights: Optional[dict] = None, _off: int = 0, *, time_ms: Optional[float] = None,
+               weights: "WeightsLike" = None, _off: int = 0, *, time_ms: Optional[float] = None,
                stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
@@ -489,7 +490,8 @@ class Rules:
         when ``time_ms`` is given. ``seed`` (0 to 2**32-1) settles the
         choice among root moves that score alike and nothing else;
         ``depth`` stops the search after that many moves ahead; ``weights``
-        changes some of :meth:`weights`.
+        changes some of :meth:`weights` (a dict of them, or the path of a
+        weights file that ``brandubh tune`` wrote: :mod:`brandubh.weights`).
 
         ``hash_mb``: the transposition table's size in MiB (1 to 16384,
         rounded down to a power of two of 16-byte entries); by default it is
@@ -527,7 +529,7 @@ class Rules:
                 return None
             return SearchResult(*raw)
 
-    def evaluate(self, weights: Optional[dict] = None) -> int:
+    def evaluate(self, weights: "WeightsLike" = None) -> int:
         """The position as the search scores it when it looks no further:
         positive when it favours the attackers.
 

@@ -16,7 +16,8 @@ when the caller says so, are not deterministic.
 from __future__ import annotations
 
 import hashlib
-from typing import Mapping, NamedTuple, Optional, Union
+import os
+from typing import Any, Mapping, NamedTuple, Optional, Union
 
 from . import kernels, stopping
 from ._engine import ffi, lib
@@ -60,10 +61,16 @@ _DEFAULT_C = ffi.new("bd_weights *")
 lib.bd_default_weights(_DEFAULT_C)
 
 
-def c_weights(weights: Optional[Mapping[str, int]]):
-    """The default weights with some changed, checked, as the engine's struct."""
+def c_weights(weights: Any):
+    """The default weights with some changed, checked, as the engine's struct:
+    ``weights`` is None, a mapping of names to whole numbers, or the path of
+    a weights file (:mod:`brandubh.weights`)."""
     if weights is None:
         return _DEFAULT_C
+    if isinstance(weights, (str, os.PathLike)):
+        from .weights import load_weights
+
+        weights = load_weights(weights)
     if not isinstance(weights, Mapping):
         raise ArgumentError(f"weights must be a dict of weight names to whole numbers, not {type(weights).__name__}")
     w = ffi.new("bd_weights *", _DEFAULT_C[0])

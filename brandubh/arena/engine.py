@@ -5,9 +5,11 @@ seed give the same move), never by a clock.
 A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 ``budget`` (positions a move), ``depth``, any evaluation weight
 (``attacker``, ``defender``, ``lane_one``, ``lane_two``, ``freedom``,
-``corner_guard``, ``ring``), and ``off=`` search features to turn off,
-joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``, ``threats``,
-``qsearch``, ``blocks``, ``lmr``).
+``corner_guard``, ``ring``), ``weights=FILE`` (a weights file, as
+``brandubh tune`` writes: :mod:`brandubh.weights`; a weight also written in
+the setting wins over the file's), and ``off=`` search features to turn
+off, joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``,
+``threats``, ``qsearch``, ``blocks``, ``lmr``).
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}
@@ -39,9 +41,19 @@ def parse_setting(text: str) -> dict:
     weight_names, features = _names()
     out: dict = {}
     weights: dict = {}
+    from_file: dict = {}
     for part in filter(None, (p.strip() for p in str(text).split(","))):
         key, eq, raw = part.partition("=")
         key = key.strip()
+        if key == "weights" and eq:
+            # Read here, so the player carries the numbers (to another
+            # process, or a Ray worker) and not the file's name.
+            from ..weights import load_weights
+
+            if not raw.strip():
+                raise ArgumentError(f"weights= in {quote(text)} names no file")
+            from_file = load_weights(raw.strip())
+            continue
         if key == "off" and eq:
             names = tuple(filter(None, raw.strip().split("+")))
             unknown = [n for n in names if n not in features]
@@ -59,10 +71,11 @@ def parse_setting(text: str) -> dict:
         elif key in weight_names:
             weights[key] = value
         else:
-            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, off, cmd "
-                                f"or a weight ({', '.join(weight_names)})")
-    if weights:
-        out["weights"] = weights
+            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, off, cmd, "
+                                f"weights=FILE or a weight ({', '.join(weight_names)})")
+    if weights or from_file:
+        # A weight written in the setting wins over the file's.
+        out["weights"] = {**from_file, **weights}
     if not out:
         raise ArgumentError(f"{quote(text)} sets nothing: give e.g. level=4 or budget=20000")
     return out
