@@ -2,7 +2,8 @@
 
     brandubh bench [--depth N] [--budget N] [--verbose]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
-    brandubh match A B [--games N] [--jobs N] ...
+    brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
+    brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
     brandubh codingame [--level N] [--budget N] [--seed N]
     brandubh opentafl [--level N] [--budget N] [--seed N] [--write-ini DIR]
     brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
@@ -109,9 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 
-    from . import codingame, match, opentafl, play, referee, serve, show
+    from . import codingame, match, opentafl, play, referee, serve, show, tune
 
     match.register(sub)
+    tune.register(sub)
     codingame.register(sub)
     opentafl.register(sub)
     referee.register(sub)
