@@ -43,18 +43,18 @@ def load_weights(path: Union[str, "os.PathLike[str]"]) -> dict[str, int]:
         with open(where, encoding="utf-8") as f:
             data = json.load(f)
     except OSError as exc:
-        raise WeightsError(f"cannot read the weights file {quote(where)}: {exc.strerror or exc}") from None
+        raise WeightsError(f"cannot read the weights file {quote(where, 300)}: {exc.strerror or exc}") from None
     except ValueError as exc:
-        raise WeightsError(f"the weights file {quote(where)} is not JSON: {exc}") from None
+        raise WeightsError(f"the weights file {quote(where, 300)} is not JSON: {exc}") from None
     if isinstance(data, dict) and "weights" in data:
         data = data["weights"]
     if not isinstance(data, dict) or not data:
-        raise WeightsError(f"the weights file {quote(where)} holds no weights: it should be a JSON "
+        raise WeightsError(f"the weights file {quote(where, 300)} holds no weights: it should be a JSON "
                            'object like {"weights": {"ring": 45}}')
     try:
         c_weights(data)
     except ArgumentError as exc:
-        raise WeightsError(f"the weights file {quote(where)}: {exc}") from None
+        raise WeightsError(f"the weights file {quote(where, 300)}: {exc}") from None
     return {name: data[name] for name in sorted(data)}
 
 
