@@ -324,8 +324,9 @@ examples:
   brandubh tune --out ring.json --params ring,freedom --steps 500 --budget 5000
   brandubh match "budget=20000,weights=tuned.json" "budget=20000" --sprt 0,10
 
-Exit status: 0 when the run is done, 2 for bad arguments, 130 when
-interrupted (the state is saved: run the same command to go on)."""
+Exit status: 0 when the run is done (or has reached --until), 2 for bad
+arguments, 130 when interrupted (the state is saved: run the same command
+to go on)."""
 
 
 def _named_floats(text: str) -> tuple[tuple[str, float], ...]:
@@ -376,6 +377,9 @@ def register(subparsers) -> None:
                    help="games played at once (default: the cores; with --ray, the cluster's CPUs)")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="play the games as Ray tasks: auto, local or HOST:PORT (docs/cluster.md)")
+    p.add_argument("--until", type=whole(1), metavar="STEP",
+                   help="stop (saved, to go on later) once the run reaches this step: a run "
+                        "in parts, the same as in one go")
     p.add_argument("--every", type=whole(1), default=100, metavar="N",
                    help="print a line every N steps (default 100)")
     p.set_defaults(run=run)
@@ -426,8 +430,9 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
                          steps=config.steps, games=tuner.games, tuned_by="brandubh tune (SPSA)",
                          config=config.as_dict())
 
+        more = None if args.until is None else max(0, args.until - tuner.step)
         try:
-            tuner.run(on_step)
+            tuner.run(on_step, max_steps=more)
         except KeyboardInterrupt:
             progress.close()
             write_out()

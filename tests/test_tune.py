@@ -117,6 +117,11 @@ def test_the_command_writes_weights_every_player_takes_and_resumes(tmp_path, cap
     assert "another run" in capsys.readouterr().err
     assert main(argv) == 0  # done already: nothing more to play
     assert "resuming at step 3" in capsys.readouterr().err
+    # In parts with --until: the same log as in one go.
+    parts = tmp_path / "parts.json"
+    argv_parts = [*argv[:2], str(parts), *argv[3:]]
+    assert main([*argv_parts, "--until", "1"]) == 0 and main(argv_parts) == 0
+    assert json.loads((tmp_path / "parts.json.state.json").read_text())["log"] == state["log"]
     assert main(["match", f"budget=200,weights={out}", "budget=200", "-n", "2"]) == 0
 
 
