@@ -10,6 +10,8 @@
 - :mod:`~brandubh.arena.openings`: where games start;
 - :mod:`~brandubh.arena.loop`: one game (:func:`play_game`);
 - :mod:`~brandubh.arena.event`: a schedule and a run (:func:`run_event`);
+- :mod:`~brandubh.arena.executor`: where the games are played (threads of
+  this process), and :mod:`~brandubh.arena.cluster`: Ray tasks on a cluster;
 - :mod:`~brandubh.arena.report`: what the games say (:class:`EventResult`).
 
 ``brandubh match`` and ``brandubh referee`` are two front doors to it.
@@ -21,7 +23,9 @@
 """
 
 from .engine import EnginePlayer, parse_setting
+from .cluster import RayExecutor
 from .event import Event, run_event
+from .executor import Executor, ThreadExecutor
 from .loop import GameRecord, GameSpec, play_game
 from .openings import Opening, load_openings, parse_openings, random_openings
 from .player import Answer, Limits, Player, Seat, Table
@@ -29,7 +33,8 @@ from .process import ProcessPlayer
 from .report import EventResult
 
 __all__ = [
-    "Answer", "EnginePlayer", "Event", "EventResult", "GameRecord", "GameSpec", "Limits",
-    "Opening", "Player", "ProcessPlayer", "Seat", "Table", "load_openings", "parse_openings",
+    "Answer", "EnginePlayer", "Event", "EventResult", "Executor", "GameRecord", "GameSpec", "Limits",
+    "Opening", "Player", "ProcessPlayer", "RayExecutor", "Seat", "Table", "ThreadExecutor",
+    "load_openings", "parse_openings",
     "parse_setting", "play_game", "random_openings", "run_event",
 ]
