@@ -38,9 +38,13 @@ LEVELS: dict[int, tuple[int, float]] = {
 MAX_LEVEL = max(LEVELS)
 
 #: A bot accepts a draw offer when its own search scores the position at
-#: least this much against it: about five soldiers behind, or a loss it can
-#: see coming. (The evaluation favours the attackers by about 250 at the
-#: set-up, so a bot with the defenders does not take a draw at once.)
+#: least this much worse for it than the evaluation scores the set-up (under
+#: the same rules and weights): about two and a half soldiers behind where
+#: the game started, or a loss it can see coming. From the set-up, not from
+#: zero: the soldiers' weights alone favour the attackers there (by 240 with
+#: the weights of Game::Brandubh's documentation, by 1004 with the tuned
+#: ones), which says nothing of who is ahead, so a bot with the defenders
+#: must not take a draw at once.
 DRAW_MARGIN = 500
 
 SeedLike = Union[int, str, bytes, None]
@@ -134,8 +138,8 @@ class Bot:
     def accepts_draw(self, game: Any, side: Optional[str] = None) -> bool:
         """Whether this bot, playing ``side``, accepts a draw: when a search
         at its own budget (with no blunders) scores the position
-        :data:`DRAW_MARGIN` or more against it, including a loss it sees
-        coming; otherwise it declines and plays on. ``side`` defaults, for a
+        :data:`DRAW_MARGIN` or more worse for it than the set-up, including
+        a loss it sees coming; otherwise it declines and plays on. ``side`` defaults, for a
         :class:`~brandubh.Game` with an offer waiting, to the side of the
         seat that did not make it. False when the game is over. The same
         game and bot give the same answer every time.
@@ -145,6 +149,9 @@ class Bot:
         >>> _ = game.offer_draw('p2')
         >>> Bot(2).accepts_draw(game), Bot(2).accepts_draw(game, 'defenders')
         (True, False)
+        >>> start = Game()                                 # the set-up: neither is behind
+        >>> Bot(2).accepts_draw(start, 'attackers'), Bot(2).accepts_draw(start, 'defenders')
+        (False, False)
         """
         if side is None:
             offer = getattr(game, "draw_offered_by", None)
@@ -160,4 +167,5 @@ class Bot:
             found = rules.search(budget=self.budget, seed=salt_seed(self._salt(game, rules) + b"|draw"),
                                  depth=self.depth, weights=self.weights, _off=self.off)
             mine = found.score if rules.side == side else -found.score
-            return bool(mine <= -DRAW_MARGIN)
+            start = type(rules)(variant=rules.variant).evaluate(self.weights)  # the attackers' view
+            return bool(mine <= (start if side == "attackers" else -start) - DRAW_MARGIN)

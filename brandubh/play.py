@@ -16,7 +16,8 @@ and a move is typed in either written form (``d1d3``, ``d1-d3``,
 ``undo``        take back your last move (and the engine's reply to it)
 ``hint``        the search's suggestion for you and its score
 ``draw``        offer a draw: the engine accepts when its own search scores the
-                position :data:`~brandubh.bot.DRAW_MARGIN` or more against it
+                position :data:`~brandubh.bot.DRAW_MARGIN` or more worse for it
+                than the set-up
 ``resign``      give the game up
 ``save FILE``   write the game text (``brandubh show FILE``, ``--load FILE``)
 ``help``        the commands
@@ -409,7 +410,8 @@ examples:
   brandubh play --load saved.txt          (a game text, as 'save FILE' writes it)
 
 The engine accepts a draw when its own search scores the position 500 or
-more against it (about five soldiers, or a loss it sees coming). A hint is
+more worse for it than the set-up (about two and a half soldiers, or a
+loss it sees coming). A hint is
 a search of 48,000 positions (level 4's).
 
 Exit status: 0, 2 for bad arguments or a game file that cannot be read,

@@ -309,7 +309,8 @@ BD_FN int bd_playouts(bd_game *g, uint64_t games, uint64_t seed, bd_playout_stat
 /* ---- The evaluation (eval.c): a position scored without looking further,
  * from the attackers' side (positive favours the attackers). */
 
-/* The seven weights of Game::Brandubh::Rules's documentation. */
+/* The evaluation's seven weights (Game::Brandubh::Rules's documentation
+ * names them; bd_default_weights gives the values `brandubh tune` found). */
 typedef struct bd_weights {
     int attacker;      /* each attacker on the board */
     int defender;      /* each defender on the board (counts against) */

@@ -10,7 +10,10 @@ import sys
 from brandubh.bench import POSITIONS, run_bench
 from brandubh.variant import PRESETS
 
-BENCH_SIGNATURE = 1_154_633
+# 1,154,633 until the shipped weights became those brandubh tune found (SPSA,
+# 40,000 games; +68 +- 15 Elo at 20,000 positions a move): the same search,
+# another evaluation, so other moves and other node counts.
+BENCH_SIGNATURE = 1_169_228
 
 
 def test_bench_positions_cover_every_preset():

@@ -119,8 +119,10 @@ def test_seed_only_breaks_ties():
 def test_weights_change_evaluate_and_are_checked():
     game = Rules()
     base = game.evaluate()
-    assert game.evaluate({"attacker": 101}) == base + 8
-    assert game.evaluate({"defender": 141}) == base - 4
+    w = Rules.weights()
+    # One more for each of the eight attackers, one less for each of the four defenders.
+    assert game.evaluate({"attacker": w["attacker"] + 1}) == base + 8
+    assert game.evaluate({"defender": w["defender"] + 1}) == base - 4
     assert set(Rules.weights()) == {"attacker", "defender", "lane_one", "lane_two", "freedom", "corner_guard", "ring"}
     with pytest.raises(BrandubhError):
         game.evaluate({"atacker": 1})
