@@ -15,7 +15,7 @@ standard error and still a legal move, if there is one.
 **Time.** The limits are 100 ms for a bot's first turn and 50 ms after it.
 By default the bot plays to the clock: each search is given ``time_ms`` of
 the limit less a safety margin (``--margin``, :data:`MARGIN_MS` by default:
-80 ms, then 30 ms), and the level's budget. Under a clock the answers depend
+75 ms, then 25 ms), and the level's budget. Under a clock the answers depend
 on the machine's speed and load. For reproducible runs, ``--budget`` fixes
 the later turns' budget in positions, and no clock is read (the first turn
 then gets 1.4 times as much unless ``--first-budget`` says otherwise);
@@ -40,6 +40,7 @@ from typing import Callable, Optional, Sequence, TextIO
 from .argtypes import real, whole
 from .bot import MAX_LEVEL as _BOT_MAX_LEVEL
 from .errors import BrandubhError, quote
+from .export import MARGIN_MS as EXPORT_MARGIN_MS
 from .protocol import NONE, TURN_LINES, Tracker
 from .variant import VariantLike
 from .weights import WeightsLike
@@ -73,11 +74,12 @@ FIRST_SHARE = 0.35
 """The share of the first limit the first search aims to use."""
 TURN_SHARE = 0.50
 """The share of the later limit each later search aims to use."""
-MARGIN_MS = 20
+MARGIN_MS = 25
 """What the bot keeps back from each time limit when it plays to the clock:
-the search is given the limit less this, in milliseconds. The exported bot
-(``--export``) keeps the same back from its later turns, and the same share
-from its first."""
+the search is given the limit less this, in milliseconds. (With 20, 2 of
+200 games were lost on time at the real limits with both cores busy: the
+timer that stops the search is a thread, late to run when the machine is
+busy; its answers' worst was 49.8 ms.)"""
 
 MAX_LEVEL = _BOT_MAX_LEVEL
 """The strongest level of :class:`brandubh.Bot`, and the default."""
@@ -276,7 +278,7 @@ input it cannot read, gets a line on standard error and still a legal move.
 
 It plays as brandubh.Bot at --level. By default it plays to the clock:
 each search stops at the time limit (100 ms on the first turn, 50 ms
-after) less --margin (20 ms), or at the level's budget. For reproducible
+after) less --margin (25 ms; 20 ms for --export), or at the level's budget. For reproducible
 runs, --budget (or --first-budget, or --rate) gives fixed budgets of
 positions instead, and no clock is read: --rate derives them from an
 assumed speed (35% of 100 ms and 50% of 50 ms at 5 M positions a second:
@@ -309,11 +311,11 @@ def register(subparsers) -> None:
     p.add_argument("--first-budget", type=whole(1), metavar="NODES",
                    help="positions to search on the first turn, with no clock (default: "
                         "1.4 times --budget, or 35%% of 100 ms at the assumed rate, 175000)")
-    p.add_argument("--margin", type=real(0), default=float(MARGIN_MS), metavar="MS",
+    p.add_argument("--margin", type=real(0), metavar="MS",
                    help="playing to the clock, what to keep back from each time limit, "
-                        f"in milliseconds (default {MARGIN_MS}: 80 ms, then 30 ms; the exported "
-                        "bot keeps it back from its later turns and the same share, 40%%, from "
-                        "its first)")
+                        f"in milliseconds (default {MARGIN_MS}: {FIRST_MS - MARGIN_MS} ms, then "
+                        f"{TURN_MS - MARGIN_MS} ms; the exported bot, default {EXPORT_MARGIN_MS:g}, "
+                        "keeps it back from its later turns and the same share from its first)")
     p.add_argument("--seed", type=whole(0, (1 << 32) - 1), default=1, metavar="N",
                    help="the bot's seed: it chooses among moves the search scores alike and, "
                         "at levels 1 and 2, when to blunder (0 to 2^32-1, default 1)")
@@ -358,7 +360,8 @@ def run(args: argparse.Namespace) -> int:
         first, turn = budgets(args.budget, args.first_budget, rate)
     else:
         first = turn = LEVELS[args.level][0]
-        clock_ms = (max(1.0, FIRST_MS - args.margin), max(1.0, TURN_MS - args.margin))
+        margin = MARGIN_MS if args.margin is None else args.margin
+        clock_ms = (max(1.0, FIRST_MS - margin), max(1.0, TURN_MS - margin))
     choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None,
                          weights=weights)
     if args.verbose:
@@ -381,7 +384,8 @@ def _export(args: argparse.Namespace, variant, weights: Optional[dict]) -> int:
     from .export import export
 
     size = export(args.export, level=args.level, budget=args.budget, first_budget=args.first_budget,
-                  seed=args.seed, variant=variant, margin_ms=args.margin, verbose=args.verbose,
+                  seed=args.seed, variant=variant,
+                  margin_ms=EXPORT_MARGIN_MS if args.margin is None else args.margin, verbose=args.verbose,
                   lang=args.lang, weights=weights)
     if args.export != "-":
         _say(sys.stderr, f"wrote {args.export}: {size} characters of C (limit 100000); "
