@@ -13,6 +13,15 @@ import pytest
 from brandubh import kernels
 
 
+def pytest_configure(config):
+    # The test suite runs in parallel workers (pyproject's addopts: -n auto);
+    # a benchmark times one process on a machine left to it, so here there
+    # are no workers, whatever the options say.
+    if hasattr(config.option, "numprocesses"):
+        config.option.numprocesses = 0
+        config.option.dist = "no"
+
+
 @pytest.fixture
 def flags(benchmark):
     benchmark.extra_info["cflags"] = " ".join(
