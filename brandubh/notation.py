@@ -80,6 +80,7 @@ __all__ = [
     "move_display",
     "position_ok",
     "position_cells",
+    "row_text",
     "game_string",
     "game_parse",
     "FAULTS",
@@ -367,6 +368,29 @@ def position_cells(
     """
     got = _cells(s)
     return () if got is None else got
+
+
+def row_text(cells: Iterable[str]) -> str:
+    """One row of a position string from its cells, each a piece's letter or
+    ``''`` for an empty square: the empty squares of a run as their count.
+    (OpenTafl's records and the CodinGame boards are written the same way,
+    with letters of their own.)
+
+    >>> row_text(['a', '', '', 'k', '', '', ''])
+    'a2k3'
+    >>> row_text(['t', 't', 'T', 'K', 'T', 't', 't'])
+    'ttTKTtt'
+    """
+    text, run = "", 0
+    for cell in cells:
+        if not cell:
+            run += 1
+            continue
+        if run:
+            text += str(run)
+            run = 0
+        text += cell
+    return text + (str(run) if run else "")
 
 
 def _variant_ok(variant: object) -> bool:

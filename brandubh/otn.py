@@ -127,18 +127,8 @@ def position_record(position: str) -> str:
     if not cells:
         raise OpenTaflError(f"{quote(position)} is not a position string")
     rows, _side = cells
-    out = []
-    for row in reversed(rows):  # rank 1 first
-        text, run = "", 0
-        for piece in row:
-            if not piece:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-                run = 0
-            text += _THEIR_LETTER[piece]
-        out.append(text + (str(run) if run else ""))
+    out = [notation.row_text(_THEIR_LETTER[p] if p else "" for p in row)
+           for row in reversed(rows)]  # rank 1 first
     return "/" + "/".join(out) + "/"
 
 
@@ -188,18 +178,8 @@ def read_position_record(record: str, side: str, field: str = "position") -> str
     kings = sum(row.count("K") for row in rows)
     if kings > 1:
         raise OpenTaflError(f"{field}: the position has {kings} kings; this package plays one", field)
-    lines = []
-    for row in reversed(rows):  # rank 7 first
-        text, run = "", 0
-        for letter in row:
-            if not letter:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-                run = 0
-            text += _OUR_PIECES[letter]
-        lines.append(text + (str(run) if run else ""))
+    lines = [notation.row_text(_OUR_PIECES[c] if c else "" for c in row)
+             for row in reversed(rows)]  # rank 7 first
     return "/".join(lines) + " " + side[0]
 
 

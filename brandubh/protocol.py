@@ -175,19 +175,7 @@ def position_of_board(lines: Sequence[str], side: SideLike) -> str:
     why = _board_error(rows)
     if why is not None:
         raise ProtocolError(why)
-    out = []
-    for row in rows:
-        text, run = "", 0
-        for ch in row:
-            piece = _FROM_CELL[ch]
-            if not piece:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-                run = 0
-            text += piece
-        out.append(text + (str(run) if run else ""))
+    out = [notation.row_text(_FROM_CELL[ch] for ch in row) for row in rows]
     return "/".join(out) + " " + side_of_role(side)[0]
 
 

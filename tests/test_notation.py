@@ -48,6 +48,7 @@ def test_all_lists_everything_public():
         "move_display",
         "position_ok",
         "position_cells",
+        "row_text",
         "game_string",
         "game_parse",
     }
