@@ -1056,6 +1056,27 @@ class Game:
             variant=parsed["variant"], position=parsed["start"], seed=seed,
         )
 
+    @classmethod
+    def read(cls, text: str, attackers: str = "p1", *, seed: Optional[bytes] = None) -> "Game":
+        """A game from its text with every move in, as a file of games is
+        read: :meth:`from_text`, but a move the rules refuse (or the result
+        line) raises :class:`~brandubh.errors.ArgumentError` saying which and
+        why.
+
+        >>> Game.read('variant brandubh\\nmoves d1c1 d3c3\\n').log
+        ['d1c1', 'd3c3']
+        >>> Game.read('variant brandubh\\nmoves d1c1 d1c1\\n')
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.ArgumentError: move 2 (d1c1) is refused: d1 to c1: there is no piece on d1
+        """
+        game, refused, played = cls.from_text(text, attackers, seed=seed)
+        if refused is not None:
+            moves = notation.game_parse(text)["moves"]  # type: ignore[index]
+            what = f"move {played + 1} ({moves[played]})" if played < len(moves) else "the result line"
+            raise ArgumentError(f"{what} is refused: {refused}")
+        return game
+
     def _replay_class(  # type: ignore[misc]
         cls: "type[Game]",  # noqa: N805 - bound to the class by _ClassOrInstance
         moves: Iterable[MoveArg] = (),

@@ -458,14 +458,9 @@ def load_game(path: str, attackers: str = "p1") -> "Game":
     except UnicodeDecodeError:
         raise ArgumentError(f"{path} is not a game text: it is not UTF-8 text") from None
     try:
-        game, refused, played = Game.from_text(text, attackers=attackers)
+        return Game.read(text, attackers=attackers)
     except ArgumentError as error:
         raise ArgumentError(f"{path}: {error}") from None
-    if refused is not None:
-        moves = notation.game_parse(text)["moves"]  # type: ignore[index]
-        what = f"move {played + 1} ({moves[played]})" if played < len(moves) else "the result line"
-        raise ArgumentError(f"{path}: {what} is refused: {refused}")
-    return game
 
 
 def run(args: argparse.Namespace, read: Callable[[str], str] = input,

@@ -269,13 +269,9 @@ def read_games(text: str) -> list[tuple[str, "Game"]]:
         where = f"game {index} (line {number})"
         game_text = "\n".join(body) + "\n"
         try:
-            game, refused, played = Game.from_text(game_text)
+            game = Game.read(game_text)
         except BrandubhError as error:
             raise RequestError(f"{where}: {error}") from None
-        if refused is not None:
-            moves = notation.game_parse(game_text)["moves"]  # type: ignore[index]
-            what = f"move {played + 1} ({moves[played]})" if played < len(moves) else "the result line"
-            raise RequestError(f"{where}: {what} is refused: {refused}")
         games.append((name, game))
     return games
 
