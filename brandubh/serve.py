@@ -223,7 +223,6 @@ def read_games(text: str) -> list[tuple[str, "Game"]]:
     ...
     brandubh.serve.RequestError: game 1 (line 1): move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
     """
-    from . import notation
     from .game import Game
 
     if text.lstrip().startswith("{"):
