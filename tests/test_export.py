@@ -179,7 +179,7 @@ def test_the_exported_bot_plays_the_package_bot_under_the_referee(bot):
 
     me = f"{shlex.quote(sys.executable)} -m brandubh.codingame"
     config = Config(commands=(shlex.quote(str(bot)), me), games=4, jobs=2,
-                    openings=random_openings(2, 2, seed=5), time_scale=4.0, startup_ms=10_000)
+                    openings=random_openings(2, 2, seed=5), time_scale=20.0, startup_ms=10_000)
     match = run_match(config)
     assert match.tally.games == 4, [g.describe() for g in match.games]
     endings = {"corner", "capture", "repetition", "encircled", "no_move", "ply_cap"}

@@ -678,7 +678,7 @@ def test_the_engine_against_a_crashing_and_a_hanging_opentafl_engine(tmp_path):
                          protocol="opentafl")
     me = ProcessPlayer(f"{ENGINE} --budget 200", name="O", protocol="opentafl")
     # The hanging engine's only later answer is the one it never gives.
-    limits = Limits(first_ms=30_000, turn_ms=300, startup_ms=10_000, lenient=False)
+    limits = Limits(first_ms=30_000, turn_ms=1000, startup_ms=10_000, lenient=False)
     specs = [GameSpec(0, (crash, me), "p1", variant="opentafl"),
              GameSpec(1, (me, hang), "p1", variant="opentafl", limits=limits)]
     games = [None, None]

@@ -562,7 +562,7 @@ def test_codingame_bot_beats_the_random_bot():
     me = f"{shlex.quote(sys.executable)} -m brandubh.codingame"
     openings = random_openings(4, 2, seed=8)
     # Under the sanitizers (tools/sanitize.sh) the engine runs several times slower.
-    scale = 20.0 if os.environ.get("BRANDUBH_SANITIZED") else 2.0
+    scale = 20.0 if os.environ.get("BRANDUBH_SANITIZED") else 10.0
     match = run_match(config(me, RANDOM, games=8, jobs=2, openings=openings, time_scale=scale))
     assert match.tally.games == 8, [g.describe() for g in match.games]
     assert match.tally.wins("A") >= 7, [g.describe() for g in match.games]
