@@ -53,7 +53,10 @@ def browser():
     if path is None:
         _unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
     with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        # Not the sanitizers' preloaded runtime (tools/sanitize.sh): the
+        # browser is not what they check, and under it Chromium never starts.
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"], env=env)
         yield launched
         launched.close()
 
