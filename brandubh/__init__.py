@@ -14,7 +14,7 @@ The names below load the compiled engine on first use, so that
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 __version__ = "0.1.0"
 
@@ -67,15 +67,24 @@ if TYPE_CHECKING:
     from .variant import PRESETS as PRESETS, Variant as Variant
 
 
-def _load(name: str) -> Any:
-    """Import the module that defines ``name`` and keep the value here, so
-    that the next look-up does not come back to this function."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'brandubh' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+def _lazy(package: str, table: Mapping[str, str], namespace: dict) -> Callable[[str], Any]:
+    """A package's module ``__getattr__`` for the names of ``table`` (name
+    -> the package's module that defines it): it imports that module and
+    keeps the value in the package's ``namespace``, so that the next look-up
+    does not come back to it. (brandubh.rl loads its names the same way.)"""
+
+    def load(name: str) -> Any:
+        module = table.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{module}", package), name)
+        namespace[name] = value
+        return value
+
+    return load
+
+
+_load = _lazy(__name__, _LAZY, globals())
 
 
 if not TYPE_CHECKING:

@@ -23,8 +23,9 @@ docs/rl.md has the encodings, with a picture of the planes.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import _lazy
 
 # name -> the module of this package that defines it (loaded on first use,
 # so that the encodings need no numpy).
@@ -46,13 +47,7 @@ if TYPE_CHECKING:
     from .vector import Step as Step, VectorEnv as VectorEnv, observe as observe
 
 
-def _load(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'brandubh.rl' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+_load = _lazy(__name__, _LAZY, globals())
 
 
 if not TYPE_CHECKING:
