@@ -11,7 +11,10 @@ long values. Test modules read it through this module only::
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -34,6 +37,21 @@ def scale(default: T, slow: T) -> T:
 ROOT = Path(__file__).resolve().parent.parent
 CC = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the drivers of tests/c/ are built with, or None."""
+
+
+def run_page(name: str) -> tuple[str, list[str], str]:
+    """The ``python`` blocks of docs/NAME run in order, in one namespace and
+    the current directory, as a reader would run them: the page, its blocks
+    and what they printed. Each page's test checks the printing itself."""
+    path = ROOT / "docs" / name
+    page = path.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    namespace: dict = {}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, str(path), "exec"), namespace)
+    return page, blocks, out.getvalue()
 
 
 def build_c_driver(name: str, directory: Path, *flags: str) -> Path:

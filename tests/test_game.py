@@ -3,10 +3,8 @@ the page docs/bots.md."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import inspect
-import io
 import random
 import re
 from pathlib import Path
@@ -30,6 +28,8 @@ from brandubh import (
 from brandubh.engine import move_text
 from brandubh.errors import ArgumentError, PositionError, VariantError
 from brandubh.notation import SETUP, game_parse, move_parse
+
+from conftest import run_page
 
 REPO = Path(__file__).resolve().parent.parent
 PRESETS = ("brandubh", "codingame", "modern", "opentafl")
@@ -852,15 +852,8 @@ def test_text_round_trips_from_set_up_positions(preset):
 
 
 def test_bots_page_runs():
-    page = (REPO / "docs" / "bots.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    page, blocks, printed = run_page("bots.md")
     assert len(blocks) >= 4
-    namespace: dict = {}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(compile(block, "docs/bots.md", "exec"), namespace)
-    printed = out.getvalue()
     # every "# prints ..." comment in the page is what the code printed
     for expected in re.findall(r"# prints (.+)", page):
         assert expected.strip() in printed, expected

@@ -3,14 +3,14 @@ planes is what tools/rl_planes.py draws from the engine's observation."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import run_page
 
 pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
@@ -21,16 +21,10 @@ PAGE = REPO / "docs" / "rl.md"
 
 
 def test_the_page_runs_and_prints_what_it_says(tmp_path, monkeypatch):
-    page = PAGE.read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
-    assert len(blocks) >= 5
     monkeypatch.chdir(tmp_path)
-    namespace: dict = {}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(compile(block, str(PAGE), "exec"), namespace)
-    printed = out.getvalue().splitlines()
+    page, blocks, text = run_page(PAGE.name)
+    assert len(blocks) >= 5
+    printed = text.splitlines()
     expected = [e.strip() for e in re.findall(r"# prints (.+)", page)]
     assert len(expected) >= 10
     assert printed == expected

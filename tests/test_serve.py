@@ -5,7 +5,6 @@ against positions and sentences written here by hand."""
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import io
 import json
@@ -24,6 +23,8 @@ import pytest
 from brandubh import Bot, Game
 from brandubh.cli import main
 from brandubh.serve import DEFAULT_PORT, MAX_LEVEL, Api, Server, host_warning, read_games
+
+from conftest import run_page
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -511,14 +512,9 @@ def test_ctrl_c_stops_the_command_cleanly():
 
 
 def test_the_serve_page_runs_and_prints_what_it_says():
-    page = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    page, blocks, text = run_page("serve.md")
     assert blocks
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(compile(block, "docs/serve.md", "exec"), {})
-    printed = out.getvalue().splitlines()
+    printed = text.splitlines()
     expected = re.findall(r"# prints (.+)", page)
     assert len(expected) >= 4
     for line in expected:

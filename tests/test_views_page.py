@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import textwrap
 from pathlib import Path
 
 from brandubh.cli import main
 
+from conftest import run_page
+
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "views.md"
 
 
 def test_the_views_page_runs_and_prints_what_it_says(tmp_path, monkeypatch):
-    page = PAGE.read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
-    assert len(blocks) >= 5
     monkeypatch.chdir(tmp_path)  # should a block write a file, it writes it here
-    namespace: dict = {}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(compile(block, str(PAGE), "exec"), namespace)
-    printed = out.getvalue()
+    page, blocks, printed = run_page(PAGE.name)
+    assert len(blocks) >= 5
     for expected in re.findall(r"# prints (.+)", page):
         assert expected.strip() in printed, expected
     # the diagram the page shows is the one print(game) printed
