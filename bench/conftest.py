@@ -10,7 +10,7 @@ import sysconfig
 
 import pytest
 
-from brandubh import kernels
+from brandubh.core import kernels
 
 
 def pytest_configure(config):

@@ -1,7 +1,7 @@
 """Speed of the engine: perft, playouts, moves from Python, the search."""
 
 from brandubh import Rules, perft_stats
-from brandubh.bench import run_bench
+from brandubh.cli.bench import run_bench
 
 
 def _rate(benchmark, flags, key, count):

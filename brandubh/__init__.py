@@ -25,15 +25,15 @@ _LAZY = {
     "Variant": "variant", "PRESETS": "variant",
     "BrandubhError": "errors", "VariantError": "errors", "PositionError": "errors",
     "SquareError": "errors", "MoveError": "errors", "ArgumentError": "errors",
-    "EngineError": "errors", "Stopped": "errors", "Stop": "stopping",
-    "Engine": "engine", "MoveReport": "engine", "Why": "engine", "square": "engine",
-    "square_name": "engine", "move": "engine", "move_from": "engine", "move_to": "engine",
-    "move_text": "engine", "parse_move": "engine", "ATTACKERS": "engine", "DEFENDERS": "engine",
-    "Rules": "rules", "Outcome": "rules", "outcome_name": "rules", "perft": "rules",
-    "perft_stats": "rules", "divide": "rules", "PerftStats": "rules", "PlayoutStats": "rules",
+    "EngineError": "errors", "Stopped": "errors", "Stop": "core.stopping",
+    "Engine": "core.position", "MoveReport": "core.position", "Why": "core.position", "square": "core.position",
+    "square_name": "core.position", "move": "core.position", "move_from": "core.position", "move_to": "core.position",
+    "move_text": "core.position", "parse_move": "core.position", "ATTACKERS": "core.position", "DEFENDERS": "core.position",
+    "Rules": "core.record", "Outcome": "core.record", "outcome_name": "core.record", "perft": "core.record",
+    "perft_stats": "core.record", "divide": "core.record", "PerftStats": "core.record", "PlayoutStats": "core.record",
     "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
     "Result": "game", "Refused": "game", "Replay": "game",
-    "Bot": "bot", "SearchResult": "search",
+    "Bot": "bot", "SearchResult": "core.search",
 }
 
 __all__ = ["SETUP", "__version__", *_LAZY]
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     # of them ``Any``. tests/test_typing.py checks that this block and
     # ``_LAZY`` name the same things from the same modules.
     from .bot import Bot as Bot
-    from .engine import (
+    from .core.position import (
         ATTACKERS as ATTACKERS, DEFENDERS as DEFENDERS, Engine as Engine, MoveReport as MoveReport,
         Why as Why, move as move, move_from as move_from, move_text as move_text,
         move_to as move_to, parse_move as parse_move, square as square, square_name as square_name,
@@ -58,12 +58,12 @@ if TYPE_CHECKING:
         Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
         Refused as Refused, Replay as Replay, Result as Result,
     )
-    from .rules import (
+    from .core.record import (
         Outcome as Outcome, PerftStats as PerftStats, PlayoutStats as PlayoutStats, Rules as Rules,
         divide as divide, outcome_name as outcome_name, perft as perft, perft_stats as perft_stats,
     )
-    from .search import SearchResult as SearchResult
-    from .stopping import Stop as Stop
+    from .core.search import SearchResult as SearchResult
+    from .core.stopping import Stop as Stop
     from .variant import PRESETS as PRESETS, Variant as Variant
 
 

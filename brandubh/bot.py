@@ -14,8 +14,8 @@ import random
 from typing import Any, Optional, Union
 
 from .errors import ArgumentError, quote
-from .search import check_limits, features_off, salt_bytes, salt_seed
-from .weights import WeightsLike, as_weights
+from .core.search import check_limits, features_off, salt_bytes, salt_seed
+from .core.weights import WeightsLike, as_weights
 
 # level: (budget in positions, chance of a random move instead of a search).
 # Each level's budget is eight to ten times the one below. Measured with
@@ -63,7 +63,7 @@ class Bot:
     own seed is used when it has one.
 
     ``weights`` changes some of the evaluation's weights: a dict, or the
-    path of a weights file (:mod:`brandubh.weights`, what ``brandubh tune``
+    path of a weights file (:mod:`brandubh.core.weights`, what ``brandubh tune``
     writes).
 
     ``choose(game)`` takes a :class:`~brandubh.Game` (and returns the move as
@@ -131,7 +131,7 @@ class Bot:
                                   time_ms=self.time_ms).move
         if rules is game:
             return chosen
-        from .engine import move_text
+        from .core.position import move_text
 
         return move_text(chosen)
 

@@ -1,7 +1,7 @@
 """A whole game of brandubh, as a person or a program plays it.
 
 ``Game::Brandubh`` (the Perl distribution whose documentation this package
-follows) in Python, over :class:`brandubh.rules.Rules`.
+follows) in Python, over :class:`brandubh.core.record.Rules`.
 A :class:`Game` knows the two seats (``'p1'`` and ``'p2'``) and which side
 each has, whose move it is, which moves are legal and what each would do,
 why a move was refused, and when and how the game ended. It keeps a log the
@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
-from .engine import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
+from .core.position import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
 from .errors import ArgumentError, BrandubhError, quote
 from .notation import FAULTS
-from .rules import Rules, outcome_name
-from .search import SearchResult, salt_bytes, salt_seed
+from .core.record import Rules, outcome_name
+from .core.search import SearchResult, salt_bytes, salt_seed
 from .variant import Variant, VariantLike
-from .weights import WeightsLike
+from .core.weights import WeightsLike
 
 __all__ = [
     "Game",
@@ -114,7 +114,7 @@ class RefusalCode(str, enum.Enum):
     in lower case, so a code travels as a plain string (JSON, a log line).
 
     The first four are about the request, the next eight are the engine's
-    reasons a slide cannot be made (:class:`brandubh.engine.Why`), the last
+    reasons a slide cannot be made (:class:`brandubh.core.position.Why`), the last
     three are about draw offers.
 
     >>> RefusalCode.BLOCKED.value
@@ -232,7 +232,7 @@ class LegalMove(NamedTuple):
 class Result:
     """How a finished game ended.
 
-    ``how`` is one of the endings of :class:`brandubh.rules.Outcome`
+    ``how`` is one of the endings of :class:`brandubh.core.record.Outcome`
     (``'corner'``, ``'capture'``, ``'no_pieces'``, ``'repetition'``,
     ``'encircled'``, ``'no_move'``, ``'ply_cap'``, ``'quiet_cap'``) or one of
     the two things players do, ``'resign'`` and ``'agreed'``. ``winner`` is
@@ -409,19 +409,19 @@ class Game:
 
     def __str__(self) -> str:
         """The board as a plain ASCII diagram, with whose move it is and the
-        last move (:func:`brandubh.text.diagram`); ``repr()`` is the one-line
+        last move (:func:`brandubh.views.text.diagram`); ``repr()`` is the one-line
         summary.
 
         >>> print(str(Game().play_or_raise('d2c2')).splitlines()[-5])
         2 | .  . [A][.] .  .  . | 2
         """
-        from .text import diagram
+        from .views.text import diagram
 
         return diagram(self)
 
     def diagram(self, *, unicode: bool = False, lastmove: Any = None, flipped: bool = False,
                 colour: bool = False) -> str:
-        """The board as text, as :func:`brandubh.text.diagram` draws it:
+        """The board as text, as :func:`brandubh.views.text.diagram` draws it:
         ``unicode=True`` for discs and box lines instead of ASCII,
         ``colour=True`` for a terminal's colours, ``flipped=True`` for the
         board seen from the other side, ``lastmove=False`` to leave the last
@@ -430,18 +430,18 @@ class Game:
         >>> print(Game().diagram(unicode=True).splitlines()[5])
         4 │ ●  ●  ○  ♔  ○  ●  ● │ 4
         """
-        from .text import diagram
+        from .views.text import diagram
 
         return diagram(self, unicode=unicode, lastmove=lastmove, flipped=flipped, colour=colour)
 
     def _repr_svg_(self) -> str:
-        """The board as an SVG picture (:func:`brandubh.svg.board`), which a
+        """The board as an SVG picture (:func:`brandubh.views.svg.board`), which a
         Jupyter notebook shows by itself for a game left at the end of a cell.
 
         >>> Game()._repr_svg_().startswith('<svg')
         True
         """
-        from .svg import board
+        from .views.svg import board
 
         return board(self)
 

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Union
 from ._engine import lib
 from .errors import VariantError, quote
 
-# The values of the choice fields, as written. brandubh.engine gives each to
+# The values of the choice fields, as written. brandubh.core.position gives each to
 # the engine as the C constant of its name (``"four_two"`` is
 # BD_KING_FOUR_TWO of csrc/engine.h); tests/test_interface.py holds these to
 # the C enums, in their order.

@@ -20,17 +20,17 @@
  *
  * Every integer constant is here once, in a C enum or a #define, and the
  * Python layer reads each value from the compiled module (names and all:
- * brandubh.engine.c_constants), never a copy of it:
+ * brandubh.core.position.c_constants), never a copy of it:
  *
  *   enum bd_why         -> brandubh.Why          (BD_WHY_OK -> Why.OK)
- *   enum bd_outcome     -> brandubh.rules.Outcome (BD_ONGOING -> ONGOING,
+ *   enum bd_outcome     -> brandubh.core.record.Outcome (BD_ONGOING -> ONGOING,
  *                          BD_BY_CORNER -> CORNER), outcome_name
- *   enum bd_play        -> brandubh.rules.PLAY_OK, PLAY_OVER, PLAY_ILLEGAL
- *   enum bd_off         -> brandubh.search.FEATURES (BD_OFF_TT -> "tt")
- *   enum bd_side, bd_piece -> brandubh.engine.SIDES, PIECES
+ *   enum bd_play        -> brandubh.core.record.PLAY_OK, PLAY_OVER, PLAY_ILLEGAL
+ *   enum bd_off         -> brandubh.core.search.FEATURES (BD_OFF_TT -> "tt")
+ *   enum bd_side, bd_piece -> brandubh.core.position.SIDES, PIECES
  *   enum bd_escape, bd_king_capture, bd_end -> the numbers of the variant's
  *                          choice fields (BD_KING_FOUR_TWO <- "four_two")
- *   enum bd_did         -> the flags of brandubh.engine.MoveReport
+ *   enum bd_did         -> the flags of brandubh.core.position.MoveReport
  *
  * A new value of bd_why, bd_outcome, bd_off, bd_side or bd_piece reaches
  * Python with no Python edit; one of the others, which Python uses constant

@@ -7,7 +7,7 @@ its commit), as Stockfish's "Bench:" line is used."""
 import subprocess
 import sys
 
-from brandubh.bench import POSITIONS, run_bench
+from brandubh.cli.bench import POSITIONS, run_bench
 from brandubh.variant import PRESETS
 
 # 1,154,633 until the shipped weights became those brandubh tune found (SPSA,

@@ -119,7 +119,7 @@ def test_without_ray_the_error_says_how_to_install_it(monkeypatch):
 def test_ray_is_imported_only_when_asked_for():
     import subprocess
 
-    code = ("import sys, brandubh.arena, brandubh.tune, brandubh.cli\n"
+    code = ("import sys, brandubh.arena, brandubh.arena.tune, brandubh.cli\n"
             "brandubh.cli.build_parser()\n"
             "print('ray' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -19,9 +19,9 @@ import pytest
 
 from conftest import CC, ROOT, scale
 
-from brandubh import export
-from brandubh.protocol import SETUP, game_inputs, turn_input
-from brandubh.rules import Rules
+from brandubh.codingame import export
+from brandubh.codingame.turns import SETUP, game_inputs, turn_input
+from brandubh.core.record import Rules
 
 pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
 
@@ -46,7 +46,7 @@ def bot(tmp_path_factory) -> Path:
 
 
 def _moves_at_setup() -> list[str]:
-    from brandubh.engine import move_text
+    from brandubh.core.position import move_text
 
     return [move_text(m) for m in Rules(variant="codingame").moves()]
 
@@ -100,7 +100,7 @@ def test_the_file_keeps_to_the_c_library():
 
 
 def test_the_tables_computed_at_start_up_are_the_written_ones(tmp_path):
-    """data/tables_init.c fills arrays of the same names as csrc/tables.c's
+    """brandubh/codingame/tables_init.c fills arrays of the same names as csrc/tables.c's
     written-out ones: compiled side by side, under other names, they match."""
     names = re.findall(r"\b(BD_[A-Z_]+)\s*(?:\[|=)", (ROOT / "csrc" / "tables.c").read_text())
     names = sorted(set(names))
@@ -109,7 +109,7 @@ def test_the_tables_computed_at_start_up_are_the_written_ones(tmp_path):
     driver = ['#include <stdio.h>', '#include <string.h>', '#include "tables.h"']
     driver += [f"#define {n} X_{n}" for n in names]
     driver += [f"static {t} {n}{dims};" for t, n, dims in decls]
-    driver += [(ROOT / "brandubh" / "data" / "tables_init.c").read_text()]
+    driver += [(ROOT / "brandubh" / "codingame" / "tables_init.c").read_text()]
     driver += [f"#undef {n}" for n in names]
     driver += ["int main(void) {", "    int bad = 0;", "    bd_tables_init();"]
     driver += [f'    if (memcmp(&X_{n}, &{n}, sizeof X_{n})) {{ printf("%s\\n", "{n}"); bad = 1; }}' for n in names]
@@ -131,7 +131,7 @@ def test_answers_each_turn_legally_and_follows_the_game(bot):
         moves.append(m)
         game.play(m)
     record = Rules(variant="codingame")
-    from brandubh.engine import move_text
+    from brandubh.core.position import move_text
 
     for i, (side, text) in enumerate(game_inputs(moves[:6])):
         got = answers(bot, text)
@@ -144,7 +144,7 @@ def test_a_board_that_does_not_follow_is_taken_as_given(bot):
     # A first turn from a position that is not the set-up, with a last move.
     text = turn_input("defenders", "b4b2", "3a3/3a3/3d3/a1dkdaa/7/1aad3/3a3 d")
     run = subprocess.run([str(bot)], input=text, capture_output=True, text=True, timeout=30)
-    from brandubh.engine import move_text
+    from brandubh.core.position import move_text
 
     legal = [move_text(m) for m in Rules("3a3/3a3/3d3/a1dkdaa/7/1aad3/3a3 d", "codingame").moves()]
     assert run.stdout.split()[0] in legal
@@ -175,7 +175,7 @@ def test_the_clock_stops_its_search(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
 def test_the_exported_bot_plays_the_package_bot_under_the_referee(bot):
-    from brandubh.referee import Config, random_openings, run_match
+    from brandubh.codingame.referee import Config, random_openings, run_match
 
     me = f"{shlex.quote(sys.executable)} -m brandubh.codingame"
     config = Config(commands=(shlex.quote(str(bot)), me), games=4, jobs=2,

@@ -63,8 +63,8 @@ from brandubh import (
     Rules,
     Variant,
     notation,
-    protocol,
 )
+from brandubh.codingame import turns as protocol
 from brandubh.errors import (
     ArgumentError,
     MoveError,
@@ -72,9 +72,9 @@ from brandubh.errors import (
     SquareError,
     VariantError,
 )
-from brandubh.engine import MoveReport, Why, move_text
-from brandubh.protocol import ProtocolError
-from brandubh.search import SearchResult, salt_seed
+from brandubh.core.position import MoveReport, Why, move_text
+from brandubh.codingame.turns import ProtocolError
+from brandubh.core.search import SearchResult, salt_seed
 from brandubh.variant import PRESETS, as_variant
 
 SETUP = brandubh.SETUP
@@ -722,7 +722,7 @@ def t_perft(text: str) -> None:
 
 def t_weights(text: str) -> None:
     """Names read by the search: weight names and feature names."""
-    from brandubh.search import FEATURES, WEIGHT_NAMES, features_off
+    from brandubh.core.search import FEATURES, WEIGHT_NAMES, features_off
 
     try:
         RULES[0].evaluate({text: 1})
@@ -831,7 +831,7 @@ def t_tracker(text: str) -> None:
     it gives always has the bot's role to move."""
     tracker = protocol.Tracker()
     stream = io.StringIO(text)
-    from brandubh.codingame import read_turn
+    from brandubh.codingame.bot import read_turn
 
     for _ in range(40):
         lines = read_turn(stream)
@@ -857,13 +857,13 @@ def t_tracker(text: str) -> None:
 def t_codingame_play(text: str) -> None:
     """The whole bot loop over the text as its standard input: it answers
     every turn with one line, a move or NONE, and returns 0."""
-    from brandubh.codingame import play
+    from brandubh.codingame.bot import play
 
     def choose(record, budget):
         moves = record.moves()
         return moves[-1] if moves else None
 
-    from brandubh.codingame import read_turn
+    from brandubh.codingame.bot import read_turn
 
     out, err = io.StringIO(), io.StringIO()
     assert play(io.StringIO(text), out, err, choose, 1, 1) == 0
@@ -906,7 +906,7 @@ def t_tracker_variant(text: str) -> None:
 
 
 def t_parse_openings(text: str) -> None:
-    from brandubh.referee import Opening, parse_openings
+    from brandubh.codingame.referee import Opening, parse_openings
 
     try:
         found = parse_openings(text)
@@ -925,7 +925,7 @@ def t_parse_openings(text: str) -> None:
 
 def t_parse_setting(text: str) -> None:
     """brandubh match's bot settings (``level=3,ring=40,off=tt+killers``)."""
-    from brandubh.match import make_bot, parse_setting
+    from brandubh.cli.match import make_bot, parse_setting
 
     try:
         setting = parse_setting(text)
@@ -946,7 +946,7 @@ def t_parse_sprt(text: str) -> None:
     option, or two finite figures in order."""
     import math
 
-    from brandubh.stats import parse_sprt
+    from brandubh.arena.stats import parse_sprt
 
     try:
         elo0, elo1 = parse_sprt(text)
@@ -1093,7 +1093,7 @@ def test_seeds_are_valid() -> None:
         assert Game.from_text(text).ok
     for text in TURN_STREAMS:
         assert protocol.parse_turn(text.splitlines()[:9])
-    from brandubh.referee import parse_openings
+    from brandubh.codingame.referee import parse_openings
 
     for text in OPENINGS:
         assert parse_openings(text)
@@ -1238,7 +1238,7 @@ _LONG_CALLS = {
     "protocol.parse_turn": lambda: protocol.parse_turn([LONG] * 9),
     "protocol.position_of_board": lambda: protocol.position_of_board([LONG] * 7, 0),
     "protocol.parse_answer": lambda: protocol.parse_answer(LONG),
-    "referee.parse_openings": lambda: __import__("brandubh.referee").referee.parse_openings(LONG),
+    "referee.parse_openings": lambda: __import__("brandubh.codingame.referee").codingame.referee.parse_openings(LONG),
 }
 _LONG_CALLS_ECHO = {
     "Variant.from_string": lambda: Variant.from_string(LONG),
@@ -1301,7 +1301,7 @@ def test_protocol_lines_not_a_list(call: Callable[[object], object], value: obje
     "ring=-" + "1" * 4400,
 ])
 def test_match_setting_with_a_bad_number(text: str) -> None:
-    from brandubh.match import parse_setting
+    from brandubh.cli.match import parse_setting
 
     try:
         got = parse_setting(text)

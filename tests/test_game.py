@@ -25,7 +25,7 @@ from brandubh import (
     Rules,
     Variant,
 )
-from brandubh.engine import move_text
+from brandubh.core.position import move_text
 from brandubh.errors import ArgumentError, PositionError, VariantError
 from brandubh.notation import SETUP, game_parse, move_parse
 

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from brandubh import engine, rules, search, variant
+from brandubh import variant
+from brandubh.core import position as engine, record as rules, search
 from brandubh.rl import encoding
 from brandubh._engine import ffi, lib
 
@@ -234,9 +235,9 @@ def test_python_names_and_values_are_the_documented_ones():
     assert engine.THRONE == engine.square("d4") and engine.CORNERS == tuple(
         engine.square(s) for s in ("a1", "g1", "a7", "g7"))
     assert engine.SQUARES == 49 and (search.MATE, search.WIN) == (30000, 29000)
-    # brandubh.text draws position strings with no engine, so it keeps the
+    # brandubh.views.text draws position strings with no engine, so it keeps the
     # board's two special places itself: they must be the engine's.
-    from brandubh import text
+    from brandubh.views import text
 
     assert (text.THRONE, text.CORNERS) == (engine.THRONE, engine.CORNERS)
 

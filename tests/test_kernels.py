@@ -11,7 +11,8 @@ import sys
 import pytest
 
 import brandubh
-from brandubh import Rules, kernels
+from brandubh import Rules
+from brandubh.core import kernels
 from brandubh.variant import PRESETS
 from test_search import _random_positions
 
@@ -46,6 +47,6 @@ def test_brandubh_portable_chooses_the_build(setting, expected):
     env = {k: v for k, v in os.environ.items() if k != "BRANDUBH_PORTABLE"}
     if setting is not None:
         env["BRANDUBH_PORTABLE"] = setting
-    shown = subprocess.run([sys.executable, "-c", "import brandubh.kernels as k; print(k.ACTIVE.name)"],
+    shown = subprocess.run([sys.executable, "-c", "import brandubh.core.kernels as k; print(k.ACTIVE.name)"],
                            env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert shown == expected

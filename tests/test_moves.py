@@ -6,7 +6,7 @@ import pytest
 
 import brandubh
 from brandubh import MoveError
-from brandubh.engine import move, move_from, move_number, move_text, move_to, parse_move
+from brandubh.core.position import move, move_from, move_number, move_text, move_to, parse_move
 
 HELPERS = [move_number, move_from, move_to, move_text, parse_move]
 

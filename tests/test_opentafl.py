@@ -1,6 +1,6 @@
-"""OpenTafl: its notation (brandubh.otn), the engine inside OpenTafl
-(``brandubh opentafl``, brandubh.opentafl) and OpenTafl engines inside the
-arena (brandubh.arena.opentafl).
+"""OpenTafl: its notation (brandubh.opentafl.notation), the engine inside OpenTafl
+(``brandubh opentafl``, brandubh.opentafl.engine) and OpenTafl engines inside the
+arena (brandubh.opentafl.host).
 
 A scripted host stands in for OpenTafl: it keeps its own game under
 brandubh.Rules with a variant written out by hand, plays the other side at
@@ -35,15 +35,15 @@ from brandubh.arena import EnginePlayer, Event, Limits, ProcessPlayer, play_game
 from brandubh.arena.command import parse_player
 from brandubh.arena.loop import GameSpec
 from brandubh.arena.openings import Opening
-from brandubh.arena.opentafl import Session
+from brandubh.opentafl.host import Session
 from brandubh.cli import main
-from brandubh.engine import move_text
+from brandubh.core.position import move_text
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
-from brandubh.opentafl import Clock, OpenTaflEngine, serve, write_ini
-from brandubh.otn import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
+from brandubh.opentafl.engine import Clock, OpenTaflEngine, serve, write_ini
+from brandubh.opentafl.notation import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
                           read_move, read_position_record, simple_move)
-from brandubh.rules import Rules, outcome_name
+from brandubh.core.record import Rules, outcome_name
 from conftest import SLOW, scale
 from test_referee import assert_no_process_left
 
@@ -777,7 +777,7 @@ def test_under_a_clock_the_engine_thinks_within_its_share(tmp_path):
 def test_the_docs_page_maps_every_field_and_names_only_real_options():
     import argparse
 
-    from brandubh import match, opentafl
+    from brandubh.cli import match, opentafl
 
     with open(PAGE, encoding="utf-8") as f:
         page = f.read()

@@ -16,7 +16,7 @@ import pytest
 from brandubh import Bot, Game
 from brandubh.cli import build_parser, main
 from brandubh.notation import move_parse
-from brandubh.play import COMMANDS, Session, play, run, use_colour
+from brandubh.cli.play import COMMANDS, Session, play, run, use_colour
 
 # docs/rules.md: the attacker's c5-c4 takes the king on the throne from his fourth side.
 KING_TAKEN = "7/7/2aa3/3ka2/3a3/7/7 a"

@@ -1,5 +1,5 @@
-"""The CodinGame protocol (brandubh.protocol) and the bot that speaks it
-(brandubh.codingame): the exact lines of a known game, written by hand
+"""The CodinGame protocol (brandubh.codingame.turns) and the bot that speaks it
+(brandubh.codingame.bot): the exact lines of a known game, written by hand
 from the CodinGame puzzle's statement; boards to positions and back; the
 game record a bot rebuilds, and how it starts again from the board when the
 input does not follow; the bot's loop on good, odd and garbage input.
@@ -17,10 +17,10 @@ import sys
 
 import pytest
 
-import brandubh.codingame as codingame
+import brandubh.codingame.bot as codingame
 from brandubh import SETUP
-from brandubh.engine import move_text, parse_move
-from brandubh.protocol import (
+from brandubh.core.position import move_text, parse_move
+from brandubh.codingame.turns import (
     ProtocolError,
     Tracker,
     board_lines,
@@ -33,7 +33,7 @@ from brandubh.protocol import (
     turn_input,
     turn_lines,
 )
-from brandubh.rules import Rules
+from brandubh.core.record import Rules
 
 HAS_SEARCH = hasattr(Rules, "search")
 # The bot processes run from this directory, not from the repository's root:
@@ -426,12 +426,14 @@ def test_budgets():
 def test_bot_command_help_and_register():
     import argparse
 
+    from brandubh.cli import codingame as command
+
     parser = argparse.ArgumentParser(prog="brandubh")
     sub = parser.add_subparsers(dest="command")
-    codingame.register(sub)
+    command.register(sub)
     args = parser.parse_args(["codingame", "--level", "3", "--budget", "5000", "--seed", "9"])
     assert (args.level, args.budget, args.seed, args.variant) == (3, 5000, 9, "codingame")
-    assert args.run is codingame.run
+    assert args.run is command.run
     for bad in (["--level", "0"], ["--level", "99"], ["--budget", "0"], ["--seed", "-1"]):
         with pytest.raises(SystemExit):
             parser.parse_args(["codingame", *bad])

@@ -1,5 +1,5 @@
-"""The referee (brandubh.referee) with small scripted bots of its own
-(tests/bots/), and the statistics it reports (brandubh.stats).
+"""The referee (brandubh.codingame.referee) with small scripted bots of its own
+(tests/bots/), and the statistics it reports (brandubh.arena.stats).
 
 Every game must end correctly: by the rules (checked against the
 independent tests/reference.py) or by the fault of the bot that crashed,
@@ -25,23 +25,30 @@ import time
 
 import pytest
 
-import brandubh.referee as referee
-import brandubh.stats as stats
+import brandubh.codingame.referee as referee
+from brandubh.cli import main as brandubh_main
+from brandubh.cli import referee as referee_command
+import brandubh.arena.stats as stats
 import reference as ref
 from brandubh import SETUP
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
-from brandubh.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
+from brandubh.codingame.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
 
 # The referee ends a bot by its POSIX process group.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
-from brandubh.rules import Rules, outcome_name
+from brandubh.core.record import Rules, outcome_name
 from test_protocol import KNOWN_MOVES, KNOWN_TURNS
 
 BOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bots")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HAS_SEARCH = hasattr(Rules, "search")
 ENDINGS = {"corner", "capture", "repetition", "encircled", "no_move", "ply_cap"}
+
+
+def referee_main(argv):
+    """``brandubh referee ARGV``, in this process."""
+    return brandubh_main(["referee", *argv])
 
 
 def bot(name, *args):
@@ -446,7 +453,7 @@ def test_interrupted_run_leaves_nothing():
 def test_a_terminated_referee_ends_its_bots(tmp_path):
     sleeper = bot("sleep_bot.py", "--at", "1", "--seconds", "60", "--child")
     save = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "brandubh.referee", sleeper, RANDOM,
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "referee", sleeper, RANDOM,
                              "--games", "4", "--jobs", "2", "--lenient", "--hang-ms", "100000",
                              "--save", str(save)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -479,7 +486,7 @@ def test_sprt_stops_the_run_early():
 def test_command_line_json_save_and_games_out(tmp_path, capsys):
     out = tmp_path / "games.txt"
     save = tmp_path / "run"
-    code = referee.main([RANDOM + " --seed 4", bot("garbage_bot.py", "--at", "30"),
+    code = referee_main([RANDOM + " --seed 4", bot("garbage_bot.py", "--at", "30"),
                          "--games", "4", "--jobs", "2", "--time-scale", "40",
                          "--startup-ms", "10000", "--random-plies", "2", "--seed", "5",
                          "--json", "--save", str(save), "--games-out", str(out)])
@@ -504,7 +511,7 @@ def test_command_line_json_save_and_games_out(tmp_path, capsys):
 
 
 def test_command_line_text_summary(capsys):
-    code = referee.main([RANDOM, RANDOM + " --seed 9", "--games", "2", "--time-scale", "40",
+    code = referee_main([RANDOM, RANDOM + " --seed 9", "--games", "2", "--time-scale", "40",
                          "--startup-ms", "10000"])
     text = capsys.readouterr().out
     assert code == 0
@@ -518,23 +525,23 @@ def test_repeated_games_are_pointed_out(capsys):
     # the report says so, and how to give each pair of games its own opening.
     args = [RANDOM + " --seed 3", RANDOM + " --seed 9", "--games", "4", "--time-scale", "40",
             "--startup-ms", "10000", "--no-progress"]
-    assert referee.main(args) == 0
+    assert referee_main(args) == 0
     assert "repeats: 2 of 4 games repeated an earlier game" in capsys.readouterr().out
-    assert referee.main(args + ["--random-plies", "2", "--json"]) == 0
+    assert referee_main(args + ["--random-plies", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["repeats"] == 0
 
 
 def test_command_line_errors(capsys, tmp_path):
-    assert referee.main(["/no/such/bot", RANDOM]) == 2
+    assert referee_main(["/no/such/bot", RANDOM]) == 2
     assert "cannot run" in capsys.readouterr().err
-    assert referee.main(["no-such-program-brandubh", RANDOM]) == 2
+    assert referee_main(["no-such-program-brandubh", RANDOM]) == 2
     assert "not found" in capsys.readouterr().err
     bad = tmp_path / "openings.txt"
     bad.write_text("moves d2d7\n")
-    assert referee.main([RANDOM, RANDOM, "--openings", str(bad)]) == 2
+    assert referee_main([RANDOM, RANDOM, "--openings", str(bad)]) == 2
     assert "not legal" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        referee.main([RANDOM, RANDOM, "--sprt", "10,0"])
+        referee_main([RANDOM, RANDOM, "--sprt", "10,0"])
 
 
 def test_register_and_help():
@@ -542,11 +549,11 @@ def test_register_and_help():
 
     parser = argparse.ArgumentParser(prog="brandubh")
     sub = parser.add_subparsers(dest="command")
-    referee.register(sub)
+    referee_command.register(sub)
     args = parser.parse_args(["referee", "a", "b", "--games", "200", "--jobs", "2",
                               "--sprt", "0,10", "--lenient"])
     assert (args.games, args.jobs, args.sprt, args.lenient, args.run) == (
-        200, 2, (0.0, 10.0), True, referee.run)
+        200, 2, (0.0, 10.0), True, referee_command.run)
     text = sub.choices["referee"].format_help()
     for words in ("--games", "--jobs", "--variant", "--openings", "--first-ms", "--turn-ms",
                   "--startup-ms", "--time-scale", "--lenient", "--sprt", "--json", "--save",
@@ -573,11 +580,11 @@ def test_codingame_bot_beats_the_random_bot():
 def test_the_docs_page_names_only_real_options():
     import argparse
 
-    from brandubh import codingame
+    from brandubh.cli import codingame
 
     parser = argparse.ArgumentParser(prog="brandubh")
     sub = parser.add_subparsers(dest="command")
-    referee.register(sub)
+    referee_command.register(sub)
     codingame.register(sub)
     known = set()
     for name in ("referee", "codingame"):

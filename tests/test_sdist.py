@@ -31,7 +31,7 @@ NOT_SHIPPED = (".github/", ".gitignore")
 # package data, and the modules of brandubh and of every package under it
 # (pyproject.toml's [tool.setuptools.packages.find]).
 SETUPTOOLS_ADDS = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "brandubh/py.typed",
-                   "brandubh/data/*.c", "brandubh/data/*.html")
+                   "brandubh/codingame/*.c", "brandubh/serve/*.html")
 PACKAGE_TREE = "brandubh/"
 
 # What the build writes into the sdist beside the tracked files.

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from brandubh import BrandubhError, Rules, move_text
-from brandubh.search import MATE, salt_seed
+from brandubh.core.search import MATE, salt_seed
 from brandubh.variant import PRESETS
 
 ESCAPE_IN_ONE = "7/5a1/7/7/7/7/3k3 d"        # king on d1: a1 and g1 both open

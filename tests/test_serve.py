@@ -117,14 +117,14 @@ def test_the_page_is_served_whole_and_loads_nothing_from_elsewhere(ask):
     # No address but the SVG namespace's, which names and loads nothing.
     assert page.count("http") == page.count("http://www.w3.org/2000/svg")
     assert " src=" not in page and "<link" not in page and "@import" not in page
-    assert body == (ROOT / "brandubh" / "data" / "serve.html").read_bytes()
+    assert body == (ROOT / "brandubh" / "serve" / "page.html").read_bytes()
     status, headers, body = ask.raw("HEAD", "/")
     assert status == 200 and body == b"" and int(headers["Content-Length"]) > 5000
 
 
 @pytest.mark.parametrize("path", [
     "/../../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2f..%2fetc%2fpasswd",
-    "//etc/passwd", "/etc/passwd", "/data/serve.html", "/serve.html", "/index.html", "/brandubh/serve.py",
+    "//etc/passwd", "/etc/passwd", "/serve/page.html", "/page.html", "/data/serve.html", "/serve.html", "/index.html", "/brandubh/serve.py",
     "/serve.py", "/api/../serve.py", "/api/games/../../../../etc/passwd", "/api/games/%2e%2e%2fserve.py/text",
     "/api/games/0123456789ab/../../../pyproject.toml", "/README.md", "/.git/config", "/C:/Windows/win.ini",
     "/%00", "/api/%2e%2e",
@@ -409,7 +409,7 @@ def test_several_games_at_once_keep_apart(ask):
 
 
 def test_the_oldest_game_goes_when_too_many_are_kept(monkeypatch):
-    monkeypatch.setattr("brandubh.serve.MAX_TABLES", 3)
+    monkeypatch.setattr("brandubh.serve.api.MAX_TABLES", 3)
     api = Api()
     ids = [api.call("POST", "/api/games", b"{}").json()["id"] for _ in range(4)]
     assert len(api) == 3
@@ -538,8 +538,9 @@ def test_the_page_ships_in_the_wheel():
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = project["tool"]["setuptools"]["package-data"]["brandubh"]
-    data = sorted(p.relative_to(ROOT / "brandubh").as_posix() for p in (ROOT / "brandubh" / "data").iterdir())
-    assert "data/serve.html" in data
+    data = sorted(p.relative_to(ROOT / "brandubh").as_posix() for p in (ROOT / "brandubh").rglob("*")
+                  if p.suffix in (".html", ".c"))
+    assert "serve/page.html" in data and "codingame/main.c" in data
     import fnmatch
 
     assert [name for name in data if not any(fnmatch.fnmatch(name, p) for p in patterns)] == []

@@ -40,7 +40,7 @@ from hypothesis.stateful import (
 import brandubh
 import reference as ref
 from brandubh import Game, LegalMove, Refusal, RefusalCode, Result, Variant, notation
-from brandubh.search import SearchResult
+from brandubh.core.search import SearchResult
 from brandubh.variant import PRESETS
 from conftest import scale
 

@@ -1,4 +1,4 @@
-"""brandubh.svg: the picture parsed as XML, its pieces found by where they
+"""brandubh.views.svg: the picture parsed as XML, its pieces found by where they
 are drawn, against positions written out by hand."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from brandubh import Engine, Game, Rules
 from brandubh.errors import ArgumentError, BrandubhError, MoveError, SquareError
-from brandubh.svg import board
+from brandubh.views.svg import board
 
 NS = "{http://www.w3.org/2000/svg}"
 

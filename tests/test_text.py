@@ -1,4 +1,4 @@
-"""The text diagrams (brandubh.text, str() of Game, Rules and Engine)
+"""The text diagrams (brandubh.views.text, str() of Game, Rules and Engine)
 against diagrams written out by hand."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from brandubh import Engine, Game, Rules
 from brandubh.errors import ArgumentError, BrandubhError, MoveError, PositionError
-from brandubh.text import diagram
+from brandubh.views.text import diagram
 
 SETUP_ASCII = """\
     a  b  c  d  e  f  g

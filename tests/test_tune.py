@@ -11,9 +11,9 @@ import threading
 import pytest
 
 from brandubh.cli import main
-from brandubh.search import default_weights
-from brandubh.tune import DEFAULT_C_END, SpsaTuner, TuneConfig, TuneError
-from brandubh.weights import load_weights
+from brandubh.core.search import default_weights
+from brandubh.arena.tune import DEFAULT_C_END, SpsaTuner, TuneConfig, TuneError
+from brandubh.core.weights import load_weights
 
 # Small games: a few hundred positions a move.
 SMALL = dict(budget=150, pairs=1, random_plies=2)

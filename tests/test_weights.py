@@ -13,7 +13,7 @@ from brandubh import Bot, Rules
 from brandubh.arena.engine import parse_setting
 from brandubh.cli import main
 from brandubh.errors import ArgumentError, WeightsError
-from brandubh.weights import as_weights, load_weights, save_weights
+from brandubh.core.weights import as_weights, load_weights, save_weights
 
 TUNED = {"ring": 55, "freedom": 9, "lane_one": 240}
 
@@ -115,8 +115,8 @@ def test_codingame_export_builds_the_file_in_and_refuses_a_bad_one(wfile, tmp_pa
 
 
 def test_the_codingame_bot_plays_with_the_file(wfile):
-    from brandubh.codingame import bot_chooser
-    from brandubh.engine import move_text
+    from brandubh.codingame.bot import bot_chooser
+    from brandubh.core.position import move_text
 
     game = Rules(variant="codingame")
     choose = bot_chooser(3, seed=2, weights=wfile)

@@ -5,8 +5,8 @@
   :class:`Limits` of the clock);
 - :mod:`~brandubh.arena.engine`: this package's engine as a player;
 - :mod:`~brandubh.arena.process`: a program as a player, over a wire
-  protocol: :mod:`~brandubh.arena.codingame` (the CodinGame puzzle's) or
-  :mod:`~brandubh.arena.opentafl` (OpenTafl's engine protocol);
+  protocol: :mod:`~brandubh.codingame.host` (the CodinGame puzzle's) or
+  :mod:`~brandubh.opentafl.host` (OpenTafl's engine protocol);
 - :mod:`~brandubh.arena.openings`: where games start;
 - :mod:`~brandubh.arena.loop`: one game (:func:`play_game`);
 - :mod:`~brandubh.arena.event`: a schedule and a run (:func:`run_event`);

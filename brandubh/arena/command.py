@@ -21,7 +21,7 @@ from typing import Any, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
 from ..errors import BrandubhError, quote
-from ..stats import Progress, parse_sprt
+from .stats import Progress, parse_sprt
 from ..variant import as_variant
 from .engine import EnginePlayer
 from .event import Event, default_jobs, run_event

@@ -6,7 +6,7 @@ A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 ``budget`` (positions a move), ``depth``, any evaluation weight
 (``attacker``, ``defender``, ``lane_one``, ``lane_two``, ``freedom``,
 ``corner_guard``, ``ring``), ``weights=FILE`` (a weights file, as
-``brandubh tune`` writes: :mod:`brandubh.weights`; a weight also written in
+``brandubh tune`` writes: :mod:`brandubh.core.weights`; a weight also written in
 the setting wins over the file's), and ``off=`` search features to turn
 off, joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``,
 ``threats``, ``qsearch``, ``blocks``, ``lmr``).
@@ -30,7 +30,7 @@ __all__ = ["EnginePlayer", "parse_setting"]
 
 
 def _names() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    from ..search import FEATURES, WEIGHT_NAMES
+    from ..core.search import FEATURES, WEIGHT_NAMES
 
     return tuple(WEIGHT_NAMES), tuple(FEATURES)
 
@@ -48,7 +48,7 @@ def parse_setting(text: str) -> dict:
         if key == "weights" and eq:
             # Read here, so the player carries the numbers (to another
             # process, or a Ray worker) and not the file's name.
-            from ..weights import load_weights
+            from ..core.weights import load_weights
 
             if not raw.strip():
                 raise ArgumentError(f"weights= in {quote(text)} names no file")

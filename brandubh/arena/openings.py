@@ -163,8 +163,8 @@ def random_openings(count: int, plies: int, seed: int = 1, variant: VariantLike 
     >>> a == random_openings(3, 4, seed=5), [len(o.moves) for o in a]
     (True, [4, 4, 4])
     """
-    from ..engine import move_text
-    from ..rules import Rules
+    from ..core.position import move_text
+    from ..core.record import Rules
 
     v = as_variant(variant)
     rng = random.Random(f"brandubh openings {seed}")

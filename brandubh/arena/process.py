@@ -1,6 +1,6 @@
 """A program as a player: a command started once a game, in a process
 group (a session) of its own, spoken to over its standard input and output
-in a wire protocol (a module of :mod:`brandubh.arena`, the CodinGame
+in a wire protocol (the ``host`` module of a protocol's package, the CodinGame
 puzzle's by default).
 
 The program is kept for the whole game. What it writes on standard output
@@ -45,7 +45,7 @@ END_GRACE = 0.05
 end of a game, before its process group is killed."""
 
 PROTOCOLS = ("codingame", "opentafl")
-"""The wire protocols of :mod:`brandubh.arena`, each a module of that name."""
+"""The wire protocols: each a package of that name with a ``host`` module."""
 
 MARK = "BRANDUBH_ARENA_GAME"
 """The environment variable that marks every process of one game's program."""
@@ -82,11 +82,12 @@ def check_command(argv: Sequence[str], cwd: Optional[str] = None) -> None:
 
 def protocol_session(name: str, variant: Any, seat: str) -> Any:
     """A ``Session`` of the wire protocol ``name``: the module
-    ``brandubh.arena.<name>``."""
+    ``brandubh.<name>.host`` (each protocol is a package of its own, and its
+    ``host`` module is the arena's side of it)."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", str(name)):
         raise BrandubhError(f"{quote(name)} is not the name of a wire protocol")
     try:
-        module = importlib.import_module(f"{__package__}.{name}")
+        module = importlib.import_module(f"brandubh.{name}.host")
     except ImportError:
         module = None
     if module is None or not hasattr(module, "Session"):

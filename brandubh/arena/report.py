@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..stats import Tally, elo_estimate, format_elo
+from .stats import Tally, elo_estimate, format_elo
 from .loop import GameRecord
 
 __all__ = ["EventResult"]

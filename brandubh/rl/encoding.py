@@ -30,7 +30,7 @@ from __future__ import annotations
 import operator
 
 from .._engine import lib
-from ..engine import MoveLike, c_constants, move, move_text, parse_move, square, square_name
+from ..core.position import MoveLike, c_constants, move, move_text, parse_move, square, square_name
 from ..errors import ArgumentError, MoveError, quote
 
 #: How many actions there are: 49 squares * 4 directions * 6 distances.

@@ -43,9 +43,9 @@ except ImportError as error:  # pragma: no cover - the rl extra is not installed
     raise ImportError(missing_extra(error.name or "gymnasium"), name=error.name) from error
 
 from ..bot import LEVELS, Bot
-from ..engine import SETUP, SIDES
+from ..core.position import SETUP, SIDES
 from ..errors import ArgumentError, MoveError, quote
-from ..rules import PLAY_OK, Rules, outcome_name
+from ..core.record import PLAY_OK, Rules, outcome_name
 from ..variant import VariantLike, as_variant
 from .encoding import ACTIONS, action_move, check_action
 from .vector import OBS_SHAPE, VectorEnv, observe

@@ -37,9 +37,9 @@ try:
 except ImportError as error:  # pragma: no cover - the rl extra is not installed
     raise ImportError(missing_extra(error.name or "pettingzoo"), name=error.name) from error
 
-from ..engine import SETUP, SIDES
+from ..core.position import SETUP, SIDES
 from ..errors import ArgumentError, MoveError, quote
-from ..rules import PLAY_OK, Rules, outcome_name
+from ..core.record import PLAY_OK, Rules, outcome_name
 from ..variant import VariantLike, as_variant
 from .encoding import ACTIONS, action_move
 from .vector import OBS_SHAPE, observe

@@ -30,12 +30,12 @@ try:
 except ImportError as error:  # pragma: no cover - the rl extra is not installed
     raise ImportError(missing_extra("numpy"), name=error.name) from error
 
-from .. import kernels, stopping
+from ..core import kernels, stopping
 from .._engine import ffi, lib
-from ..engine import SETUP, SIDES, c_position, c_variant, move_text, position_text
+from ..core.position import SETUP, SIDES, c_position, c_variant, move_text, position_text
 from ..errors import ArgumentError, EngineError, MoveError, quote
-from ..rules import Rules
-from ..search import c_weights, check_limits
+from ..core.record import Rules
+from ..core.search import c_weights, check_limits
 from ..variant import Variant, VariantLike, as_variant
 from .encoding import ACTIONS, PLANES, check_view
 

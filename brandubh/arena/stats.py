@@ -1,0 +1,501 @@
+"""What a run of games between two players says: a tally of the results,
+the Elo difference with its 95% interval, a sequential probability ratio
+test (SPRT) that may stop a run early, and a one-line progress bar.
+
+Generic: nothing here knows the rules or how the games were played, so that
+``brandubh referee`` and ``brandubh match`` report the same way. Results are
+counted from the first player's side: a score of 0.75 means the first player
+took three points in four.
+
+>>> t = Tally('A', 'B')
+>>> for winner in ('A', 'A', None, 'B'):
+...     t.add(attackers='A', defenders='B', winner=winner)
+>>> t.wins('A'), t.draws('A'), t.losses('A'), t.score()
+(2, 1, 1, 0.625)
+>>> e = elo_estimate(60, 20, 20)
+>>> round(e.elo), round(e.low), round(e.high)
+(147, 86, 218)
+>>> s = sprt(60, 20, 20, elo0=0, elo1=20)
+>>> s.decision, round(s.llr, 2)
+('H1', 3.34)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Optional, TextIO
+
+from ..errors import quote
+
+__all__ = [
+    "Z95",
+    "expected_score",
+    "elo_of_score",
+    "EloEstimate",
+    "elo_estimate",
+    "SPRTResult",
+    "sprt",
+    "sprt_bounds",
+    "parse_sprt",
+    "Tally",
+    "Progress",
+    "format_elo",
+]
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+def expected_score(elo: float) -> float:
+    """The score the logistic Elo model expects for a player ``elo`` points
+    stronger than its opponent.
+
+    >>> expected_score(0), round(expected_score(400), 4)
+    (0.5, 0.9091)
+    """
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_of_score(score: float) -> float:
+    """The Elo difference a score (0 to 1) means; ``inf`` or ``-inf`` at the
+    ends.
+
+    >>> elo_of_score(0.5), round(elo_of_score(0.75), 1), elo_of_score(1.0)
+    (0.0, 190.8, inf)
+    """
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # never -0.0
+
+
+def format_elo(value: Optional[float]) -> str:
+    """An Elo figure as text: ``+12.3``, ``-4.0``, ``+inf``, ``-``.
+
+    >>> format_elo(12.34), format_elo(-math.inf), format_elo(None)
+    ('+12.3', '-inf', '-')
+    """
+    if value is None or math.isnan(value):
+        return "-"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.1f}"
+
+
+def _score_variance(wins: float, draws: float, losses: float) -> float:
+    """The variance of one game's score (1, 1/2, 0) over these counts."""
+    n = wins + draws + losses
+    if n <= 0:
+        return 0.0
+    s = (wins + 0.5 * draws) / n
+    return (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """The Elo difference of the first player over the second, with a 95%
+    interval, and the score they come from. With no games every figure is
+    None."""
+
+    games: int
+    score: Optional[float]
+    score_low: Optional[float]
+    score_high: Optional[float]
+    elo: Optional[float]
+    low: Optional[float]
+    high: Optional[float]
+
+    @property
+    def margin(self) -> Optional[float]:
+        """Half the width of the interval, in Elo; None when either end is
+        infinite or there were no games."""
+        if self.low is None or self.high is None:
+            return None
+        if math.isinf(self.low) or math.isinf(self.high):
+            return None
+        return (self.high - self.low) / 2.0
+
+    def text(self) -> str:
+        """``+88.7 ± 49.3 (95%: +39.4 to +138.0)``, or ``-`` with no games.
+
+        >>> elo_estimate(5, 0, 5).text()
+        '+0.0 ± 251.8 (95%: -251.8 to +251.8)'
+        """
+        if self.elo is None:
+            return "-"
+        ends = f"95%: {format_elo(self.low)} to {format_elo(self.high)}"
+        margin = self.margin
+        if margin is None:
+            return f"{format_elo(self.elo)} ({ends})"
+        return f"{format_elo(self.elo)} ± {margin:.1f} ({ends})"
+
+    def as_dict(self) -> dict:
+        """For JSON: infinite figures become None (JSON has no infinity)."""
+
+        def finite(x: Optional[float]) -> Optional[float]:
+            return None if x is None or math.isinf(x) or math.isnan(x) else round(x, 2)
+
+        return {
+            "games": self.games,
+            "score": None if self.score is None else round(self.score, 5),
+            "score_interval": [
+                None if self.score_low is None else round(self.score_low, 5),
+                None if self.score_high is None else round(self.score_high, 5),
+            ],
+            "elo": finite(self.elo),
+            "elo_low": finite(self.low),
+            "elo_high": finite(self.high),
+            "text": self.text(),
+        }
+
+
+def elo_estimate(wins: int, draws: int, losses: int, z: float = Z95) -> EloEstimate:
+    """The Elo difference the counts give, from the first player's side.
+
+    The score is ``(wins + draws / 2) / games``; its interval is the score
+    plus or minus ``z`` standard errors, with the variance of one game's
+    score measured from the counts (a draw counts one half), clipped to
+    0..1, and both ends turned into Elo by the logistic model. When every
+    game had the same result that variance is zero and says nothing, so the
+    interval is then Wilson's for a proportion equal to the score (for ten
+    wins in ten games: 72% to 100%, +166 Elo to +inf).
+
+    >>> e = elo_estimate(10, 0, 0)
+    >>> e.elo, round(e.low), e.high
+    (inf, 166, inf)
+    >>> elo_estimate(0, 0, 0).elo is None
+    True
+    """
+    for name, value in (("wins", wins), ("draws", draws), ("losses", losses)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a whole number of games, not {quote(value)}")
+    n = wins + draws + losses
+    if n == 0:
+        return EloEstimate(0, None, None, None, None, None, None)
+    s = (wins + 0.5 * draws) / n
+    var = _score_variance(wins, draws, losses)
+    if var > 0.0:
+        half = z * math.sqrt(var / n)
+        lo, hi = s - half, s + half
+    else:
+        # Wilson's interval for a proportion s over n trials.
+        z2 = z * z
+        centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+        half = z * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        lo, hi = centre - half, centre + half
+        if s >= 1.0:
+            hi = 1.0
+        if s <= 0.0:
+            lo = 0.0
+    lo, hi = max(0.0, lo), min(1.0, hi)
+    return EloEstimate(n, s, lo, hi, elo_of_score(s), elo_of_score(lo), elo_of_score(hi))
+
+
+# -- the sequential probability ratio test --------------------------------
+
+
+@dataclass(frozen=True)
+class SPRTResult:
+    """Where a sequential test stands: the log-likelihood ratio, its two
+    bounds, and the decision: ``'H1'`` (the first player is ``elo1``
+    stronger, or more), ``'H0'`` (at most ``elo0``), or None (play on)."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    llr: float
+    lower: float
+    upper: float
+    decision: Optional[str]
+
+    def text(self) -> str:
+        """``LLR 1.23 (-2.94, 2.94) elo0=0 elo1=10: play on``."""
+        verdict = {"H1": f"H1 accepted (stronger by {self.elo1:g} or more)",
+                   "H0": f"H0 accepted (not stronger by more than {self.elo0:g})",
+                   None: "no decision yet"}[self.decision]
+        return (f"LLR {self.llr:.2f} ({self.lower:.2f}, {self.upper:.2f}) "
+                f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} "
+                f"beta={self.beta:g}: {verdict}")
+
+    def as_dict(self) -> dict:
+        return {
+            "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+            "llr": round(self.llr, 4), "lower": round(self.lower, 4),
+            "upper": round(self.upper, 4), "decision": self.decision,
+        }
+
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """The two bounds of the log-likelihood ratio (Wald):
+    ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
+
+    >>> [round(b, 3) for b in sprt_bounds()]
+    [-2.944, 2.944]
+    """
+    if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0):
+        raise ValueError(f"alpha and beta must be between 0 and 1, not {quote(alpha)} and {quote(beta)}")
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
+         alpha: float = 0.05, beta: float = 0.05) -> SPRTResult:
+    """A generalised SPRT of "the first player is at most ``elo0`` Elo
+    stronger" (H0) against "at least ``elo1``" (H1), on the counts so far.
+
+    The log-likelihood ratio is the normal approximation that fishtest-like
+    testers use for logistic Elo::
+
+        LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)
+
+    where ``s`` is the score, ``s0`` and ``s1`` the scores ``elo0`` and
+    ``elo1`` expect, and ``var`` the variance of one game's score. While one
+    of the three results has not happened yet, ``var`` is measured with half
+    a game added to each count, so that a run of equal results cannot end the
+    test on its first game. The test stops when the ratio leaves
+    ``sprt_bounds(alpha, beta)``.
+
+    >>> sprt(0, 0, 0, 0, 10).decision is None
+    True
+    >>> sprt(1, 0, 0, 0, 10).decision is None
+    True
+    >>> sprt(40, 120, 40, 0, 50).decision
+    'H0'
+    """
+    if not elo0 < elo1:
+        raise ValueError(f"elo0 must be below elo1, not {quote(elo0)} and {quote(elo1)}")
+    lower, upper = sprt_bounds(alpha, beta)
+    n = wins + draws + losses
+    if n == 0:
+        return SPRTResult(elo0, elo1, alpha, beta, 0.0, lower, upper, None)
+    s = (wins + 0.5 * draws) / n
+    if min(wins, draws, losses) == 0:
+        var = _score_variance(wins + 0.5, draws + 0.5, losses + 0.5)
+    else:
+        var = _score_variance(wins, draws, losses)
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    llr = n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+    return SPRTResult(elo0, elo1, alpha, beta, llr, lower, upper, decision)
+
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``'0,10'`` -> ``(0.0, 10.0)``: the two Elo figures of ``--sprt``.
+
+    >>> parse_sprt('-5, 5')
+    (-5.0, 5.0)
+    """
+    parts = [p.strip() for p in str(text).split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        elo0, elo1 = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"--sprt takes two Elo figures as elo0,elo1 (like 0,10), not {quote(text)}") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1)) or not elo0 < elo1:
+        raise ValueError(f"--sprt needs finite elo0 < elo1, not {quote(text)}")
+    return elo0, elo1
+
+
+# -- counting results ------------------------------------------------------
+
+
+@dataclass
+class _Line:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> Optional[float]:
+        n = self.games
+        return None if n == 0 else (self.wins + 0.5 * self.draws) / n
+
+    def as_dict(self) -> dict:
+        return {"games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses,
+                "score": None if self.score is None else round(self.score, 5)}
+
+
+@dataclass
+class Tally:
+    """Wins, draws and losses of two players, in all and by side.
+
+    >>> t = Tally('A', 'B')
+    >>> t.add('A', 'B', 'A'); t.add('B', 'A', None)
+    >>> t.by_side('A', 'attackers'), t.by_side('A', 'defenders')
+    ((1, 0, 0), (0, 1, 0))
+    """
+
+    first: str = "A"
+    second: str = "B"
+    _lines: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.first == self.second:
+            raise ValueError("the two players need two names")
+        for name in (self.first, self.second):
+            for side in ("attackers", "defenders"):
+                self._lines[(name, side)] = _Line()
+
+    def _other(self, name: str) -> str:
+        if name == self.first:
+            return self.second
+        if name == self.second:
+            return self.first
+        raise ValueError(f"no player named {quote(name)}")
+
+    def add(self, attackers: str, defenders: str, winner: Optional[str]) -> None:
+        """One game: who played which side, and who won (None: a draw)."""
+        if self._other(attackers) != defenders:
+            raise ValueError(f"{quote(attackers)} and {quote(defenders)} are not the two players")
+        if winner is not None and winner not in (attackers, defenders):
+            raise ValueError(f"the winner {quote(winner)} did not play")
+        for name, side in ((attackers, "attackers"), (defenders, "defenders")):
+            line = self._lines[(name, side)]
+            if winner is None:
+                line.draws += 1
+            elif winner == name:
+                line.wins += 1
+            else:
+                line.losses += 1
+
+    def by_side(self, name: str, side: str) -> tuple[int, int, int]:
+        """(wins, draws, losses) of one player on one side."""
+        self._other(name)
+        line = self._lines[(name, side)]
+        return line.wins, line.draws, line.losses
+
+    def counts(self, name: Optional[str] = None) -> tuple[int, int, int]:
+        """(wins, draws, losses) of a player (the first by default)."""
+        name = self.first if name is None else name
+        self._other(name)
+        a, d = self._lines[(name, "attackers")], self._lines[(name, "defenders")]
+        return a.wins + d.wins, a.draws + d.draws, a.losses + d.losses
+
+    def wins(self, name: Optional[str] = None) -> int:
+        return self.counts(name)[0]
+
+    def draws(self, name: Optional[str] = None) -> int:
+        return self.counts(name)[1]
+
+    def losses(self, name: Optional[str] = None) -> int:
+        return self.counts(name)[2]
+
+    @property
+    def games(self) -> int:
+        return sum(self.counts())
+
+    def score(self, name: Optional[str] = None) -> Optional[float]:
+        """Points per game of a player (the first by default); None with no
+        games."""
+        w, d, l = self.counts(name)
+        n = w + d + l
+        return None if n == 0 else (w + 0.5 * d) / n
+
+    def elo(self, z: float = Z95) -> EloEstimate:
+        """The first player's Elo difference over the second."""
+        return elo_estimate(*self.counts(), z=z)
+
+    def sprt(self, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SPRTResult:
+        return sprt(*self.counts(), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+
+    def side_wins(self) -> tuple[int, int, int]:
+        """(attackers' wins, draws, defenders' wins) over every game."""
+        att = sum(self._lines[(n, "attackers")].wins for n in (self.first, self.second))
+        dfn = sum(self._lines[(n, "defenders")].wins for n in (self.first, self.second))
+        draws = sum(self._lines[(n, "attackers")].draws for n in (self.first, self.second))
+        return att, draws, dfn
+
+    def as_dict(self) -> dict:
+        out = {}
+        for name in (self.first, self.second):
+            w, d, l = self.counts(name)
+            n = w + d + l
+            out[name] = {
+                "games": n, "wins": w, "draws": d, "losses": l,
+                "score": None if n == 0 else round((w + 0.5 * d) / n, 5),
+                "as_attackers": self._lines[(name, "attackers")].as_dict(),
+                "as_defenders": self._lines[(name, "defenders")].as_dict(),
+            }
+        return out
+
+
+# -- a progress bar ----------------------------------------------------------
+
+
+class Progress:
+    """A one-line progress bar, redrawn in place on a terminal and silent
+    anywhere else (a file, a pipe, a test), so a log stays clean.
+
+    >>> import io
+    >>> p = Progress(10, stream=io.StringIO())
+    >>> p.enabled
+    False
+    """
+
+    def __init__(self, total: int, stream: Optional[TextIO] = None,
+                 enabled: Optional[bool] = None, width: int = 24,
+                 interval: float = 0.1) -> None:
+        self.total = max(0, int(total))
+        self.stream = sys.stderr if stream is None else stream
+        if enabled is None:
+            try:
+                enabled = bool(self.stream.isatty())
+            except (AttributeError, ValueError):
+                enabled = False
+        self.enabled = enabled
+        self.width = width
+        self.interval = interval
+        self._last = 0.0
+        self._shown = 0
+        self._start = time.monotonic()
+
+    def line(self, done: int, text: str = "") -> str:
+        """The bar as text, without drawing it.
+
+        >>> Progress(4, enabled=False, width=8).line(1, 'A 1-0-0')
+        '[##......]   1/4  A 1-0-0'
+        """
+        total = max(self.total, 1)
+        filled = min(self.width, int(self.width * done / total))
+        digits = len(str(self.total))
+        bar = "#" * filled + "." * (self.width - filled)
+        return f"[{bar}] {done:>{digits + 2}}/{self.total}  {text}".rstrip()
+
+    def update(self, done: int, text: str = "", force: bool = False) -> None:
+        """Redraw, at most once per ``interval`` seconds unless forced."""
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < self.interval and done < self.total:
+            return
+        self._last = now
+        elapsed = now - self._start
+        line = self.line(done, f"{text}  {elapsed:.0f}s".strip())
+        pad = max(0, self._shown - len(line))
+        self._shown = len(line)
+        try:
+            self.stream.write("\r" + line + " " * pad)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.enabled = False
+
+    def close(self) -> None:
+        """Clear the line, so what is printed next starts clean."""
+        if not self.enabled or not self._shown:
+            return
+        try:
+            self.stream.write("\r" + " " * self._shown + "\r")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+        self._shown = 0

@@ -1,0 +1,55 @@
+"""The ``brandubh`` command.
+
+    brandubh bench [--depth N] [--budget N] [--verbose]
+    brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
+    brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
+    brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
+    brandubh codingame [--level N] [--budget N] [--seed N]
+    brandubh opentafl [--level N] [--budget N] [--seed N] [--write-ini DIR]
+    brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
+    brandubh show GAME_FILE [--ply N] [--svg OUT]
+    brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
+    brandubh serve [--host H] [--port N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from ..errors import BrandubhError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="brandubh",
+        description="The Irish 7x7 tafl game: engine, perft and tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"brandubh {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    # One module a command, in the order --help lists them.
+    from . import bench, codingame, match, opentafl, perft, play, referee, serve, show, tune
+
+    for command in (perft, bench, match, tune, codingame, opentafl, referee, show, play, serve):
+        command.register(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except BrandubhError as exc:
+        print(f"brandubh {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (brandubh perft 6 --divide | head)
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,484 @@
+"""``brandubh play``: a person at a terminal against the engine.
+
+    brandubh play                                # you have the attackers, level 3
+    brandubh play --level 5 --side defenders
+    brandubh play --variant codingame --load saved.txt
+
+A small loop over :class:`~brandubh.Game` and :class:`~brandubh.Bot`: every
+rule, every refusal and every ending is the game's own. The board is drawn
+again after every move, the engine's move is shown with what it captured,
+and a move is typed in either written form (``d1d3``, ``d1-d3``,
+``Kd4-d1``). The commands:
+
+==============  ===============================================================
+``moves``       your legal moves
+``board``       the board again
+``undo``        take back your last move (and the engine's reply to it)
+``hint``        the search's suggestion for you and its score
+``draw``        offer a draw: the engine accepts when its own search scores the
+                position :data:`~brandubh.bot.DRAW_MARGIN` or more worse for it
+                than the set-up
+``resign``      give the game up
+``save FILE``   write the game text (``brandubh show FILE``, ``--load FILE``)
+``help``        the commands
+``quit``        leave (end of input, Ctrl-D, too)
+==============  ===============================================================
+
+A refused move prints the game's sentence and changes nothing. After the
+end the prompt stays, for ``undo``, ``save`` and ``quit``.
+
+Colour when the output is a terminal, ``NO_COLOR`` is not set (to anything
+but the empty string) and ``TERM`` is not ``dumb``; the Unicode board when
+the output's encoding can write it and ``--ascii`` is not given.
+
+:class:`Session` is the loop, fed one line at a time, so a program (or a
+test) can drive it without a terminal:
+
+>>> import io
+>>> from brandubh import Bot, Game
+>>> out = io.StringIO()
+>>> session = Session(Game(), Bot(1), 'attackers', out=out)
+>>> session.begin()
+>>> session.handle('d1d4')
+True
+>>> print(out.getvalue().splitlines()[-1])
+Refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
+>>> session.handle('quit')
+False
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TextIO
+
+from .. import notation
+from ..errors import ArgumentError
+from ..views.text import UNICODE, diagram
+
+if TYPE_CHECKING:
+    from ..bot import Bot
+    from ..game import Game, LegalMove
+
+__all__ = ["Session", "HINT_BUDGET", "COMMANDS", "register", "run", "play", "use_colour", "can_write_unicode"]
+
+#: The search budget of a hint, whatever the engine's level: level 4's.
+HINT_BUDGET = 48_000
+
+COMMANDS = ("moves", "board", "undo", "hint", "draw", "resign", "save", "help", "quit")
+
+HELP = """\
+Type a move in either form: d1d3 or d1-d3 (Kd4-d1 and d1-d3xc3 are read too).
+  moves       your legal moves
+  board       the board again
+  undo        take back your last move and the engine's reply
+  hint        the engine's suggestion for you, and its score
+  draw        offer a draw; the engine accepts or declines
+  resign      give the game up
+  save FILE   write the game text to FILE (brandubh show FILE, brandubh play --load FILE)
+  help        this list
+  quit        leave (Ctrl-D too)"""
+
+_STYLE = {"refused": "31", "engine": "1", "you": "1", "over": "1;32", "note": "2"}
+
+
+def use_colour(stream: TextIO, environ: Optional[Mapping[str, str]] = None) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal, ``NO_COLOR``
+    unset or empty (https://no-color.org), and ``TERM`` not ``dumb``.
+
+    >>> import io
+    >>> use_colour(io.StringIO(), {})
+    False
+    """
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR", "") != "" or env.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def can_write_unicode(stream: TextIO) -> bool:
+    """Whether the stream's encoding can write the Unicode board.
+
+    >>> import io
+    >>> can_write_unicode(io.TextIOWrapper(io.BytesIO(), encoding='ascii'))
+    False
+    >>> can_write_unicode(io.TextIOWrapper(io.BytesIO(), encoding='utf-8'))
+    True
+    """
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "".join(UNICODE).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _listed(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+class Session:
+    """A person against the engine, one line of input at a time.
+
+    ``game``: the :class:`~brandubh.Game` (new, or loaded); ``bot``: the
+    :class:`~brandubh.Bot` playing the other side; ``side``: the person's
+    side, ``'attackers'`` or ``'defenders'``. ``out``: where everything is
+    written. ``unicode`` and ``colour``: how the board is drawn.
+
+    :meth:`begin` greets, draws the board and lets the engine move if it is
+    its turn; :meth:`handle` takes one line and returns False when the
+    person has asked to leave; :attr:`prompt` is what to ask with.
+    """
+
+    def __init__(self, game: "Game", bot: "Bot", side: str, *, out: TextIO, unicode: bool = False,
+                 colour: bool = False, hint_budget: int = HINT_BUDGET) -> None:
+        if side not in ("attackers", "defenders"):
+            raise ArgumentError(f"side must be 'attackers' or 'defenders', not {side!r}")
+        self.game = game
+        self.bot = bot
+        self.side = side
+        self.other = "defenders" if side == "attackers" else "attackers"
+        self.seat = str(game.seat_of(side))
+        self.engine_seat = str(game.seat_of(self.other))
+        self.out = out
+        self.unicode = unicode
+        self.colour = colour
+        self.hint_budget = hint_budget
+
+    # -- writing -------------------------------------------------------------
+
+    def say(self, text: str, style: Optional[str] = None) -> None:
+        if style and self.colour:
+            text = f"\x1b[{_STYLE[style]}m{text}\x1b[0m"
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def draw(self) -> None:
+        self.say(diagram(self.game, unicode=self.unicode, colour=self.colour))
+
+    @property
+    def prompt(self) -> str:
+        """``your move> `` while the game is on, ``game over> `` after it."""
+        return "your move> " if self.game.status == "active" else "game over> "
+
+    # -- the loop ------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Greet, draw the board, and let the engine move if it is its turn
+        (or say how the game ended, for a loaded game that is over)."""
+        game = self.game
+        self.say(f"You have the {self.side} ({self.seat}); the engine, level {self.bot.level}, "
+                 f"has the {self.other} ({self.engine_seat}). Rules: {game.variant.as_string()}.")
+        self.say("Type a move (d1d3 or d1-d3), or help for the commands.", "note")
+        self.draw()
+        if game.status == "finished":
+            self.announce()
+        else:
+            self.engine_moves()
+
+    def handle(self, line: str) -> bool:
+        """Do what one line of input asks; False when it asks to leave."""
+        text = line.strip()
+        if not text:
+            return True
+        word, _, rest = text.partition(" ")
+        command = word.lower()
+        if command in ("quit", "exit"):
+            return False
+        if command == "save":
+            self.save(rest.strip())
+        elif rest.strip() == "" and command in COMMANDS:
+            getattr(self, "do_" + command)()
+        else:
+            self.move(text)
+        return True
+
+    # -- moves ---------------------------------------------------------------
+
+    def _captured(self, move: "LegalMove") -> str:
+        """``, capturing the defender on c3`` for a LegalMove, before it is
+        played."""
+        if not move.captures:
+            return ""
+        taken = [f"the {self.game.at(sq)} on {sq}" for sq in move.captures]
+        return ", capturing " + _listed(taken)
+
+    def move(self, text: str) -> None:
+        game = self.game
+        stored = notation.move_parse(text)
+        legal = {m.move: m for m in game.legal()}
+        chosen = legal.get(stored) if stored else None
+        took = self._captured(chosen) if chosen is not None and game.side_to_move == self.side else ""
+        refused = game.play(text, self.seat)
+        if refused is not None:
+            extra = " (help lists the commands)" if refused.code.value == "not_a_move" else ""
+            self.say(f"Refused: {refused}{extra}", "refused")
+            return
+        self.say(f"You play {game.shown[-1]}{took}.", "you")
+        self.draw()
+        if game.status == "finished":
+            self.announce()
+        else:
+            self.engine_moves()
+
+    def engine_moves(self) -> None:
+        """The engine's move, when it is its turn."""
+        game = self.game
+        if game.status != "active" or game.side_to_move != self.other:
+            return
+        if self.bot.budget >= 500_000:
+            self.say("The engine is thinking...", "note")
+        chosen = self.bot.choose(game)
+        move = next(m for m in game.legal() if m.move == chosen)
+        took = self._captured(move)
+        refused = game.play(move, self.engine_seat)
+        if refused is not None:  # pragma: no cover - the bot chose a legal move
+            raise AssertionError(f"the game refused the engine's move {chosen}: {refused}")
+        self.say(f"The engine ({self.other}) plays {game.shown[-1]}{took}.", "engine")
+        self.draw()
+        if game.status == "finished":
+            self.announce()
+
+    def announce(self) -> None:
+        """How the game ended, and who won."""
+        result = self.game.result
+        if result is None:  # pragma: no cover - called only at the end
+            return
+        who = "You win." if result.winner == self.seat else "A draw." if result.is_draw else "The engine wins."
+        self.say(f"Game over: {self.game.result_sentence}. {who}", "over")
+        self.say("Type undo to take back your last move, save FILE to keep the game, or quit.", "note")
+
+    def _shown(self, move: str) -> str:
+        """A legal move as it would be shown once played: ``d1-d3xc3``."""
+        report = self.game._rules.preview(move)
+        assert report is not None, move
+        shown = notation.move_display(move, king=report.king_moved, captures=report.capture_names,
+                                      king_home=report.king_home, king_taken=report.king_taken)
+        assert shown is not None, move
+        return shown
+
+    # -- commands --------------------------------------------------------------
+
+    def do_help(self) -> None:
+        self.say(HELP)
+
+    def do_board(self) -> None:
+        self.draw()
+
+    def do_moves(self) -> None:
+        game = self.game
+        if game.status != "active":
+            self.say(f"No moves: the game is over: {game.result_sentence}.")
+            return
+        shown = [self._shown(m.move) for m in game.legal()]
+        self.say(f"Your {len(shown)} moves:")
+        line = " "
+        for text in shown:
+            if len(line) + len(text) + 1 > 78:
+                self.say(line)
+                line = " "
+            line += " " + text
+        self.say(line)
+
+    def do_undo(self) -> None:
+        game = self.game
+        result = game.result
+        if result is not None and result.how in ("resign", "agreed"):
+            game.undo()
+            self.say("Took back the " + ("resignation." if result.how == "resign" else "agreed draw."))
+            self.draw()
+            return
+        # The moves alternate from the start's side: is one of them yours?
+        first = "attackers" if game.start.endswith(" a") else "defenders"
+        if game.ply == 0 or (game.ply == 1 and first != self.side):
+            self.say("Nothing to undo: you have not moved yet.")
+            return
+        taken = 0
+        while game.undo():
+            taken += 1
+            if game.side_to_move == self.side:
+                break
+        self.say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+        self.draw()
+
+    def do_hint(self) -> None:
+        game = self.game
+        if game.status != "active":
+            self.say(f"No hint: the game is over: {game.result_sentence}.")
+            return
+        found = game.search(budget=self.hint_budget, salt="hint")
+        assert found is not None  # the game is active
+        shown = self._shown(str(found.move))
+        if found.mate_in is not None:
+            plies = found.mate_in
+            how = "wins" if found.score > 0 else "loses"
+            what = (f"it {how} at once" if plies == 1 else
+                    f"it {how} by force in {plies} moves, both sides' counted")
+        else:
+            what = f"score {found.score:+d} for you, {found.depth} moves deep"
+        self.say(f"Hint: {shown} ({what}).")
+
+    def do_draw(self) -> None:
+        game = self.game
+        refused = game.offer_draw(self.seat)
+        if refused is not None:
+            self.say(f"Refused: {refused}", "refused")
+            return
+        if self.bot.accepts_draw(game, self.other):
+            game.accept_draw(self.engine_seat)
+            self.say("The engine accepts the draw.", "engine")
+            self.announce()
+        else:
+            game.decline_draw(self.engine_seat)
+            self.say("The engine declines the draw: it thinks it is not behind. Play on.", "engine")
+
+    def do_resign(self) -> None:
+        refused = self.game.resign(self.seat)
+        if refused is not None:
+            self.say(f"Refused: {refused}", "refused")
+            return
+        self.announce()
+
+    def do_save(self) -> None:
+        self.save("")
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.say("Save where? Give a file name: save game.txt", "refused")
+            return
+        target = os.path.expanduser(path)
+        try:
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(self.game.as_text())
+        except OSError as error:
+            self.say(f"Could not save to {path}: {error.strerror or error}", "refused")
+            return
+        plies = self.game.ply
+        self.say(f"Saved the game ({plies} move{'s' if plies != 1 else ''}) to {path}.")
+
+
+def play(session: Session, read: Callable[[str], str] = input) -> int:
+    """Run a session to its end: ``read(prompt)`` gives each line (and
+    raises EOFError when there are no more). Returns the exit status, 0.
+
+    >>> import io
+    >>> from brandubh import Bot, Game
+    >>> lines = iter(['d2c2', 'resign'])
+    >>> out = io.StringIO()
+    >>> play(Session(Game(), Bot(1), 'attackers', out=out), lambda prompt: next(lines))
+    0
+    >>> 'Game over: the attackers resigned. The engine wins.' in out.getvalue()
+    True
+    """
+    session.begin()
+    while True:
+        try:
+            line = read(session.prompt)
+        except (EOFError, StopIteration):
+            session.say("")
+            return 0
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: leave on a line of its own
+            session.say("")
+            raise
+        if not session.handle(line):
+            return 0
+
+
+# -- the command -----------------------------------------------------------------
+
+_DESCRIPTION = """\
+Play brandubh against the engine at a terminal. The board is drawn again
+after every move and the engine's move is shown with what it captured. Type
+a move in either written form (d1d3, d1-d3, Kd4-d1), or one of the
+commands: moves, board, undo, hint, draw, resign, save FILE, help, quit.
+A refused move says why and changes nothing.
+
+Colour when the output is a terminal and NO_COLOR is not set; the Unicode
+board when the terminal's encoding has it (--ascii for the plain one)."""
+
+_EPILOG = """\
+examples:
+  brandubh play
+  brandubh play --level 5 --side defenders
+  brandubh play --variant codingame
+  brandubh play --load saved.txt          (a game text, as 'save FILE' writes it)
+
+The engine accepts a draw when its own search scores the position 500 or
+more worse for it than the set-up (about two and a half soldiers, or a
+loss it sees coming). A hint is
+a search of 48,000 positions (level 4's).
+
+Exit status: 0, 2 for bad arguments or a game file that cannot be read,
+130 when interrupted."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``play`` command to the ``brandubh`` command's subparsers."""
+    from ..argtypes import whole
+    from ..bot import MAX_LEVEL
+
+    p = subparsers.add_parser(
+        "play", help="play against the engine at a terminal",
+        description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--level", type=whole(1, MAX_LEVEL), default=3, metavar="N",
+                   help=f"the engine's level, 1 (a beginner) to {MAX_LEVEL} (default 3)")
+    p.add_argument("--side", choices=("attackers", "defenders"), default="attackers",
+                   help="your side (default attackers, who move first)")
+    p.add_argument("--variant", default=None, metavar="V",
+                   help="a preset (brandubh, codingame, modern, opentafl) or a quoted line of "
+                        "field=value pairs (default brandubh; a loaded game keeps its own)")
+    p.add_argument("--load", metavar="FILE", default=None,
+                   help="go on with a saved game text, as 'save FILE' writes it")
+    p.add_argument("--seed", default=None, metavar="S",
+                   help="any text: the engine plays the same way again (default: a fresh one each time)")
+    p.add_argument("--ascii", action="store_true", help="draw the board in plain ASCII")
+    p.set_defaults(run=run)
+
+
+def load_game(path: str, attackers: str = "p1") -> "Game":
+    """The game in a game text file ('-' for standard input); a
+    :class:`~brandubh.errors.ArgumentError` saying why when it cannot be
+    read or a move in it is refused."""
+    from ..game import Game
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as error:
+        raise ArgumentError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ArgumentError(f"{path} is not a game text: it is not UTF-8 text") from None
+    try:
+        return Game.read(text, attackers=attackers)
+    except ArgumentError as error:
+        raise ArgumentError(f"{path}: {error}") from None
+
+
+def run(args: argparse.Namespace, read: Callable[[str], str] = input,
+        out: Optional[TextIO] = None) -> int:
+    """Run ``brandubh play`` with parsed arguments; the exit status."""
+    from ..bot import Bot
+    from ..game import Game
+
+    stream = sys.stdout if out is None else out
+    attackers = "p1" if args.side == "attackers" else "p2"
+    if args.load is not None:
+        if args.variant is not None:
+            raise ArgumentError("--load takes the rules from the game file: leave out --variant")
+        game = load_game(args.load, attackers)
+    else:
+        game = Game(attackers, variant=args.variant)
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    bot = Bot(args.level, seed=seed)
+    session = Session(game, bot, args.side, out=stream,
+                      unicode=not args.ascii and can_write_unicode(stream), colour=use_colour(stream))
+    return play(session, read)

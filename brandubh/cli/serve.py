@@ -1,0 +1,80 @@
+"""``brandubh serve``: the page in a browser, to play the engine and to
+look at saved games (:mod:`brandubh.serve`)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import sys
+from typing import Any, Optional, TextIO
+
+from ..argtypes import whole
+from ..errors import BrandubhError
+from ..serve.api import DEFAULT_PORT, Api
+from ..serve.http import Server, host_warning
+
+__all__ = ["register", "run"]
+
+
+_DESCRIPTION = """\
+Serve a page to play brandubh against the engine in a browser, and to step
+through saved games: click a piece to see where it may go, click a target;
+undo, resign, offer a draw, ask for the score and best line, copy or
+download the game text; open a saved game (a game text, a 'brandubh match
+--games-out' file or a 'brandubh referee --save' record) and step through
+it move by move, or play on from any move of it.
+
+The server listens on 127.0.0.1 only, unless --host says otherwise; Ctrl-C
+stops it."""
+
+
+_EPILOG = f"""\
+examples:
+  brandubh serve                      (then open http://127.0.0.1:{DEFAULT_PORT}/)
+  brandubh serve --port 0             (any free port: the URL is printed)
+  brandubh serve --host 0.0.0.0       (other machines may reach it: no password!)
+
+Exit status: 0 once stopped, 2 when the address cannot be taken."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` command to the ``brandubh`` command's subparsers."""
+    p = subparsers.add_parser(
+        "serve", help="play the engine and look at saved games in a browser",
+        description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; another "
+                        "address is warned about)")
+    p.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT, metavar="N",
+                   help=f"the port (default {DEFAULT_PORT}; 0 takes any free port)")
+    p.add_argument("--seed", default=None, metavar="S",
+                   help="any text: the engines play the same way again (default: a fresh one each start)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--verbose", "-v", action="store_true", help="log every request on standard error")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
+    """Run ``brandubh serve`` with parsed arguments until Ctrl-C; the exit status."""
+    stream = sys.stdout if out is None else out
+    warning = host_warning(args.host)
+    if warning:
+        print(warning, file=sys.stderr)
+    try:
+        server = Server(args.host, args.port, api=Api(seed=args.seed), verbose=args.verbose)
+    except OSError as error:
+        hint = " (choose another with --port, or --port 0 for any free one)" if error.errno == errno.EADDRINUSE else ""
+        raise BrandubhError(f"cannot listen on {args.host} port {args.port}: "
+                            f"{error.strerror or error}{hint}") from None
+    print(f"brandubh serve: the board is at {server.url} (Ctrl-C stops the server)", file=stream, flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nbrandubh serve: stopped", file=stream, flush=True)
+    finally:
+        server.server_close()
+    return 0

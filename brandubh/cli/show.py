@@ -1,0 +1,142 @@
+"""``brandubh show``: a position of a saved game, as text or as a picture.
+
+    brandubh show game.txt                 # the board at the end of the game
+    brandubh show game.txt --ply 12        # after the first 12 moves
+    brandubh show game.txt --ply -1        # one move before the end
+    brandubh show game.txt --svg end.svg   # the same board as an SVG picture
+
+The game file is a game text (docs/rules.md, "Game text"), as
+``Game.as_text()``, ``brandubh play``'s ``save FILE`` and the arena's logs
+write it; ``-`` reads it from standard input. The board is drawn by
+:func:`brandubh.views.text.diagram` (Unicode when the output can write it, ASCII
+with ``--ascii``) and :func:`brandubh.views.svg.board`, with the last move
+marked and what it captured.
+
+>>> from brandubh.cli import main
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), 'game.txt')
+>>> with open(path, 'w') as f:
+...     _ = f.write('variant brandubh\\nstart 7/7/7/3k3/7/7/a6 d\\nmoves d4d1 a1a2 d1g1\\n')
+>>> main(['show', path, '--ply', '1', '--ascii'])
+    a  b  c  d  e  f  g
+  +---------------------+
+7 | #  .  .  .  .  .  # | 7
+6 | .  .  .  .  .  .  . | 6
+5 | .  .  .  .  .  .  . | 5
+4 | .  .  . [+] .  .  . | 4
+3 | .  .  .  .  .  .  . | 3
+2 | .  .  .  .  .  .  . | 2
+1 | A  .  . [K] .  .  # | 1
+  +---------------------+
+    a  b  c  d  e  f  g
+attackers (p1) to move; ply 1; last move Kd4-d1
+rules brandubh; ply 1 of 3
+moves: Kd4-d1
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from typing import TYPE_CHECKING, Any, Optional, TextIO
+
+from ..errors import ArgumentError
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+__all__ = ["register", "run", "at_ply"]
+
+_DESCRIPTION = """\
+Print the board of a saved game (a game text, as 'brandubh play' saves it
+and Game.as_text() writes it) at its end or after any number of its moves,
+with whose move it is, the last move and what it captured; or draw it as an
+SVG picture."""
+
+_EPILOG = """\
+examples:
+  brandubh show game.txt
+  brandubh show game.txt --ply 12
+  brandubh show game.txt --ply -1 --ascii
+  brandubh show game.txt --svg board.svg --flipped
+
+Exit status: 0, 2 for a file that cannot be read or a ply out of range."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``show`` command to the ``brandubh`` command's subparsers."""
+    p = subparsers.add_parser(
+        "show", help="print or draw a position of a saved game",
+        description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game_file", metavar="GAME_FILE", help="a game text file ('-' reads standard input)")
+    p.add_argument("--ply", type=int, default=None, metavar="N",
+                   help="the board after the first N moves (default: the end); a negative N counts "
+                        "back from the end")
+    p.add_argument("--svg", metavar="OUT", default=None,
+                   help="write the board as an SVG picture to OUT ('-' for standard output) "
+                        "instead of printing it")
+    p.add_argument("--size", type=int, default=400, metavar="PIXELS",
+                   help="the picture's width and height (default 400)")
+    p.add_argument("--flipped", action="store_true", help="the board seen from the other side")
+    p.add_argument("--ascii", action="store_true", help="print the board in plain ASCII")
+    p.set_defaults(run=run)
+
+
+def at_ply(game: "Game", ply: Optional[int]) -> "Game":
+    """The game as it stood after its first ``ply`` moves: the same game
+    for None or its own ply (a resignation or agreed draw kept), a replay
+    otherwise. A negative ``ply`` counts back from the end. An
+    :class:`~brandubh.errors.ArgumentError` for a ply it never reached.
+
+    >>> from brandubh import Game
+    >>> game = Game.replay(['d1c1', 'd3c3']).game
+    >>> at_ply(game, 1).log, at_ply(game, -2).log
+    (['d1c1'], [])
+    >>> at_ply(game, 3)
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: --ply must be from -2 to 2 (the game has 2 moves), not 3
+    """
+    total = game.ply
+    if ply is None:
+        return game
+    if not -total <= ply <= total:
+        raise ArgumentError(f"--ply must be from {-total} to {total} (the game has {total} "
+                            f"move{'s' if total != 1 else ''}), not {ply}")
+    if ply < 0:
+        ply += total
+    if ply == total:
+        return game
+    return game.replay(game.log[:ply]).game
+
+
+def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
+    """Run ``brandubh show`` with parsed arguments; the exit status."""
+    from .play import can_write_unicode, load_game
+    from ..views.svg import board
+    from ..views.text import diagram
+
+    stream = sys.stdout if out is None else out
+    game = load_game(args.game_file)
+    total = game.ply
+    shown = at_ply(game, args.ply)
+    if args.svg is not None:
+        picture = board(shown, size=args.size, flipped=args.flipped)
+        if args.svg == "-":
+            stream.write(picture)
+            return 0
+        try:
+            with open(args.svg, "w", encoding="utf-8") as f:
+                f.write(picture)
+        except OSError as error:
+            raise ArgumentError(f"cannot write {args.svg}: {error.strerror or error}") from None
+        print(f"wrote {args.svg}: the board at ply {shown.ply} of {total}", file=stream)
+        return 0
+    unicode = not args.ascii and can_write_unicode(stream)
+    print(diagram(shown, unicode=unicode, flipped=args.flipped), file=stream)
+    print(f"rules {game.variant.as_string()}; ply {shown.ply} of {total}", file=stream)
+    if shown.ply:
+        print(textwrap.fill("moves: " + " ".join(shown.shown), width=78, subsequent_indent="  "), file=stream)
+    return 0

@@ -1,0 +1,63 @@
+"""The CodinGame puzzle's protocol, as the arena speaks it to a program.
+
+Each turn the program is sent nine lines (:func:`brandubh.codingame.turns.turn_input`:
+its role, the last move or ``NONE``, and the board) and answers one line: a
+move, the square left and the square reached, ``d2c2``. As the puzzle's
+own referee does, an answer in upper case (``D2C2``) or with a space
+between the squares (``d2 c2``) is taken; the record keeps the stored form.
+
+A protocol is a module of this package with a ``Session`` class (one a
+program and a game): :meth:`Session.start` is sent when the game starts,
+:meth:`Session.turn` when it is the program's move, :meth:`Session.read`
+reads each line it writes, and :meth:`Session.end` is sent when the game
+is over. A new wire protocol is one new module beside this one.
+
+>>> s = Session('codingame', 'p1')
+>>> s.read('D2 C2'), s.read('d2d9')[0]
+(('d2c2', None), None)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from ..errors import quote
+from .turns import turn_input
+
+__all__ = ["Session", "ANSWER_RE"]
+
+ANSWER_RE = re.compile(r"([a-g][1-7]) ?([a-g][1-7])", re.IGNORECASE)
+"""An answer the puzzle's referee takes: two squares, in either case, with
+at most one space between them."""
+
+
+class Session:
+    """The protocol for one program in one game."""
+
+    def __init__(self, variant: Any, seat: str) -> None:
+        self.variant = variant
+        self.seat = seat
+
+    def start(self, game: Any) -> str:
+        """Nothing: the puzzle's programs learn everything from each turn."""
+        return ""
+
+    def turn(self, game: Any, last: Optional[str]) -> str:
+        """The nine lines of a turn."""
+        return turn_input(game.side_to_move, last, game.position)
+
+    def read(self, line: str) -> tuple[Optional[str], Optional[str]]:
+        """``(move, None)`` for a move (stored form), ``(None, sentence)``
+        for a line that is not one. (A protocol with lines that are not
+        answers, such as status lines, gives ``(None, None)`` for those.)"""
+        answer = line.strip()
+        m = ANSWER_RE.fullmatch(answer)
+        if m is None:
+            shown = answer if len(answer) <= 60 else answer[:60] + "..."
+            return None, f"answered {quote(shown)}, which is not a move like d2d4"
+        return (m.group(1) + m.group(2)).lower(), None
+
+    def end(self, game: Any) -> str:
+        """Nothing: the program's input is closed."""
+        return ""

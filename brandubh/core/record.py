@@ -1,0 +1,661 @@
+"""A game under a rule set: the moves made from a start, and how it ends.
+
+``Game::Brandubh::Rules``, as its documentation describes it, in Python.
+Squares and moves are the numbers :mod:`brandubh.core.position` hands out; a move
+may also be given as text.
+
+>>> r = Rules()
+>>> while not r.is_over():
+...     _ = r.play(r.moves()[0])
+>>> outcome_name(r.outcome), r.winner
+('corner', 'defenders')
+>>> r.undo()
+True
+>>> r.is_over()
+False
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Optional
+
+from . import kernels, stopping
+from .._engine import ffi, lib
+from .position import (
+    ATTACKERS,
+    DEFENDERS,
+    MAX_MOVES,
+    SETUP,
+    SIDES,
+    Engine,
+    MoveLike,
+    MoveReport,
+    Square,
+    Why,
+    c_constants,
+    c_position,
+    c_variant,
+    count_pieces,
+    move_text,
+    parse_move,
+    PIECES,
+    position_bytes,
+    position_text,
+    report_of,
+    square,
+    squares_of,
+    why_not_at,
+)
+from ..errors import ArgumentError, EngineError, Stopped, quote
+from .search import (
+    DEFAULT_BUDGET,
+    MAX_BUDGET,
+    SearchResult,
+    c_weights,
+    check_hash_mb,
+    check_limits,
+    default_weights,
+    run_search,
+)
+from .stopping import check_stop, check_time_ms
+
+from ..variant import Variant, VariantLike, as_variant
+
+
+if TYPE_CHECKING:
+    from .weights import WeightsLike
+    from .position import _FromEngine
+
+    class Outcome(IntEnum, metaclass=_FromEngine):
+        """How a game ended, in the order the endings are asked."""
+else:
+    Outcome = IntEnum("Outcome", c_constants("bd_outcome", "BY_"), module=__name__, qualname="Outcome")
+    Outcome.__doc__ = """How a game ended, in the order the endings are asked: ``enum
+    bd_outcome`` of csrc/engine.h (``BD_ONGOING``, ``BD_BY_CORNER``, ...),
+    read from the engine. ``ONGOING`` is 0, so an outcome is true exactly
+    when the game is over.
+
+    >>> Outcome.ONGOING, Outcome(lib.BD_BY_CAPTURE).name
+    (<Outcome.ONGOING: 0>, 'CAPTURE')
+    """
+
+
+OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
+
+# Game::Brandubh::Rules's names for the outcomes, and the two endings it does
+# not have.
+ONGOING = Outcome.ONGOING
+BY_CORNER = Outcome.CORNER
+BY_CAPTURE = Outcome.CAPTURE
+BY_NO_PIECES = Outcome.NO_PIECES
+DRAW_REPETITION = Outcome.REPETITION
+BY_ENCIRCLED = Outcome.ENCIRCLED
+DRAW_NO_MOVE = Outcome.NO_MOVE
+DRAW_PLY_CAP = Outcome.PLY_CAP
+DRAW_QUIET_CAP = Outcome.QUIET_CAP
+
+# What Rules.play says (enum bd_play).
+PLAY_OK: int = lib.BD_PLAY_OK
+PLAY_OVER: int = lib.BD_PLAY_OVER
+PLAY_ILLEGAL: int = lib.BD_PLAY_ILLEGAL
+
+_ONGOING: int = lib.BD_ONGOING
+_NOBODY: int = lib.BD_NOBODY
+# A winner's name by the engine's number: a side, or None for BD_NOBODY.
+_WINNERS: dict[int, Optional[str]] = {**dict(enumerate(SIDES)), _NOBODY: None}
+
+
+def outcome_name(outcome: object) -> Optional[str]:
+    """``'ongoing'``, ``'corner'``, ``'capture'``, ``'no_pieces'``,
+    ``'repetition'``, ``'encircled'``, ``'no_move'``, ``'ply_cap'`` or
+    ``'quiet_cap'``; None for anything that is not an outcome.
+
+    >>> outcome_name(BY_CORNER), outcome_name(99)
+    ('corner', None)
+    """
+    if isinstance(outcome, int) and not isinstance(outcome, bool) and 0 <= outcome < len(OUTCOME_NAMES):
+        return OUTCOME_NAMES[outcome]
+    return None
+
+
+@dataclass(frozen=True)
+class PlayoutStats:
+    """What :meth:`Rules.playouts` counted. ``stopped``: ``stop=`` ended the
+    playouts early; the counts are of the ``games`` games finished (the
+    first of that many the same call would play)."""
+
+    games: int
+    plies: int
+    outcomes: dict[str, int]
+    attackers: int
+    defenders: int
+    draws: int
+    stopped: bool = False
+
+
+#: Playouts of up to this many games run in the calling thread (they take
+#: milliseconds); from the main thread more run in a worker, so that Ctrl-C
+#: stops them (brandubh/stopping.py).
+INLINE_GAMES = 1000
+
+
+_FIXED_WINNERS = {
+    "corner": DEFENDERS,
+    "capture": ATTACKERS,
+    "no_pieces": DEFENDERS,
+    "encircled": ATTACKERS,
+}
+
+_live = 0
+_live_lock = threading.Lock()
+
+
+def _release(game) -> None:
+    global _live
+    lib.bd_game_free(game)
+    with _live_lock:
+        _live -= 1
+
+
+def _own(game):
+    """Tie a C game's life to a Python object."""
+    global _live
+    if game == ffi.NULL:
+        raise EngineError("out of memory for a new game")
+    with _live_lock:
+        _live += 1
+    return ffi.gc(game, _release)
+
+
+class _Buffers(threading.local):
+    """Scratch arrays for :meth:`Rules._legal_call`, one set a thread, so
+    that a call allocates nothing."""
+
+    def get(self) -> tuple:
+        bufs = getattr(self, "bufs", None)
+        if bufs is None:
+            bufs = self.bufs = (ffi.new("bd_bb[]", MAX_MOVES), ffi.new("int[]", MAX_MOVES),
+                                ffi.new("int[]", MAX_MOVES))
+        return bufs
+
+
+_LEGAL_BUFFERS = _Buffers()
+
+
+class Rules:
+    """A game: a start position, a rule set, and the moves made.
+
+    ``Rules(position=SETUP, variant=None)``: variant as a
+    :class:`~brandubh.Variant`, a dict of fields, or a preset's name or
+    ``as_string()`` line.
+
+    >>> r = Rules(position='7/7/7/3k3/7/7/a6 d', variant={'repeat': 2})
+    >>> r.play('d4d1'), r.side
+    (0, 'attackers')
+    """
+
+    ONGOING = ONGOING
+    BY_CORNER = BY_CORNER
+    BY_CAPTURE = BY_CAPTURE
+    BY_NO_PIECES = BY_NO_PIECES
+    DRAW_REPETITION = DRAW_REPETITION
+    BY_ENCIRCLED = BY_ENCIRCLED
+    DRAW_NO_MOVE = DRAW_NO_MOVE
+    DRAW_PLY_CAP = DRAW_PLY_CAP
+    DRAW_QUIET_CAP = DRAW_QUIET_CAP
+    PLAY_OK = PLAY_OK
+    PLAY_OVER = PLAY_OVER
+    PLAY_ILLEGAL = PLAY_ILLEGAL
+
+    __slots__ = ("_g", "_variant", "_buf", "_lock", "__weakref__")
+
+    def __init__(self, position: str = SETUP, variant: VariantLike = None) -> None:
+        self._variant = as_variant(variant)
+        game = lib.bd_game_from_string(c_variant(self._variant), position_bytes(position))
+        if game == ffi.NULL:
+            c_position(position)  # raises PositionError when the engine refused the text
+        self._g = _own(game)
+        self._buf = ffi.new("bd_move[]", MAX_MOVES)
+        # Every method that reads or changes the record holds this lock: two
+        # threads using one game take turns (the engine releases the GIL, so
+        # without it one thread could read a record another is growing).
+        self._lock = threading.RLock()
+
+    @classmethod
+    def new(cls, position: str = SETUP, variant: VariantLike = None) -> "Rules":
+        """The same as ``Rules(position, variant)``."""
+        return cls(position, variant)
+
+    def clone(self) -> "Rules":
+        """A copy with the whole history, sharing nothing with this game."""
+        with self._lock:
+            other = Rules.__new__(Rules)
+            other._variant = self._variant
+            other._g = _own(lib.bd_game_clone(self._g))
+            other._buf = ffi.new("bd_move[]", MAX_MOVES)
+            other._lock = threading.RLock()
+            return other
+
+    @staticmethod
+    def live() -> int:
+        """How many games exist in this process and have not been released."""
+        return _live
+
+    # -- playing ---------------------------------------------------------
+
+    def play(self, m: MoveLike) -> int:
+        """Play a move for the side to move: ``PLAY_OK`` (0), ``PLAY_OVER``
+        when the game had already ended, ``PLAY_ILLEGAL`` when the move is
+        not one of :meth:`moves`. On a refusal the game is exactly as it was.
+        What the move did is :meth:`report` afterwards."""
+        with self._lock:
+            code = lib.bd_game_play(self._g, parse_move(m), ffi.NULL)
+            if code == lib.BD_PLAY_NO_MEMORY:
+                raise EngineError("out of memory while recording a move")
+            return code
+
+    def undo(self) -> bool:
+        """Take the last move back, and whatever ending it brought."""
+        with self._lock:
+            return bool(lib.bd_game_undo(self._g))
+
+    def moves(self) -> list[int]:
+        """The moves of the side to move, as move numbers in square order;
+        empty once the game is over."""
+        with self._lock:
+            return ffi.unpack(self._buf, lib.bd_game_moves(self._g, self._buf))
+
+    def legal(self) -> list[tuple[int, tuple[int, ...], "Outcome", Optional[str]]]:
+        """Every move of the side to move with what it would do, in one call:
+        ``(move, squares it empties, the outcome it brings, the winner)``.
+        Empty once the game is over.
+
+        >>> first = Rules().legal()[0]
+        >>> move_text(first[0]), first[1], outcome_name(first[2])
+        ('d1b1', (), 'ongoing')
+        """
+        with self._lock:
+            n, moves, captured, outcome, winner = self._legal_call()
+            out = []
+            for i in range(n):
+                c = captured[i]
+                out.append((moves[i], squares_of(c) if c else (), Outcome(outcome[i]), _WINNERS[winner[i]]))
+            return out
+
+    def _legal_lists(self) -> tuple[list[int], list[int], list[bool]]:
+        """:meth:`legal` as three lists, for :meth:`brandubh.Game.legal`
+        (which a bot calls every turn): the moves, the bitboard each
+        empties, and whether each wins for the side to move."""
+        with self._lock:
+            n, moves, captured, _outcome, winner = self._legal_call()
+            mover = lib.bd_game_side(self._g)
+            return (ffi.unpack(moves, n), ffi.unpack(captured, n),
+                    [w == mover for w in ffi.unpack(winner, n)])
+
+    def _legal_call(self) -> tuple:
+        """The one C call behind :meth:`legal` and :meth:`_legal_lists`:
+        (count, moves, captured, outcome, winner), the arrays this thread's
+        scratch ones (read them before the next call). Under the lock."""
+        captured, outcome, winner = _LEGAL_BUFFERS.get()
+        n = lib.bd_game_legal(self._g, self._buf, captured, outcome, winner)
+        if n < 0:
+            raise EngineError("out of memory while listing moves")
+        return n, self._buf, captured, outcome, winner
+
+    def report(self, ply: Optional[int] = None) -> Optional[MoveReport]:
+        """What the move that reached ``ply`` (the last move by default) did;
+        None at the start."""
+        with self._lock:
+            at = lib.bd_game_ply(self._g) if ply is None else self._ply_arg(ply)
+            if at == 0:
+                return None
+            return report_of(lib.bd_game_report_at(self._g, at))
+
+    def move_at(self, ply: int) -> Optional[int]:
+        """The move that reached ``ply`` (1 for the first move); None at 0."""
+        with self._lock:
+            at = self._ply_arg(ply)
+            return lib.bd_game_move_at(self._g, at) if at else None
+
+    def log(self) -> list[int]:
+        """The moves made, in order."""
+        with self._lock:
+            buf = ffi.new("bd_move[]", lib.bd_game_ply(self._g))
+            return ffi.unpack(buf, lib.bd_game_log(self._g, buf))
+
+    # -- how it stands -----------------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(lib.bd_game_outcome(self._g))
+
+    def is_over(self) -> bool:
+        return lib.bd_game_outcome(self._g) != _ONGOING
+
+    def is_draw(self) -> bool:
+        return lib.bd_game_outcome(self._g) != _ONGOING and lib.bd_game_winner(self._g) == _NOBODY
+
+    @property
+    def winner(self) -> Optional[str]:
+        """``'attackers'`` or ``'defenders'``; None when drawn or not over."""
+        return _WINNERS[lib.bd_game_winner(self._g)]
+
+    @staticmethod
+    def winner_of(outcome: object) -> Optional[str]:
+        """The side an outcome is always a win for, or None: for a draw, for
+        anything that is not an outcome, and for ``repetition`` and
+        ``no_move``, whose winner depends on the rule set and on who moved
+        (see :attr:`winner`).
+
+        >>> Rules.winner_of(BY_CAPTURE), Rules.winner_of(DRAW_PLY_CAP)
+        ('attackers', None)
+        """
+        name = outcome_name(outcome)
+        return _FIXED_WINNERS.get(name) if name else None
+
+    @property
+    def repeats(self) -> int:
+        """How many times the position on the board has occurred, as the
+        repetition rule counts them, this time included."""
+        with self._lock:
+            return lib.bd_game_repeats(self._g)
+
+    @property
+    def ply(self) -> int:
+        """Moves made, both sides counted."""
+        return lib.bd_game_ply(self._g)
+
+    @property
+    def ply_cap(self) -> int:
+        return self._variant.ply_cap
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    def _pos(self) -> Any:
+        """The position on the board: the game's own, to be read at once,
+        with the lock held (it lives as long as the game is not changed)."""
+        return lib.bd_game_pos_at(self._g, lib.bd_game_ply(self._g))
+
+    @property
+    def position(self) -> str:
+        with self._lock:
+            return position_text(self._pos())
+
+    @property
+    def start(self) -> str:
+        with self._lock:
+            return position_text(lib.bd_game_pos_at(self._g, 0))
+
+    def board(self) -> Engine:
+        """An :class:`Engine` holding the same position: a copy."""
+        with self._lock:
+            return Engine(self.position, self._variant)
+
+    @property
+    def side(self) -> str:
+        """``'attackers'`` or ``'defenders'``: whose move it is on the board."""
+        with self._lock:
+            return SIDES[lib.bd_game_side(self._g)]
+
+    def at(self, sq: Square) -> str:
+        """``'attacker'``, ``'defender'``, ``'king'`` or ``''``."""
+        with self._lock:
+            return PIECES[lib.bd_piece_at(self._pos(), square(sq))]
+
+    def count(self, piece: str) -> int:
+        with self._lock:
+            return count_pieces(self._pos(), piece)
+
+    @property
+    def key_hex(self) -> str:
+        with self._lock:
+            return f"{lib.bd_pos_key(self._pos()):016x}"
+
+    def key_at(self, ply: int) -> Optional[str]:
+        """The key after that many moves (0: the start); None for a ply the
+        game has not reached."""
+        with self._lock:
+            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= lib.bd_game_ply(self._g):
+                return None
+            return f"{lib.bd_pos_key(lib.bd_game_pos_at(self._g, ply)):016x}"
+
+    def preview(self, m: MoveLike) -> Optional[MoveReport]:
+        """What a legal move would do, without playing it; None when it is
+        not legal here (whether or not the game is over)."""
+        with self._lock:
+            mv = parse_move(m)
+            if self.why_not(mv >> 6, mv & 63) != Why.OK:
+                return None
+            return report_of(lib.bd_game_preview(self._g, mv))
+
+    def why_not(self, from_square: Square, to_square: Square) -> Why:
+        """Why a slide is refused in this position, or ``Why.OK``. It answers
+        for the position and does not know whether the game is over."""
+        with self._lock:
+            return why_not_at(self._variant, self._pos(), from_square, to_square)
+
+    # -- many games at once ------------------------------------------------
+
+    def playouts(self, games: int, seed: int = 1, *, stop: Optional[threading.Event] = None) -> PlayoutStats:
+        """Play ``games`` games of uniformly random moves from here, all in
+        C; the game itself is left as it is. The same seed gives the same
+        games.
+
+        ``stop`` (a :class:`~brandubh.Stop` or a ``threading.Event``), set
+        from another thread, ends the playouts after the game being played:
+        the result counts the games finished and says ``stopped=True``.
+        Ctrl-C raises KeyboardInterrupt within a fraction of a second.
+
+        >>> s = Rules().playouts(100, seed=7)
+        >>> s.games, s.attackers + s.defenders + s.draws, s.stopped
+        (100, 100, False)
+        """
+        with self._lock:
+            _check_int("games", games, 0, 1 << 40)
+            _check_int("seed", seed, 0, (1 << 64) - 1)
+            check_stop(stop)
+            out = ffi.new("bd_playout_stats *")
+            long = games > INLINE_GAMES
+            g = stopping.clone_game(self._g) if stopping.must_wait(stop, None, long) else self._g
+            code = stopping.run(lambda flag: kernels.ACTIVE.playouts(g, games, seed, out, flag), stop, None, long)
+            if code < 0:
+                raise EngineError("out of memory for the playouts")
+            return PlayoutStats(
+                games=out.games,
+                plies=out.plies,
+                outcomes={OUTCOME_NAMES[i]: out.outcomes[i] for i in range(1, len(OUTCOME_NAMES))},
+                attackers=out.wins[0],
+                defenders=out.wins[1],
+                draws=out.draws,
+                stopped=code == 1,
+            )
+
+    # -- the search --------------------------------------------------------
+
+    def search(self, budget: Optional[int] = None, seed: int = 1, depth: Optional[int] = None,
+               weights: "WeightsLike" = None, _off: int = 0, *, time_ms: Optional[float] = None,
+               stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None) -> Optional[SearchResult]:
+        """The best move for the side to move that a search of ``budget``
+        positions finds, or None when the game is over. The game is not
+        changed. No clock is read unless ``time_ms`` is given: the same game,
+        budget, seed, depth, weights and ``hash_mb`` give the same result on
+        any machine.
+
+        ``budget``: 20,000 positions by default, and no limit but 2**40
+        when ``time_ms`` is given. ``seed`` (0 to 2**32-1) settles the
+        choice among root moves that score alike and nothing else;
+        ``depth`` stops the search after that many moves ahead; ``weights``
+        changes some of :meth:`weights` (a dict of them, or the path of a
+        weights file that ``brandubh tune`` wrote: :mod:`brandubh.core.weights`).
+
+        ``hash_mb``: the transposition table's size in MiB (1 to 16384,
+        rounded down to a power of two of 16-byte entries); by default it is
+        sized from the budget (at most 32 MiB). The result depends on it,
+        deterministically.
+
+        ``time_ms`` (milliseconds) and ``stop`` (a :class:`~brandubh.Stop`
+        or a ``threading.Event``, set from another thread) end the search
+        early, whichever comes first, as if the budget had run out there:
+        the result is the best found so far (the last depth finished, or
+        the best root move of a partly searched depth whose first move was
+        searched in full), with ``stopped=True``. They are **not
+        deterministic**: where the search stands when the time runs out
+        depends on the machine and its load. The budget stays the
+        deterministic limit. Ctrl-C raises KeyboardInterrupt within a
+        fraction of a second.
+
+        >>> r = Rules('7/7/7/3k3/7/7/a6 d')
+        >>> found = r.search(budget=5_000)
+        >>> found.score > 29_000, found.mate_in, move_text(found.move)[:2]
+        (True, 3, 'd4')
+        """
+        with self._lock:
+            if budget is None:
+                budget = DEFAULT_BUDGET if time_ms is None else MAX_BUDGET
+            check_limits(budget, seed, depth)
+            if time_ms is not None or stop is not None or hash_mb is not None:
+                time_ms = check_time_ms(time_ms)
+                check_stop(stop)
+                check_hash_mb(hash_mb)
+                if lib.bd_game_outcome(self._g) != _ONGOING:
+                    return None  # no copy, no worker, no wait
+            raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb)
+            if raw is None:
+                return None
+            return SearchResult(*raw)
+
+    def evaluate(self, weights: "WeightsLike" = None) -> int:
+        """The position as the search scores it when it looks no further:
+        positive when it favours the attackers.
+
+        >>> Rules().evaluate() == Rules().evaluate({'ring': 30})
+        True
+        """
+        with self._lock:
+            return lib.bd_evaluate(c_variant(self._variant), self._pos(), c_weights(weights))
+
+    @staticmethod
+    def weights() -> dict:
+        """The seven weights of the evaluation, by name."""
+        return default_weights()
+
+    def _ply_arg(self, ply: int) -> int:
+        last = lib.bd_game_ply(self._g)
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= last:
+            raise ArgumentError(f"ply must be from 0 to {last}, not {quote(ply)}")
+        return ply
+
+    def __str__(self) -> str:
+        """The board as a plain ASCII diagram, whose move it is and the last
+        move, or how the game ended (:func:`brandubh.views.text.diagram`).
+
+        >>> print(str(Rules()).splitlines()[-1])
+        attackers to move; ply 0
+        """
+        from ..views.text import diagram
+
+        return diagram(self)
+
+    def __repr__(self) -> str:
+        with self._lock:
+            return (f"<Rules {self.position!r} ply={self.ply} "
+                    f"outcome={outcome_name(self.outcome)} variant={self._variant.as_string()!r}>")
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ArgumentError(f"{name} must be a whole number, not {quote(value)}")
+    if not low <= value <= high:
+        raise ArgumentError(f"{name} must be from {low} to {high}, not {value}")
+    return value
+
+
+MAX_PERFT_DEPTH = 20
+
+
+def _perft_is_long(depth: int, bulk: bool) -> bool:
+    """Whether a perft may take more than a few milliseconds (then, from the
+    main thread, it runs in a worker so that Ctrl-C stops it). Depth 4 in
+    bulk is under a millisecond from the set-up; every leaf played, depth 4
+    is ten."""
+    return depth >= (5 if bulk else 4)
+
+
+def _stopped(what: str) -> Stopped:
+    return Stopped(f"{what} was stopped by its stop handle before it finished")
+
+
+@dataclass(frozen=True)
+class PerftStats:
+    """Leaves at the last ply; with ``bulk=False``, also how many moves into
+    the last ply captured and how many ended the game."""
+
+    leaves: int
+    captures: int
+    endings: int
+
+
+def perft_stats(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
+                slides: bool = False, bulk: bool = True, *,
+                stop: Optional[threading.Event] = None) -> PerftStats:
+    """Perft with its counts. ``bulk=False`` plays every leaf (slower; it
+    counts captures and endings at the last ply).
+
+    ``stop`` (a :class:`~brandubh.Stop` or a ``threading.Event``), set from
+    another thread, ends the count early and raises
+    :class:`~brandubh.Stopped`: a count of part of the tree means nothing.
+    Ctrl-C raises KeyboardInterrupt within a fraction of a second."""
+    _check_int("depth", depth, 0, MAX_PERFT_DEPTH)
+    check_stop(stop)
+    v = c_variant(as_variant(variant))
+    pos = c_position(position)
+    out = ffi.new("bd_perft_stats *")
+    slides, bulk = bool(slides), bool(bulk)
+    code = stopping.run(lambda flag: kernels.ACTIVE.perft(v, pos, depth, slides, bulk, out, flag),
+                        stop, None, _perft_is_long(depth, bulk))
+    if code != 0:
+        raise _stopped("perft")
+    return PerftStats(out.leaves, out.captures, out.endings)
+
+
+def perft(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
+          slides: bool = False, *, stop: Optional[threading.Event] = None) -> int:
+    """The number of leaves of the move tree ``depth`` moves deep. A move
+    that ends the game is a leaf at its own depth; repetition and the caps
+    play no part. With ``slides``, nothing is captured and nothing ends.
+    ``stop`` as for :func:`perft_stats`.
+
+    >>> perft(3)
+    39512
+    >>> perft(3, slides=True)
+    39568
+    """
+    return perft_stats(depth, position, variant, slides, stop=stop).leaves
+
+
+def divide(depth: int, position: str = SETUP, variant: VariantLike = "brandubh",
+           slides: bool = False, *, stop: Optional[threading.Event] = None) -> dict[str, int]:
+    """Perft below each move, by the move as stored (``d1c1``). ``stop`` as
+    for :func:`perft_stats` (a stopped divide raises
+    :class:`~brandubh.Stopped`).
+
+    >>> sum(divide(2).values())
+    960
+    """
+    _check_int("depth", depth, 1, MAX_PERFT_DEPTH)
+    check_stop(stop)
+    v = c_variant(as_variant(variant))
+    pos = c_position(position)
+    moves = ffi.new("bd_move[]", MAX_MOVES)
+    counts = ffi.new("uint64_t[]", MAX_MOVES)
+    slides = bool(slides)
+    n = stopping.run(lambda flag: kernels.ACTIVE.divide(v, pos, depth, slides, moves, counts, flag),
+                     stop, None, _perft_is_long(depth, True))
+    if n < 0:
+        raise _stopped("divide")
+    return {move_text(moves[i]): counts[i] for i in range(n)}

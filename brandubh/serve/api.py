@@ -1,0 +1,680 @@
+"""``brandubh serve``: the board in a browser, to play the engine and to
+look at saved games.
+
+    brandubh serve                      # http://127.0.0.1:8421/
+    brandubh serve --port 0             # any free port; the URL is printed
+
+The server is the standard library's :class:`http.server.ThreadingHTTPServer`
+(one person on one machine needs no more) in front of :class:`Api`, a small
+JSON interface over :class:`~brandubh.Game` and :class:`~brandubh.Bot`:
+every legal target, refusal, capture and ending comes from the game, and
+the page (``brandubh/serve/page.html``, one file with its script and style,
+loading nothing from anywhere) only shows them. The board is the package's
+own SVG picture (:func:`brandubh.views.svg.board`).
+
+The interface, every body and answer a JSON object (an error is
+``{"error": sentence}``):
+
+=====================================  ======================================
+``GET /``                              the page
+``GET /api``                           the presets, the levels, the sides
+``POST /api/games``                    a new game: ``side``, ``level``, ``variant``
+``GET /api/games/ID[?ply=N]``          the game, or how it stood after N moves
+``POST /api/games/ID/move``            your move: ``move`` (``d1d3`` or ``d1-d3``)
+``POST /api/games/ID/reply``           the engine's move, when it is its turn
+``POST /api/games/ID/undo``            your last move and the reply taken back
+``POST /api/games/ID/resign``          you give the game up
+``POST /api/games/ID/draw``            you offer a draw; the engine answers
+``POST /api/games/ID/analysis``        the score and best line: ``ply`` (optional)
+``POST /api/games/ID/continue``        play on from ``ply`` as ``side`` at ``level``
+``GET /api/games/ID/text``             the game text, to download
+``POST /api/open``                     saved games to look at: ``text``
+=====================================  ======================================
+
+A request the interface cannot read gets a 400 with a sentence saying what
+was wrong, a move or an offer the game refuses a 409 with the game's own
+sentence (and nothing changed), an unknown game a 404; no answer is ever a
+traceback. Nothing but the page is served from the disk, and only by its
+own path. Each game has its own lock, held while the engine thinks, and the
+search releases the GIL, so one game's engine does not hold up another's
+requests.
+
+>>> api = Api(seed='doc')
+>>> new = api.call('POST', '/api/games', b'{"side": "attackers", "level": 1}')
+>>> new.status, new.json()['your_turn'], len(new.json()['legal'])
+(201, True, 40)
+>>> game_id = new.json()['id']
+>>> refused = api.call('POST', f'/api/games/{game_id}/move', b'{"move": "d1d4"}')
+>>> refused.status, refused.json()['error']
+(409, 'd1 to d4: the attacker on d1 is blocked by the piece on d2')
+>>> api.call('POST', '/api/games', b'{"level": 9}').json()['error']
+'level must be a whole number from 1 to 5, not 9'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Optional
+from urllib.parse import parse_qs, urlsplit
+
+from ..errors import BrandubhError, quote
+
+if TYPE_CHECKING:
+    from ..bot import Bot
+    from ..game import Game
+
+__all__ = ["Api", "RequestError", "Reply", "Table", "MAX_LEVEL", "DEFAULT_PORT", "read_games"]
+
+#: The port ``brandubh serve`` listens on unless told otherwise.
+DEFAULT_PORT = 8421
+#: The strongest level the server offers: level 5 thinks for about a tenth of
+#: a second a move here, level 6 for seconds, which a page should not wait on.
+MAX_LEVEL = 5
+#: The most games kept at once; past it the one used longest ago goes.
+MAX_TABLES = 100
+#: The largest request body read, in bytes (a long saved file fits many times).
+MAX_BODY = 1 << 20
+#: The search budget of an analysis: level 4's, as ``brandubh play``'s hint.
+ANALYSIS_BUDGET = 48_000
+SIDES = ("attackers", "defenders")
+
+# What the page may do, and nothing more: its own script and style, requests
+# to this server, no other origin, no frames.
+PAGE_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+_ID = re.compile(r"[0-9a-f]{12}")
+_GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/([a-z]+))?")
+_ACTIONS = ("move", "reply", "undo", "resign", "draw", "analysis", "continue")
+
+
+class RequestError(BrandubhError):
+    """A request the interface will not carry out: ``status`` is the HTTP
+    status (400 for one it cannot read, 404, 405, 409, 413, 415), and the
+    text a sentence saying what was wrong. ``game`` is the game's state
+    for a refusal (409), which changed nothing.
+
+    >>> RequestError('no game here', 404).status
+    404
+    """
+
+    def __init__(self, message: str, status: int = 400, *, code: Optional[str] = None,
+                 game: Optional[dict] = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.game = game
+
+
+class Reply(NamedTuple):
+    """One answer: the HTTP ``status``, the ``content_type``, the ``body``
+    and any further ``headers``.
+
+    >>> Reply.of({'a': 1}).body
+    b'{"a": 1}'
+    """
+
+    status: int
+    content_type: str
+    body: bytes
+    headers: tuple = ()
+
+    @classmethod
+    def of(cls, payload: dict, status: int = 200) -> "Reply":
+        """A JSON answer."""
+        return cls(status, "application/json; charset=utf-8", json.dumps(payload).encode("utf-8"))
+
+    def json(self) -> Any:
+        """The body read back as JSON.
+
+        >>> Reply.of({'ok': True}).json()
+        {'ok': True}
+        """
+        return json.loads(self.body.decode("utf-8"))
+
+
+class Table:
+    """One game at the server: the :class:`~brandubh.Game`, the side the
+    person plays (None for a saved game opened to look at) and the
+    :class:`~brandubh.Bot` that plays the other side (None likewise).
+    ``lock`` makes each request on it one step, the engine's thinking
+    included.
+
+    >>> from brandubh import Bot, Game
+    >>> table = Table('0123456789ab', Game(), 'defenders', Bot(1))
+    >>> table.engine_side, table.engine_to_move
+    ('attackers', True)
+    """
+
+    def __init__(self, table_id: str, game: "Game", you: Optional[str], bot: Optional["Bot"],
+                 label: str = "") -> None:
+        self.id = table_id
+        self.game = game
+        self.you = you
+        self.bot = bot
+        self.label = label
+        self.said = ""
+        self.lock = threading.Lock()
+        self.used = time.monotonic()
+
+    @property
+    def engine_side(self) -> Optional[str]:
+        """The engine's side, or None for a game opened to look at."""
+        if self.you is None:
+            return None
+        return "defenders" if self.you == "attackers" else "attackers"
+
+    @property
+    def engine_to_move(self) -> bool:
+        """Whether the game is on and waits for the engine."""
+        return (self.bot is not None and self.game.status == "active"
+                and self.game.side_to_move == self.engine_side)
+
+
+def read_games(text: str) -> list[tuple[str, "Game"]]:
+    """The games in a saved text, each with a label: one game text (as
+    :meth:`Game.as_text <brandubh.Game.as_text>`, ``brandubh play``'s
+    ``save`` and ``brandubh referee --save`` write it), several after ``#``
+    lines (``brandubh match --games-out``), or a game record of ``referee
+    --save`` (its JSON, whose ``text`` is the game). A
+    :class:`RequestError` saying which game and what is wrong otherwise.
+
+    >>> games = read_games('# the first\\nvariant brandubh\\nmoves d2c2\\n\\nvariant codingame\\nmoves d1c1 d3c3\\n')
+    >>> [(label, game.ply) for label, game in games]
+    [('the first', 1), ('game 2', 2)]
+    >>> read_games('variant brandubh\\nmoves d1d4\\n')
+    Traceback (most recent call last):
+    ...
+    brandubh.serve.api.RequestError: game 1 (line 1): move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
+    """
+    from ..game import Game
+
+    if text.lstrip().startswith("{"):
+        try:
+            record = json.loads(text)
+        except ValueError:
+            raise RequestError("the text starts like JSON but is not JSON: paste a game text, "
+                               "or a game record as brandubh referee --save writes it") from None
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            raise RequestError("a JSON game record needs a \"text\" field holding the game text")
+        text = record["text"]
+    blocks: list[tuple[int, str, list[str]]] = []
+    lines: list[str] = []
+    label, first = "", 0
+
+    def close() -> None:
+        nonlocal label, lines
+        if lines:
+            blocks.append((first, label or f"game {len(blocks) + 1}", lines))
+        label, lines = "", []
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("#"):
+            close()
+            label = line.lstrip("#").strip()
+        elif not line:
+            if lines:
+                close()
+        else:
+            word = line.split()[0]
+            if lines and any(seen.split()[0] == word for seen in lines):
+                close()  # a second variant line: the next game, with no blank line between
+            if not lines:
+                first = number
+            lines.append(line)
+    close()
+    if not blocks:
+        raise RequestError("there is no game in the text: a game text has a variant line and a moves line, "
+                           "as 'variant brandubh' and 'moves d2c2 d3c3'")
+    games = []
+    for index, (number, name, body) in enumerate(blocks, 1):
+        where = f"game {index} (line {number})"
+        game_text = "\n".join(body) + "\n"
+        try:
+            game = Game.read(game_text)
+        except BrandubhError as error:
+            raise RequestError(f"{where}: {error}") from None
+        games.append((name, game))
+    return games
+
+
+# -- reading a request ------------------------------------------------------------
+
+
+def _fields(body: bytes, allowed: tuple[str, ...]) -> dict:
+    """The request body as a JSON object with only the ``allowed`` keys."""
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RequestError("the request body is not UTF-8 text") from None
+    except ValueError as error:
+        raise RequestError(f"the request body is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise RequestError(f"the request body must be a JSON object, not {type(data).__name__}")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        known = ", ".join(allowed) if allowed else "none"
+        raise RequestError(f"unknown field {quote(unknown[0])} (the fields here are: {known})")
+    return data
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RequestError(f"{name} must be a whole number from {low} to {high}, not {quote(value)}")
+    return value
+
+
+def _side(value: object) -> str:
+    if value not in SIDES:
+        raise RequestError(f"side must be 'attackers' or 'defenders', not {quote(value)}")
+    return str(value)
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# -- the interface ------------------------------------------------------------------
+
+
+class Api:
+    """The JSON interface, without HTTP: :meth:`call` takes a method, a
+    path (with its query) and a body, and gives a :class:`Reply`. It keeps
+    the games (:class:`Table`) by id, at most :data:`MAX_TABLES`.
+
+    ``seed``: any text, so that the engines play the same way again (a
+    fresh one each start by default). ``make_bot``: how a game's engine is
+    made from a level and a seed (:class:`~brandubh.Bot` by default).
+
+    >>> api = Api()
+    >>> info = api.call('GET', '/api').json()
+    >>> info['levels'], info['presets'][:2]
+    ([1, 2, 3, 4, 5], ['brandubh', 'codingame'])
+    >>> api.call('GET', '/api/games/nothing').json()['error']
+    "no game 'nothing' here: a game's id is 12 hexadecimal digits"
+    """
+
+    def __init__(self, *, seed: Optional[str] = None,
+                 make_bot: Optional[Callable[[int, str], "Bot"]] = None) -> None:
+        self.seed = seed if seed is not None else secrets.token_hex(8)
+        self._make_bot = make_bot
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+        self._count = 0
+        self._page: Optional[bytes] = None
+
+    # -- the games ----------------------------------------------------------------
+
+    def _bot(self, level: int) -> "Bot":
+        with self._lock:
+            self._count += 1
+            seed = f"{self.seed}|{self._count}"
+        if self._make_bot is not None:
+            return self._make_bot(level, seed)
+        from ..bot import Bot
+
+        return Bot(level, seed=seed)
+
+    def _keep(self, game: "Game", you: Optional[str], bot: Optional["Bot"], label: str = "") -> Table:
+        with self._lock:
+            table_id = secrets.token_hex(6)
+            while table_id in self._tables:  # pragma: no cover - one chance in 2**48
+                table_id = secrets.token_hex(6)
+            table = Table(table_id, game, you, bot, label)
+            self._tables[table_id] = table
+            while len(self._tables) > MAX_TABLES:
+                oldest = min(self._tables.values(), key=lambda t: t.used)
+                del self._tables[oldest.id]
+            return table
+
+    def table(self, table_id: str) -> Table:
+        """The game with this id; a :class:`RequestError` (404) for none."""
+        if not _ID.fullmatch(table_id):
+            raise RequestError(f"no game {quote(table_id)} here: a game's id is 12 hexadecimal digits", 404)
+        with self._lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                raise RequestError(f"no game {quote(table_id)} here: it was never made, or it was closed "
+                                   f"(the server keeps the {MAX_TABLES} games used last)", 404)
+            table.used = time.monotonic()
+            return table
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._tables)
+
+    # -- answering ------------------------------------------------------------------
+
+    def call(self, method: str, target: str, body: bytes = b"") -> Reply:
+        """Answer one request; never raises for anything a client sends."""
+        try:
+            return self._route(method.upper(), target, body)
+        except RequestError as error:
+            payload: dict[str, Any] = {"error": str(error)}
+            if error.code is not None:
+                payload["code"] = error.code
+            if error.game is not None:
+                payload["game"] = error.game
+            reply = Reply.of(payload, error.status)
+            if error.status == 405:
+                reply = reply._replace(headers=(("Allow", "GET, POST" if "/api" in target else "GET"),))
+            return reply
+
+    def _route(self, method: str, target: str, body: bytes) -> Reply:
+        parts = urlsplit(target)
+        path, query = parts.path, parse_qs(parts.query, keep_blank_values=True)
+        if path == "/":
+            self._only(method, "GET")
+            return Reply(200, "text/html; charset=utf-8", self.page(),
+                         (("Content-Security-Policy", PAGE_POLICY),))
+        if path == "/api":
+            self._only(method, "GET")
+            return Reply.of(self._info())
+        if path == "/api/games":
+            self._only(method, "POST")
+            return Reply.of(self._new(_fields(body, ("side", "level", "variant"))), 201)
+        if path == "/api/open":
+            self._only(method, "POST")
+            return Reply.of(self._open(_fields(body, ("text",))), 201)
+        m = _GAME_PATH.fullmatch(path)
+        if m is None:
+            raise RequestError(f"nothing at {quote(path)}: the page is at / and the interface under /api", 404)
+        table = self.table(m.group(1))
+        action = m.group(2)
+        if action is None:
+            self._only(method, "GET")
+            ply = self._query_ply(query)
+            with table.lock:
+                return Reply.of(self.state(table, ply))
+        if action == "text":
+            self._only(method, "GET")
+            with table.lock:
+                text = table.game.as_text()
+            return Reply(200, "text/plain; charset=utf-8", text.encode("utf-8"),
+                         (("Content-Disposition", f'attachment; filename="brandubh-{table.id}.txt"'),))
+        if action not in _ACTIONS:
+            raise RequestError(f"a game has no {quote(action)}: the actions are {', '.join(_ACTIONS)} "
+                               "(POST) and text (GET)", 404)
+        self._only(method, "POST")
+        with table.lock:
+            payload = getattr(self, "_" + action)(table, body)
+        return Reply.of(payload, 201 if action == "continue" else 200)
+
+    @staticmethod
+    def _only(method: str, allowed: str) -> None:
+        if method != allowed and not (method == "HEAD" and allowed == "GET"):
+            raise RequestError(f"{method} is not answered here: send {allowed}", 405)
+
+    @staticmethod
+    def _query_ply(query: dict) -> Optional[int]:
+        unknown = sorted(set(query) - {"ply"})
+        if unknown:
+            raise RequestError(f"unknown query field {quote(unknown[0])} (the field here is: ply)")
+        if "ply" not in query:
+            return None
+        raw = query["ply"][-1]
+        if not re.fullmatch(r"-?[0-9]{1,6}", raw):
+            raise RequestError(f"ply must be a whole number, not {quote(raw)}")
+        return int(raw)
+
+    def page(self) -> bytes:
+        """The page, read once from the package's data."""
+        if self._page is None:
+            from importlib import resources
+
+            self._page = resources.files("brandubh.serve").joinpath("page.html").read_bytes()
+        return self._page
+
+    # -- what a game looks like ------------------------------------------------------
+
+    @staticmethod
+    def _at(table: Table, ply: Optional[int]) -> "Game":
+        from ..cli.show import at_ply
+
+        total = table.game.ply
+        if ply is None or ply == total:
+            return table.game
+        if not 0 <= ply <= total:
+            raise RequestError(f"ply must be from 0 to {total} (the game has {total} "
+                               f"move{'s' if total != 1 else ''}), not {ply}")
+        return at_ply(table.game, ply)
+
+    def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
+        """What the page shows of a game (at ``ply``, its end by default)."""
+        from ..views.svg import board
+        from ..views.text import facts
+
+        game = table.game
+        shown = self._at(table, ply)
+        at_end = shown is game
+        seen = facts(shown)
+        your_turn = (at_end and table.you is not None and game.status == "active"
+                     and game.side_to_move == table.you)
+        legal = [{"from": m.from_square, "to": m.to_square, "piece": m.piece, "captures": list(m.captures),
+                  "wins": m.wins} for m in game.legal()] if your_turn else []
+        result = shown.result
+        return {
+            "id": table.id,
+            "mode": "review" if table.you is None else "play",
+            "label": table.label,
+            "variant": game.variant.as_string(),
+            "you": table.you,
+            "level": table.bot.level if table.bot is not None else None,
+            "ply": shown.ply,
+            "plies": game.ply,
+            "status": shown.status,
+            "to_move": shown.side_to_move,
+            "your_turn": your_turn,
+            "engine_to_move": at_end and table.engine_to_move,
+            "result": shown.result_sentence,
+            "winner": result.side if result is not None else None,
+            "position": shown.position,
+            "pieces": shown.pieces,
+            "last": None if seen.last is None else {"move": seen.last, "shown": seen.shown,
+                                                    "captured": list(seen.captured)},
+            "moves": game.shown,
+            "legal": legal,
+            "said": table.said if at_end else "",
+            "board": board(shown, size=None, arrows=arrows),
+            "text": game.as_text(),
+        }
+
+    def _info(self) -> dict:
+        from .. import __version__
+        from ..variant import PRESETS
+
+        return {"version": __version__, "presets": list(PRESETS), "levels": list(range(1, MAX_LEVEL + 1)),
+                "sides": list(SIDES), "default_level": 3}
+
+    # -- the actions -------------------------------------------------------------------
+
+    def _new(self, fields: dict) -> dict:
+        from ..game import Game
+
+        side = _side(fields.get("side", "attackers"))
+        level = _whole(fields.get("level", 3), "level", 1, MAX_LEVEL)
+        variant = fields.get("variant", "brandubh")
+        if not isinstance(variant, str):
+            raise RequestError(f"variant must be a preset's name or a line of field=value pairs, not {quote(variant)}")
+        try:
+            game = Game("p1" if side == "attackers" else "p2", variant=variant.strip() or "brandubh")
+        except BrandubhError as error:
+            raise RequestError(str(error)) from None
+        table = self._keep(game, side, self._bot(level))
+        table.said = (f"You have the {side}; the engine, level {level}, has the {table.engine_side}. "
+                      + ("Your move." if side == "attackers" else "The engine moves first."))
+        with table.lock:
+            return self.state(table)
+
+    def _open(self, fields: dict) -> dict:
+        text = fields.get("text")
+        if not isinstance(text, str):
+            raise RequestError("give the saved game as \"text\", a string")
+        games = read_games(text)
+        out = []
+        for label, game in games:
+            table = self._keep(game, None, None, label)
+            out.append({"id": table.id, "label": label, "plies": game.ply, "variant": game.variant.as_string(),
+                        "result": game.result_sentence})
+        return {"games": out}
+
+    @staticmethod
+    def _playing(table: Table) -> "Game":
+        if table.you is None:
+            raise RequestError("this is a saved game opened to look at: play on from a move of it "
+                               "(continue) to play it", 409)
+        return table.game
+
+    def _taken(self, game: "Game", move: Any) -> str:
+        """``, capturing the defender on c3`` for a legal move, before it is played."""
+        if not move.captures:
+            return ""
+        return ", capturing " + _listed([f"the {game.at(sq)} on {sq}" for sq in move.captures])
+
+    def _refused(self, table: Table, refusal: Any) -> RequestError:
+        return RequestError(str(refusal), 409, code=refusal.code.value, game=self.state(table))
+
+    def _move(self, table: Table, body: bytes) -> dict:
+        move = _fields(body, ("move",)).get("move")
+        if not isinstance(move, str) or not 1 <= len(move) <= 24:
+            raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
+        game = self._playing(table)
+        if game.status == "active" and game.side_to_move != table.you:
+            raise RequestError(f"it is the engine's move (the {game.side_to_move}), not yours: ask it for "
+                               "its reply", 409, code="not_your_turn", game=self.state(table))
+        from .. import notation
+
+        stored = notation.move_parse(move)
+        chosen = next((m for m in game.legal() if m.move == stored), None)
+        took = self._taken(game, chosen) if chosen is not None else ""
+        refused = game.play(move, game.seat_of(str(table.you)))
+        if refused is not None:
+            raise self._refused(table, refused)
+        table.said = f"You play {game.shown[-1]}{took}." + self._ended(table)
+        return self.state(table)
+
+    def _reply(self, table: Table, body: bytes) -> dict:
+        _fields(body, ())
+        game = self._playing(table)
+        if not table.engine_to_move:
+            # Asked twice, or too late: nothing to do, and nothing changes.
+            return self.state(table)
+        assert table.bot is not None and table.engine_side is not None
+        chosen = table.bot.choose(game)
+        move = next(m for m in game.legal() if m.move == chosen)
+        took = self._taken(game, move)
+        refused = game.play(move, game.seat_of(table.engine_side))
+        if refused is not None:  # pragma: no cover - the bot chose a legal move
+            raise AssertionError(f"the game refused the engine's move {chosen}: {refused}")
+        table.said = f"The engine ({table.engine_side}) plays {game.shown[-1]}{took}." + self._ended(table)
+        return self.state(table)
+
+    def _ended(self, table: Table) -> str:
+        result = table.game.result
+        if result is None:
+            return ""
+        who = "A draw." if result.is_draw else "You win." if result.side == table.you else "The engine wins."
+        return f" Game over: {table.game.result_sentence}. {who}"
+
+    def _undo(self, table: Table, body: bytes) -> dict:
+        _fields(body, ())
+        game = self._playing(table)
+        result = game.result
+        if result is not None and result.how in ("resign", "agreed"):
+            game.undo()
+            table.said = "Took back the " + ("resignation." if result.how == "resign" else "agreed draw.")
+            return self.state(table)
+        first = "attackers" if game.start.endswith(" a") else "defenders"
+        if game.ply == 0 or (game.ply == 1 and first != table.you):
+            raise RequestError("nothing to undo: you have not moved yet", 409, code="nothing_to_undo",
+                               game=self.state(table))
+        taken = 0
+        while game.undo():
+            taken += 1
+            if game.side_to_move == table.you:
+                break
+        table.said = f"Took back {taken} move{'s' if taken != 1 else ''}."
+        return self.state(table)
+
+    def _resign(self, table: Table, body: bytes) -> dict:
+        _fields(body, ())
+        game = self._playing(table)
+        refused = game.resign(str(game.seat_of(str(table.you))))
+        if refused is not None:
+            raise self._refused(table, refused)
+        table.said = "You resign." + self._ended(table)
+        return self.state(table)
+
+    def _draw(self, table: Table, body: bytes) -> dict:
+        _fields(body, ())
+        game = self._playing(table)
+        you, engine = str(game.seat_of(str(table.you))), str(game.seat_of(str(table.engine_side)))
+        refused = game.offer_draw(you)
+        if refused is not None:
+            raise self._refused(table, refused)
+        assert table.bot is not None
+        if table.bot.accepts_draw(game, table.engine_side):
+            game.accept_draw(engine)
+            table.said = "The engine accepts the draw." + self._ended(table)
+        else:
+            game.decline_draw(engine)
+            table.said = "The engine declines the draw: it thinks it is not behind. Play on."
+        return self.state(table)
+
+    def _analysis(self, table: Table, body: bytes) -> dict:
+        fields = _fields(body, ("ply",))
+        ply = fields.get("ply")
+        if ply is not None:
+            _whole(ply, "ply", 0, table.game.ply)
+        shown = self._at(table, ply)
+        if shown.status != "active":
+            raise RequestError(f"nothing to analyse: the game is over: {shown.result_sentence}", 409,
+                               code="game_over", game=self.state(table, ply))
+        found = shown.search(budget=ANALYSIS_BUDGET, salt="analysis")
+        assert found is not None
+        line = list(found.pv) or [str(found.move)]
+        replayed = shown.replay(shown.log + line).game
+        written = replayed.shown[shown.ply:]
+        side = str(shown.side_to_move)
+        if found.mate_in is not None:
+            how = "win" if found.score > 0 else "lose"
+            judged = (f"the {side} {how} at once" if found.mate_in == 1
+                      else f"the {side} {how} by force in {found.mate_in} moves, both sides' counted")
+        else:
+            judged = f"score {found.score:+d} for the {side}, {found.depth} moves deep"
+        sentence = f"Best for the {side}: {written[0]} ({judged}). The line: {' '.join(written)}."
+        state = self.state(table, ply, arrows=[(str(found.move)[:2], str(found.move)[2:], "#1f7a1f")])
+        return {"best": str(found.move), "shown": written[0], "score": found.score, "for": side,
+                "depth": found.depth, "nodes": found.nodes, "mate_in": found.mate_in, "line": written,
+                "sentence": sentence, "game": state}
+
+    def _continue(self, table: Table, body: bytes) -> dict:
+        from ..game import Game
+
+        fields = _fields(body, ("ply", "side", "level"))
+        ply = _whole(fields.get("ply", table.game.ply), "ply", 0, table.game.ply)
+        side = _side(fields.get("side", "attackers"))
+        level = _whole(fields.get("level", 3), "level", 1, MAX_LEVEL)
+        old = table.game
+        game = Game.replay(old.log[:ply], attackers="p1" if side == "attackers" else "p2",
+                           variant=old.variant, position=old.start).game
+        new = self._keep(game, side, self._bot(level))
+        new.said = (f"Playing on from move {ply}: you have the {side}; the engine, level {level}, "
+                    f"has the {new.engine_side}.")
+        if game.status != "active":
+            new.said += f" The game is over there: {game.result_sentence}."
+        with new.lock:
+            return self.state(new)
+
+
+# -- HTTP ---------------------------------------------------------------------------
+
+
+# -- the command ------------------------------------------------------------------------
