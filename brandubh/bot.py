@@ -9,11 +9,12 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import random
 from typing import Any, Optional, Union
 
+from . import notation
 from .errors import ArgumentError, quote
+from .core.record import Rules
 from .core.search import check_limits, features_off, salt_bytes, salt_seed
 from .core.weights import WeightsLike, as_weights
 
@@ -48,12 +49,6 @@ MAX_LEVEL = max(LEVELS)
 DRAW_MARGIN = 500
 
 SeedLike = Union[int, str, bytes, None]
-
-
-def _held(game: Any) -> Any:
-    """The game's lock (a Game's or a Rules'), or nothing to hold."""
-    lock = getattr(game, "_lock", None)
-    return lock if lock is not None else contextlib.nullcontext()
 
 
 class Bot:
@@ -100,40 +95,60 @@ class Bot:
     def __repr__(self) -> str:
         return f"Bot(level={self.level}, budget={self.budget}, seed={self.seed!r})"
 
-    def _salt(self, game: Any, rules: Any) -> bytes:
+    def _seeds(self, game: Any, tail: bytes = b"") -> tuple[bytes, int]:
+        """What this bot's choices in ``game`` as it stands come from: the
+        bytes its blunders are drawn with, and the search's seed. The same
+        bot in the same position and move number chooses the same way;
+        different moves of one game get different ones. A bot with no seed
+        of its own takes a :class:`~brandubh.Game`'s (through
+        :meth:`~brandubh.Game.search_seed`, which does not give it away)."""
+        if isinstance(game, Rules):
+            key, ply = game.key_hex, game.ply
+        else:
+            key, ply = game.signature, game.ply
+        moment = b"|" + key.encode() + b"|" + str(ply).encode() + tail
         seed = self.seed
-        if seed is None:
-            seed = getattr(game, "_seed", None) or b""
+        if seed is None and not isinstance(game, Rules):
+            number = game.search_seed(moment)
+            # A game with no seed of its own salts with the moment alone.
+            return (moment if number == salt_seed(moment) else number.to_bytes(4, "big") + moment), number
         if isinstance(seed, int):
             seed = str(seed)
-        # The same bot in the same game position and move number chooses the
-        # same way; different moves of one game get different salts.
-        return salt_bytes(seed, "seed") + b"|" + rules.key_hex.encode() + b"|" + str(rules.ply).encode()
+        salt = salt_bytes(seed or b"", "seed") + moment
+        return salt, salt_seed(salt)
 
     def choose(self, game: Any) -> Union[int, str, None]:
+        """The move this bot plays in ``game``, a :class:`~brandubh.Game`
+        (the move as stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (a
+        move number); None when the game is over. The game is not changed.
+
+        >>> from brandubh import Game
+        >>> Bot(2, seed=7).choose(Game()) == Bot(2, seed=7).choose(Game())
+        True
+        """
         # One step under the game's lock: another thread sharing the game
         # must not play a move between the look at it and the search.
-        with _held(game):
-            return self._choose(game)
+        with game.lock:
+            if isinstance(game, Rules):
+                moves: list[Any] = game.moves()
+            else:
+                moves = [m.move for m in game.legal()]   # none once finished, a resignation too
+            if not moves:
+                return None
+            salt, seed = self._seeds(game)
+            if self.blunder and random.Random(salt).random() < self.blunder:
+                return random.Random(salt + b"|blunder").choice(moves)
+            found = game.search(budget=self.budget, seed=seed, depth=self.depth, weights=self.weights,
+                                **self._search_options(game))
+            return found.move
 
-    def _choose(self, game: Any) -> Union[int, str, None]:
-        rules = getattr(game, "_rules", game)
-        # A Game may be finished (a resignation) while its record is not.
-        moves = rules.moves() if getattr(game, "status", "active") == "active" else []
-        if not moves:
-            return None
-        salt = self._salt(game, rules)
-        if self.blunder and random.Random(salt).random() < self.blunder:
-            chosen = random.Random(salt + b"|blunder").choice(moves)
-        else:
-            chosen = rules.search(budget=self.budget, seed=salt_seed(salt), depth=self.depth,
-                                  weights=self.weights, _off=self.off,
-                                  time_ms=self.time_ms).move
-        if rules is game:
-            return chosen
-        from .core.position import move_text
-
-        return move_text(chosen)
+    def _search_options(self, game: Any, clock: bool = True) -> dict:
+        """The search's settings beyond the budget: features turned off, the
+        clock (not for a draw's judgement)."""
+        options: dict[str, Any] = {"time_ms": self.time_ms if clock else None}
+        if self.off:
+            options["_off"] = self.off
+        return options
 
     def accepts_draw(self, game: Any, side: Optional[str] = None) -> bool:
         """Whether this bot, playing ``side``, accepts a draw: when a search
@@ -158,14 +173,15 @@ class Bot:
             if offer is None:
                 raise ArgumentError("no draw offer is waiting: say which side the bot plays (side=)")
             side = game.side_of("p2" if offer == "p1" else "p1")
-        if side not in ("attackers", "defenders"):
+        if side not in notation.SIDES:
             raise ArgumentError(f"side must be 'attackers' or 'defenders', not {quote(side)}")
-        with _held(game):
-            rules = getattr(game, "_rules", game)
-            if getattr(game, "status", "active") != "active" or rules.is_over():
+        with game.lock:
+            if game.is_over() if isinstance(game, Rules) else game.status != "active":
                 return False
-            found = rules.search(budget=self.budget, seed=salt_seed(self._salt(game, rules) + b"|draw"),
-                                 depth=self.depth, weights=self.weights, _off=self.off)
-            mine = found.score if rules.side == side else -found.score
-            start = type(rules)(variant=rules.variant).evaluate(self.weights)  # the attackers' view
+            _, seed = self._seeds(game, b"|draw")
+            found = game.search(budget=self.budget, seed=seed, depth=self.depth, weights=self.weights,
+                                **self._search_options(game, clock=False))
+            to_move = game.side if isinstance(game, Rules) else game.side_to_move
+            mine = found.score if to_move == side else -found.score
+            start = Rules(variant=game.variant).evaluate(self.weights)  # the attackers' view
             return bool(mine <= (start if side == "attackers" else -start) - DRAW_MARGIN)

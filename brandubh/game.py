@@ -29,24 +29,26 @@ True
 from __future__ import annotations
 
 import enum
-import re
 import threading
 import types
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
-from .core.position import ATTACKERS, DEFENDERS, SETUP, THRONE, Why, move_text, square
-from .errors import ArgumentError, BrandubhError, quote
-from .notation import FAULTS
+from .core.position import Why, move_text
 from .core.record import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
-from .variant import Variant, VariantLike
 from .core.weights import WeightsLike
+from .errors import ArgumentError, BrandubhError, quote
+from .notation import FAULTS, SETUP, THRONE
+from .snapshot import Snapshot, of_position
+from .variant import Variant, VariantLike
+from .words import listed, plural
 
 __all__ = [
     "Game",
     "LegalMove",
+    "Played",
     "Refusal",
     "RefusalCode",
     "Refused",
@@ -57,17 +59,18 @@ __all__ = [
     "FAULTS",
 ]
 
-SEATS = ("p1", "p2")
+SEATS = notation.SEATS
 """The two seats at the table. ``p1`` has the attackers unless told otherwise."""
 
-SIDES = (ATTACKERS, DEFENDERS)
+SIDES = notation.SIDES
 """The two sides: ``'attackers'`` and ``'defenders'``."""
+ATTACKERS, DEFENDERS = SIDES
 
 SEED_BYTES = 32
 
-_NAMES = tuple(str(notation.square_name(sq % 7, sq // 7)) for sq in range(49))
-_KINDS = {"": "", ".": "", "a": "attacker", "d": "defender", "k": "king"}
-_DIGITS = tuple((str(n), "." * n) for n in range(1, 8))
+_NAMES = notation.SQUARE_NAMES
+_INDEX = notation.SQUARE_INDEX
+_KINDS = {"": "", **notation.PIECES}
 
 
 # A move number's stored form and its two squares.
@@ -93,17 +96,6 @@ def _square_names(bb: int) -> tuple[str, ...]:
     return tuple(_NAMES[sq] for sq in range(49) if bb >> sq & 1)
 
 
-def _board_of(position: str) -> str:
-    """The 49 squares of a position string by square number (a1 first),
-    one character each, ``.`` for an empty one."""
-    rows = position.split(" ", 1)[0]
-    for digit, dots in _DIGITS:
-        rows = rows.replace(digit, dots)
-    return "".join(reversed(rows.split("/")))
-
-# A string shaped like a move whose squares need not be on the board: the
-# difference between "not on the board" and "not a move at all".
-_LOOSE_MOVE = re.compile(r"[kK]?([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})(?:[xX#+].*)?")
 
 
 # -- refusals ----------------------------------------------------------------
@@ -226,6 +218,38 @@ class LegalMove(NamedTuple):
 
     def __str__(self) -> str:
         return self.move
+
+
+class Played(NamedTuple):
+    """A move made in a game, as the game recorded it when it was played:
+    the ``move`` as stored (``'c5c4'``), as ``shown`` (``'c5-c4xd4#'``), and
+    what it ``took``: the pieces it captured, each ``(square, piece)``.
+
+    >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a').play_or_raise('c5c4')
+    >>> game.last_played
+    Played(move='c5c4', shown='c5-c4xd4#', took=(('d4', 'king'),))
+    >>> game.last_played.capturing
+    ', capturing the king on d4'
+    """
+
+    move: str
+    shown: str
+    took: tuple[tuple[str, str], ...]
+
+    @property
+    def capturing(self) -> str:
+        """``, capturing the defender on c3 and the defender on e3``, or
+        ``''`` for a move that captured nothing: the end of a sentence that
+        says what was played.
+
+        >>> Played('d1d3', 'd1-d3xc3,e3', (('c3', 'defender'), ('e3', 'defender'))).capturing
+        ', capturing the defender on c3 and the defender on e3'
+        >>> Played('d1d3', 'd1-d3', ()).capturing
+        ''
+        """
+        if not self.took:
+            return ""
+        return ", capturing " + listed([f"the {piece} on {sq}" for sq, piece in self.took])
 
 
 @dataclass(frozen=True)
@@ -379,7 +403,7 @@ class Game:
     brandubh.errors.ArgumentError: attackers must be the seat 'p1' or 'p2', not 'p3'
     """
 
-    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal", "_lock")
+    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal", "_snap", "_played", "_lock")
 
     def __init__(
         self,
@@ -395,6 +419,10 @@ class Game:
         self._ending: Optional[Result] = None  # a resignation or an agreed draw
         self._offer: Optional[str] = None
         self._legal: Optional[tuple[LegalMove, ...]] = None
+        # What views draw, kept until the game changes (_changed).
+        self._snap: Optional[Snapshot] = None
+        # Each move made, as it was played: Game.shown, Game.last_played.
+        self._played: list[Played] = []
         # Every change, and every answer that reads more than one thing, is
         # one step under this lock: two threads may share a game (a bot
         # choosing while a person plays), and a move checked by one must not
@@ -583,7 +611,79 @@ class Game:
         >>> Game().position
         '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a'
         """
-        return self._rules.position
+        return self.snapshot().position
+
+    def snapshot(self) -> Snapshot:
+        """The board as every view draws it (:class:`~brandubh.snapshot.Snapshot`):
+        the position, the last move with what it took, and how the game
+        stands. Kept until the game changes, so drawing it again, or reading
+        :attr:`position` and :attr:`pieces`, asks the engine nothing.
+
+        >>> game = Game().play_or_raise('d2c2')
+        >>> game.snapshot().status
+        'defenders (p2) to move; ply 1; last move d2-c2'
+        >>> game.snapshot() is game.snapshot()
+        True
+        """
+        with self._lock:
+            snap = self._snap
+            if snap is None:
+                if self._over():
+                    standing = f"game over after {plural(self.ply, 'move')}: {self._ended_how()}"
+                else:
+                    standing = f"{self._rules.side} ({self.turn}) to move; ply {self.ply}"
+                    if self._offer:
+                        standing += f"; {self._offer} offers a draw"
+                last = self._played[-1] if self._played else None
+                if last is None:
+                    snap = of_position(self._rules.position, standing)
+                else:
+                    snap = of_position(self._rules.position, standing, last.move,
+                                       tuple(sq for sq, _ in last.took), last.shown)
+                self._snap = snap
+            return snap
+
+    def _changed(self) -> None:
+        """Forget what was worked out of the game as it stood: its legal
+        moves and its snapshot. Every change calls it, under the lock."""
+        self._legal = None
+        self._snap = None
+
+    @property
+    def lock(self) -> "threading.RLock":
+        """The game's lock: every change and every answer that reads more
+        than one thing holds it. A program that shares a game between
+        threads holds it to make several steps one (a bot choosing a move
+        for the position it looked at).
+
+        >>> game = Game()
+        >>> with game.lock:
+        ...     found = game.search(budget=100)
+        """
+        return self._lock
+
+    def after(self, ply: int) -> "Game":
+        """The game as it stood after its first ``ply`` moves: this game
+        itself at its own ply (a resignation or agreed draw kept), a replay
+        of the moves up to there otherwise (with the same seats, rule set
+        and start; not the seed). An
+        :class:`~brandubh.errors.ArgumentError` for a ply it never reached.
+
+        >>> game = Game.replay(['d1c1', 'd3c3']).game
+        >>> game.after(1).log, game.after(2) is game
+        (['d1c1'], True)
+        >>> game.after(3)
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.ArgumentError: ply must be from 0 to 2 (the game has 2 moves), not 3
+        """
+        total = self.ply
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= total:
+            raise ArgumentError(f"ply must be from 0 to {total} (the game has {plural(total, 'move')}), "
+                                f"not {quote(ply)}")
+        if ply == total:
+            return self
+        return self.replay(self.log[:ply]).game
 
     @property
     def signature(self) -> str:
@@ -629,9 +729,10 @@ class Game:
         >>> game.at('d4'), game.at('D1'), game.at('a1'), game.at('h9')
         ('king', 'attacker', '', None)
         """
-        if not notation.square_parse(name):
+        sq = _INDEX.get(name.lower()) if isinstance(name, str) and len(name) == 2 else None
+        if sq is None:
             return None
-        return self._rules.at(str(name).lower())
+        return _KINDS[self.snapshot().cells[sq]]
 
     @property
     def pieces(self) -> dict[str, str]:
@@ -641,8 +742,7 @@ class Game:
         >>> Game(position='7/7/7/3k3/7/7/a6 d').pieces
         {'a1': 'attacker', 'd4': 'king'}
         """
-        board = _board_of(self.position)
-        return {_NAMES[sq]: _KINDS[c] for sq, c in enumerate(board) if c != "."}
+        return self.snapshot().pieces
 
     @property
     def log(self) -> list[str]:
@@ -665,19 +765,19 @@ class Game:
         >>> game.shown
         ['c5-c4xd4#']
         """
-        rules = self._rules
-        out = []
-        for ply in range(1, rules.ply + 1):
-            report = rules.report(ply)
-            assert report is not None
-            out.append(str(notation.move_display(
-                move_text(rules.move_at(ply)),  # type: ignore[arg-type]
-                king=report.king_moved,
-                captures=report.capture_names,
-                king_home=report.king_home,
-                king_taken=report.king_taken,
-            )))
-        return out
+        with self._lock:
+            return [played.shown for played in self._played]
+
+    @property
+    def last_played(self) -> Optional[Played]:
+        """The last move made, as it was played (:class:`Played`: stored,
+        shown, and what it took); None before the first.
+
+        >>> Game().play_or_raise('d2c2').last_played
+        Played(move='d2c2', shown='d2-c2', took=())
+        """
+        with self._lock:
+            return self._played[-1] if self._played else None
 
     @property
     def seed(self) -> Optional[bytes]:
@@ -723,7 +823,7 @@ class Game:
         if self._over():
             return ()
         moves, captured, wins = self._rules._legal_lists()
-        board = _board_of(self._rules.position)
+        board = [c or "." for c in self.snapshot().cells]
         plain, make = _PLAIN_MOVES, _legal_move
         # A move that captures nothing is the same value wherever it is
         # played: those are made once and kept.
@@ -733,12 +833,31 @@ class Game:
             for m, c, w in zip(moves, captured, wins)
         )
 
+    def shown_of(self, move: MoveArg) -> Optional[str]:
+        """How a legal move would be shown once played (``d1-d3xc3``,
+        ``Kg2-g1++``), without playing it; None for a move that is not legal
+        here.
+
+        >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a')
+        >>> game.shown_of('c5c4'), game.shown_of('c5c3'), game.shown_of('d4d1')
+        ('c5-c4xd4#', 'c5-c3', None)
+        """
+        stored = notation.move_parse(getattr(move, "move", move))
+        if stored is None or self._over():
+            return None
+        report = self._rules.preview(stored)
+        if report is None:
+            return None
+        return notation.move_display(stored, king=report.king_moved, captures=report.capture_names,
+                                     king_home=report.king_home, king_taken=report.king_taken)
+
     # -- a program's move ------------------------------------------------------
 
     def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,
                depth: Optional[int] = None, weights: "WeightsLike" = None, *,
                time_ms: Optional[float] = None, stop: Any = None,
-               hash_mb: Optional[int] = None) -> Optional[SearchResult]:
+               hash_mb: Optional[int] = None, seed: Optional[int] = None,
+               _off: int = 0) -> Optional[SearchResult]:
         """The move a search of ``budget`` positions (20,000 by default; no
         limit but the clock when ``time_ms`` is given) thinks best for the
         side to move, or None when the game is finished. The game is not
@@ -754,7 +873,9 @@ class Game:
         ``time_ms``, ``stop`` and ``hash_mb`` are those of
         :meth:`Rules.search <brandubh.Rules.search>`: a clock limit and a
         stop handle (neither deterministic; the best move found so far comes
-        back with ``stopped=True``) and the table's size in MiB.
+        back with ``stopped=True``) and the table's size in MiB. ``seed``, a
+        search seed as :meth:`Rules.search <brandubh.Rules.search>` takes it,
+        is used in place of :meth:`search_seed` of the salt.
 
         >>> game = Game()
         >>> found = game.search(budget=5_000, salt='me')
@@ -765,13 +886,27 @@ class Game:
         """
         if self._over():
             return None
-        seed = salt_seed((self._seed or b"") + salt_bytes(salt))
-        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights,
+        if seed is None:
+            seed = self.search_seed(salt)
+        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
                                    time_ms=time_ms, stop=stop, hash_mb=hash_mb)
         if found is None:  # pragma: no cover - the game is not over
             return None
         return SearchResult(move_text(int(found.move)), found.score, found.depth, found.nodes,
                             found.stopped, tuple(move_text(m) for m in found.pv))
+
+    def search_seed(self, salt: Union[str, bytes, None] = None) -> int:
+        """The search seed :meth:`search` uses for ``salt``: the game's own
+        seed (when it has one) and the salt, hashed to a number from 0 to
+        2**32-1. A bot derives its choices from it without reading the
+        game's seed, which stays hidden until the game is over.
+
+        >>> Game(seed=bytes(32)).search_seed('me') == Game(seed=bytes(32)).search_seed('me')
+        True
+        >>> Game(seed=bytes(32)).search_seed('me') == Game().search_seed('me')
+        False
+        """
+        return salt_seed((self._seed or b"") + salt_bytes(salt))
 
     @property
     def bot(self) -> type:
@@ -815,18 +950,21 @@ class Game:
                            f"it is {turn}'s move (the {side}), not {seat}'s")
         if isinstance(move, LegalMove):
             move = move.move
+        # The one reading of the text, and the one call into the record:
+        # played, or refused with the engine's reason.
         stored = notation.move_parse(move)
         if stored is None:
             return self._not_a_move(move)
-        f, t = stored[:2], stored[2:]
-        why = self._rules.why_not(f, t)
+        code, why, report, taken = self._rules.attempt(_INDEX[stored[:2]] << 6 | _INDEX[stored[2:]])
         if why != Why.OK:
-            return self._why_refusal(why, f, t)
-        code = self._rules.play(stored)
-        if code != Rules.PLAY_OK:  # pragma: no cover - why_not said it was legal
-            raise AssertionError(f"the rules refused {stored} ({code}) that why_not allowed")
+            return self._why_refusal(why, stored[:2], stored[2:])
+        assert report is not None
+        names = report.capture_names
+        shown = notation.move_display(stored, king=report.king_moved, captures=names,
+                                      king_home=report.king_home, king_taken=report.king_taken)
+        self._played.append(Played(stored, str(shown), tuple(zip(names, taken))))
         self._offer = None
-        self._legal = None
+        self._changed()
         return None
 
     def play_or_raise(self, move: MoveArg, seat: Optional[str] = None) -> "Game":
@@ -857,12 +995,12 @@ class Game:
         """
         with self._lock:
             self._offer = None
+            self._changed()
             if self._ending is not None:
                 self._ending = None
-                self._legal = None
                 return True
             if self._rules.undo():
-                self._legal = None
+                self._played.pop()
                 return True
             return False
 
@@ -912,7 +1050,7 @@ class Game:
             winner = _other_seat(seat)
             self._ending = Result(how, winner, self.side_of(winner))
             self._offer = None
-            self._legal = None
+            self._changed()
             return None
 
     def offer_draw(self, seat: str) -> Optional[Refusal]:
@@ -941,6 +1079,7 @@ class Game:
                 message = f"{self._offer} has offered a draw already: {seat} may accept or decline it"
             return Refusal(RefusalCode.OFFER_WAITING, message)
         self._offer = seat
+        self._changed()
         return None
 
     def accept_draw(self, seat: str) -> Optional[Refusal]:
@@ -960,7 +1099,7 @@ class Game:
                 return refused
             self._offer = None
             self._ending = Result("agreed", None, None)
-            self._legal = None
+            self._changed()
             return None
 
     def decline_draw(self, seat: str) -> Optional[Refusal]:
@@ -979,6 +1118,7 @@ class Game:
             if refused is not None:
                 return refused
             self._offer = None
+            self._changed()
             return None
 
     def _answer(self, seat: str) -> Optional[Refusal]:
@@ -1149,7 +1289,7 @@ class Game:
                 if refused is None:
                     self._ending = Result("agreed", None, None)
                     self._offer = None
-                    self._legal = None
+                    self._changed()
             else:
                 assert isinstance(ending, tuple)
                 how, side = ending
@@ -1206,7 +1346,7 @@ class Game:
     @staticmethod
     def _not_a_move(move: object) -> Refusal:
         if isinstance(move, str):
-            loose = _LOOSE_MOVE.fullmatch(move.strip())
+            loose = notation.MOVE_SHAPE.fullmatch(move.strip())
             if loose:
                 f, t = loose.group(1).lower(), loose.group(2).lower()
                 off = [s for s in (f, t) if not notation.square_parse(s)]
@@ -1222,7 +1362,9 @@ class Game:
 
     def _why_refusal(self, why: Why, f: str, t: str) -> Refusal:
         rules = self._rules
-        piece = rules.at(f)
+        if why == Why.GAME_OVER:
+            return self._game_over()
+        piece = _KINDS[self.snapshot().cells[_INDEX[f]]]
         head = f"{f} to {t}: "
         if why == Why.NO_PIECE:
             return Refusal(RefusalCode.NO_PIECE, head + f"there is no piece on {f}")
@@ -1246,17 +1388,16 @@ class Game:
             return Refusal(RefusalCode.CORNER, head + "the king alone may stop on a corner")
         if why == Why.OFF_BOARD:  # pragma: no cover - notation only gives squares on the board
             return Refusal(RefusalCode.OFF_BOARD, head + "that is not on the board")
-        if why == Why.GAME_OVER:  # pragma: no cover - the game checks this first
-            return self._game_over()
         raise AssertionError(f"no refusal for {why!r}")  # pragma: no cover
 
     def _blocked(self, piece: str, f: str, t: str) -> str:
         """Which square stops the slide from f to t, as the engine walks it."""
-        a, b = square(f), square(t)
+        a, b = _INDEX[f], _INDEX[t]
+        cells = self.snapshot().cells
         step = (1 if b > a else -1) if a // 7 == b // 7 else (7 if b > a else -7)
         sq = a + step
         while True:
-            if self._rules.at(sq):
+            if cells[sq]:
                 return f"the {piece} on {f} is blocked by the piece on {_NAMES[sq]}"
             if sq == b:
                 break

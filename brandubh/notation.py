@@ -83,7 +83,20 @@ __all__ = [
     "row_text",
     "game_string",
     "game_parse",
+    "answer_parse",
     "FAULTS",
+    "SQUARE_NAMES",
+    "SQUARE_INDEX",
+    "SIDES",
+    "SEATS",
+    "PIECES",
+    "THRONE",
+    "CORNERS",
+    "STORED_MOVE",
+    "WRITTEN_MOVE",
+    "LENIENT_ANSWER",
+    "MOVE_SHAPE",
+    "OPENTAFL_MOVE",
 ]
 
 SETUP: str = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
@@ -93,11 +106,44 @@ _FILES = "abcdefg"
 _RANKS = "1234567"
 _SIZE = 7
 
-# Explicit ASCII classes rather than re.IGNORECASE: with IGNORECASE a
-# Unicode pattern lets [k] match the Kelvin sign U+212A, which is not
-# notation.
+# -- the vocabulary: every other module takes these from here ---------------
+
+SQUARE_NAMES: tuple[str, ...] = tuple(_FILES[sq % 7] + _RANKS[sq // 7] for sq in range(49))
+"""The squares' names by number, ``rank * 7 + file``: a1 is 0, d4 24, g7 48
+(the engine numbers them so)."""
+
+SQUARE_INDEX: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+"""A square's number by its (lower-case) name."""
+
+SIDES: tuple[str, str] = ("attackers", "defenders")
+"""The two sides, in the engine's order: the attackers are side 0."""
+
+SEATS: tuple[str, str] = ("p1", "p2")
+"""The two seats at a table (Game::Brandubh's names): ``p1`` has the
+attackers unless a game says otherwise."""
+
+PIECES: dict[str, str] = {"a": "attacker", "d": "defender", "k": "king"}
+"""The pieces by the letter a position string writes them with."""
+
+THRONE: int = SQUARE_INDEX["d4"]
+"""The centre square, where the king starts."""
+
+CORNERS: tuple[int, ...] = tuple(SQUARE_INDEX[name] for name in ("a1", "g1", "a7", "g7"))
+"""The four corner squares, in square order."""
+
+# -- the move grammars -------------------------------------------------------
+#
+# Every way this package reads a move off a line of text. Explicit ASCII
+# classes rather than re.IGNORECASE: with IGNORECASE a Unicode pattern lets
+# [k] match the Kelvin sign U+212A, which is not notation.
+
 _SQ = r"[a-gA-G][1-7]"
-_MOVE_RE = re.compile(
+
+STORED_MOVE = re.compile(r"[a-g][1-7][a-g][1-7]")
+"""The strict form: a move as a log stores it and as the CodinGame puzzle
+writes it, four lower-case characters (``d1d3``)."""
+
+WRITTEN_MOVE = re.compile(
     r"(?:[kK])?"
     r"(" + _SQ + r")"
     r"-?"
@@ -105,10 +151,30 @@ _MOVE_RE = re.compile(
     r"(?:[xX]" + _SQ + r"(?:," + _SQ + r")*)?"
     r"(?:\+\+|#)?"
 )
-_STORED_RE = re.compile(r"[a-g][1-7][a-g][1-7]")
+"""A move as a person types it or as it is shown (:func:`move_parse`):
+either form, either case, the ``K``, the hyphen, the captures and the
+ending mark each optional."""
+
+LENIENT_ANSWER = re.compile(r"(" + _SQ + r") ?(" + _SQ + r")")
+"""A bot's answer as the CodinGame puzzle's referee takes it
+(:func:`answer_parse`): the stored form, in either case, with at most one
+space between the squares (``D2C2``, ``d2 c2``)."""
+
+MOVE_SHAPE = re.compile(r"[kK]?([a-zA-Z][0-9]{1,2})-?([a-zA-Z][0-9]{1,2})(?:[xX#+].*)?")
+"""Text shaped like a move whose squares need not be on the board
+(``d1d9``): what tells "not on the board" from "not a move at all" in a
+refusal's sentence."""
+
+OPENTAFL_MOVE = re.compile(r"[tcnkmTCNKM]?([a-g][1-7])(?![0-9])-?([a-g][1-7])(?![0-9])")
+"""A move in OpenTafl's notation: an optional piece letter, then the two
+squares (``t/d1-d3``'s move part, ``Kd4-d1``); what follows (its captures)
+is OpenTafl's commentary."""
+
+_MOVE_RE = WRITTEN_MOVE
+_STORED_RE = STORED_MOVE
 
 _KEYWORDS = ("variant", "start", "moves", "result")
-_SIDES = ("attackers", "defenders")
+_SIDES = SIDES
 
 FAULTS = ("timeout", "crash", "garbage", "illegal")
 """The ways a program loses a game by itself: it answers too late, it ends
@@ -235,6 +301,24 @@ def move_parse(text: object) -> Optional[str]:
     if not isinstance(text, str):
         return None
     m = _MOVE_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    return m.group(1).lower() + m.group(2).lower()
+
+
+def answer_parse(text: object) -> Optional[str]:
+    """The stored move of a bot's answer line, read as the CodinGame
+    puzzle's referee reads it (:data:`LENIENT_ANSWER`), white space round it
+    stripped; ``None`` for anything else.
+
+    >>> answer_parse('D2 C2\\n'), answer_parse('d2d4'), answer_parse('Kd2-d4') is None
+    ('d2c2', 'd2d4', True)
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", "replace")
+    if not isinstance(text, str):
+        return None
+    m = LENIENT_ANSWER.fullmatch(text.strip())
     if m is None:
         return None
     return m.group(1).lower() + m.group(2).lower()

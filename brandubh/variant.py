@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-from ._engine import lib
 from .errors import VariantError, quote
 
 # The values of the choice fields, as written. brandubh.core.position gives each to
@@ -26,8 +25,9 @@ from .errors import VariantError, quote
 ESCAPES = ("corner", "edge")
 KING_CAPTURES = ("nielsen", "two", "four_two", "four")
 ENDS = ("draw", "loss")
-#: The largest ply_cap and quiet_cap (the engine's BD_MAX_PLY_CAP).
-MAX_PLY_CAP: int = lib.BD_MAX_PLY_CAP
+#: The largest ply_cap and quiet_cap: the engine's BD_MAX_PLY_CAP, which
+#: brandubh.core.position checks this against when it loads the engine.
+MAX_PLY_CAP: int = 4096
 
 _BOOL_FIELDS = (
     "throne_pass", "throne_reentry", "throne_hostile", "king_armed",

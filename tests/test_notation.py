@@ -51,15 +51,66 @@ def test_all_lists_everything_public():
         "row_text",
         "game_string",
         "game_parse",
+        "answer_parse",
+        "SQUARE_NAMES",
+        "SQUARE_INDEX",
+        "SIDES",
+        "SEATS",
+        "PIECES",
+        "THRONE",
+        "CORNERS",
+        "STORED_MOVE",
+        "WRITTEN_MOVE",
+        "LENIENT_ANSWER",
+        "MOVE_SHAPE",
+        "OPENTAFL_MOVE",
     }
     for name in notation.__all__:
         assert hasattr(notation, name), name
 
 
+def test_the_vocabulary_by_hand():
+    # Written out from the rules: squares are rank * 7 + file, a1 first.
+    assert len(notation.SQUARE_NAMES) == 49
+    assert (notation.SQUARE_NAMES[0], notation.SQUARE_NAMES[6], notation.SQUARE_NAMES[24],
+            notation.SQUARE_NAMES[42], notation.SQUARE_NAMES[48]) == ("a1", "g1", "d4", "a7", "g7")
+    assert all(notation.SQUARE_INDEX[name] == sq for sq, name in enumerate(notation.SQUARE_NAMES))
+    assert notation.THRONE == 24 and notation.CORNERS == (0, 6, 42, 48)
+    assert notation.SIDES == ("attackers", "defenders") and notation.SEATS == ("p1", "p2")
+    assert notation.PIECES == {"a": "attacker", "d": "defender", "k": "king"}
+
+
+def test_the_engine_numbers_the_board_as_the_vocabulary_does():
+    from brandubh._engine import lib
+
+    assert lib.BD_THRONE == notation.THRONE and lib.BD_SQUARES == len(notation.SQUARE_NAMES)
+    assert lib.BD_CORNERS == sum(1 << sq for sq in notation.CORNERS)
+    assert (lib.BD_ATTACKERS, lib.BD_DEFENDERS) == (0, 1)
+
+
+@pytest.mark.parametrize("text, stored", [
+    ("d2c2", "d2c2"), ("D2C2", "d2c2"), ("d2 c2", "d2c2"), ("  g7a7 \r\n", "g7a7"), (b"a1b1\n", "a1b1"),
+    ("d2  c2", None), ("d2-c2", None), ("Kd2c2", None), ("d2c9", None), ("d2c2x", None), ("", None), (None, None),
+])
+def test_answer_parse_reads_as_the_puzzles_referee(text, stored):
+    assert notation.answer_parse(text) == stored
+
+
+@pytest.mark.parametrize("grammar, text, matches", [
+    ("STORED_MOVE", "d1d3", True), ("STORED_MOVE", "D1D3", False), ("STORED_MOVE", "d1-d3", False),
+    ("WRITTEN_MOVE", "Kd4-d1", True), ("WRITTEN_MOVE", "d1-d3xc3,e3", True), ("WRITTEN_MOVE", "d1 d3", False),
+    ("MOVE_SHAPE", "d1d9", True), ("MOVE_SHAPE", "z10-a1", True), ("MOVE_SHAPE", "hello", False),
+    ("OPENTAFL_MOVE", "td1-d3", True), ("OPENTAFL_MOVE", "Kd4-d1", True), ("OPENTAFL_MOVE", "d1-d37", False),
+    ("LENIENT_ANSWER", "d2 C2", True), ("LENIENT_ANSWER", "d2\tc2", False),
+])
+def test_each_grammar_by_hand(grammar, text, matches):
+    assert (getattr(notation, grammar).fullmatch(text) is not None) == matches
+
+
 def test_every_function_has_a_doctest():
     for name in notation.__all__:
         obj = getattr(notation, name)
-        if callable(obj):
+        if callable(obj) and not hasattr(obj, "fullmatch"):
             doc = inspect.getdoc(obj) or ""
             assert ">>>" in doc, name
     assert ">>>" in (notation.__doc__ or "")

@@ -16,7 +16,7 @@ import pytest
 from brandubh import Bot, Game
 from brandubh.cli import build_parser, main
 from brandubh.notation import move_parse
-from brandubh.cli.play import COMMANDS, Session, play, run, use_colour
+from brandubh.cli.play import COMMANDS, Terminal as Session, play, run, use_colour
 
 # docs/rules.md: the attacker's c5-c4 takes the king on the throne from his fourth side.
 KING_TAKEN = "7/7/2aa3/3ka2/3a3/7/7 a"
@@ -128,7 +128,7 @@ def test_hint():
     won = Game.from_text(NEAR_THE_END, attackers="p2").game
     typist = Typist(won, side="defenders")
     typist.begin()
-    assert typist.type("hint") == "Hint: Kd1-g1++ (it wins at once).\n"
+    assert typist.type("hint") == "Hint: Kd1-g1++ (you win at once).\n"
     assert won.ply == 2  # a hint plays nothing
 
 

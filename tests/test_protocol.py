@@ -215,7 +215,8 @@ def test_parse_turn_errors():
 def test_parse_answer():
     assert move_text(parse_answer("d2d4")) == "d2d4"
     assert move_text(parse_answer(b"  g7a7 \r\n")) == "g7a7"
-    for bad in ("", "d2d8", "D2D4", "d2-d4", "d2d4 d4d5", "Kd2d4", "d2d4x", "NONE"):
+    assert move_text(parse_answer("D2 d4")) == "d2d4"   # as the referee reads it
+    for bad in ("", "d2d8", "d2-d4", "d2d4 d4d5", "Kd2d4", "d2d4x", "NONE"):
         with pytest.raises(ProtocolError):
             parse_answer(bad)
 

@@ -19,12 +19,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from .. import notation
 from .stats import Tally, elo_estimate, format_elo
 from .loop import GameRecord
 
 __all__ = ["EventResult"]
 
-SIDES = ("attackers", "defenders")
+SIDES = notation.SIDES
 
 
 @dataclass

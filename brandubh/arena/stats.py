@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional, TextIO
 
+from .. import notation
 from ..errors import quote
 
 __all__ = [
@@ -343,7 +344,7 @@ class Tally:
         if self.first == self.second:
             raise ValueError("the two players need two names")
         for name in (self.first, self.second):
-            for side in ("attackers", "defenders"):
+            for side in notation.SIDES:
                 self._lines[(name, side)] = _Line()
 
     def _other(self, name: str) -> str:

@@ -17,6 +17,7 @@ from ..codingame.bot import (
     ASSUMED_RATE, FIRST_MS, MARGIN_MS, MAX_LEVEL, TURN_MS, _say, bot_chooser, budgets, play,
 )
 from ..codingame.export import MARGIN_MS as EXPORT_MARGIN_MS
+from ..core.clock import move_limit_ms
 
 __all__ = ["register", "run"]
 
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         first = turn = LEVELS[args.level][0]
         margin = MARGIN_MS if args.margin is None else args.margin
-        clock_ms = (max(1.0, FIRST_MS - margin), max(1.0, TURN_MS - margin))
+        clock_ms = (move_limit_ms(FIRST_MS, margin), move_limit_ms(TURN_MS, margin))
     choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None,
                          weights=weights)
     if args.verbose:

@@ -31,13 +31,14 @@ Colour when the output is a terminal, ``NO_COLOR`` is not set (to anything
 but the empty string) and ``TERM`` is not ``dumb``; the Unicode board when
 the output's encoding can write it and ``--ascii`` is not given.
 
-:class:`Session` is the loop, fed one line at a time, so a program (or a
-test) can drive it without a terminal:
+:class:`Terminal` is the loop, fed one line at a time, so a program (or a
+test) can drive it without a terminal; what it plays and says is
+:class:`brandubh.session.Session`'s, which ``brandubh serve`` uses too:
 
 >>> import io
 >>> from brandubh import Bot, Game
 >>> out = io.StringIO()
->>> session = Session(Game(), Bot(1), 'attackers', out=out)
+>>> session = Terminal(Game(), Bot(1), 'attackers', out=out)
 >>> session.begin()
 >>> session.handle('d1d4')
 True
@@ -57,16 +58,15 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TextIO
 
 from .. import notation
 from ..errors import ArgumentError
+from ..session import HINT_BUDGET, Said, Session
 from ..views.text import UNICODE, diagram
+from ..words import plural
 
 if TYPE_CHECKING:
     from ..bot import Bot
-    from ..game import Game, LegalMove
+    from ..game import Game
 
-__all__ = ["Session", "HINT_BUDGET", "COMMANDS", "register", "run", "play", "use_colour", "can_write_unicode"]
-
-#: The search budget of a hint, whatever the engine's level: level 4's.
-HINT_BUDGET = 48_000
+__all__ = ["Terminal", "COMMANDS", "register", "run", "play", "use_colour", "can_write_unicode"]
 
 COMMANDS = ("moves", "board", "undo", "hint", "draw", "resign", "save", "help", "quit")
 
@@ -117,14 +117,10 @@ def can_write_unicode(stream: TextIO) -> bool:
     return True
 
 
-def _listed(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-class Session:
-    """A person against the engine, one line of input at a time.
+class Terminal:
+    """A person against the engine at a terminal, one line of input at a
+    time: a :class:`~brandubh.session.Session` (which plays, and says what
+    happened) with the board drawn round what it says.
 
     ``game``: the :class:`~brandubh.Game` (new, or loaded); ``bot``: the
     :class:`~brandubh.Bot` playing the other side; ``side``: the person's
@@ -138,18 +134,12 @@ class Session:
 
     def __init__(self, game: "Game", bot: "Bot", side: str, *, out: TextIO, unicode: bool = False,
                  colour: bool = False, hint_budget: int = HINT_BUDGET) -> None:
-        if side not in ("attackers", "defenders"):
-            raise ArgumentError(f"side must be 'attackers' or 'defenders', not {side!r}")
+        self.session = Session(game, bot, side, hint_budget=hint_budget)
         self.game = game
         self.bot = bot
-        self.side = side
-        self.other = "defenders" if side == "attackers" else "attackers"
-        self.seat = str(game.seat_of(side))
-        self.engine_seat = str(game.seat_of(self.other))
         self.out = out
         self.unicode = unicode
         self.colour = colour
-        self.hint_budget = hint_budget
 
     # -- writing -------------------------------------------------------------
 
@@ -162,6 +152,10 @@ class Session:
     def draw(self) -> None:
         self.say(diagram(self.game, unicode=self.unicode, colour=self.colour))
 
+    def refused(self, said: Said) -> None:
+        extra = " (help lists the commands)" if said.code == "not_a_move" else ""
+        self.say(f"Refused: {said.text}{extra}", "refused")
+
     @property
     def prompt(self) -> str:
         """``your move> `` while the game is on, ``game over> `` after it."""
@@ -172,12 +166,12 @@ class Session:
     def begin(self) -> None:
         """Greet, draw the board, and let the engine move if it is its turn
         (or say how the game ended, for a loaded game that is over)."""
-        game = self.game
-        self.say(f"You have the {self.side} ({self.seat}); the engine, level {self.bot.level}, "
-                 f"has the {self.other} ({self.engine_seat}). Rules: {game.variant.as_string()}.")
+        s = self.session
+        self.say(f"You have the {s.side} ({s.seat}); the engine, level {self.bot.level}, "
+                 f"has the {s.other} ({s.engine_seat}). Rules: {self.game.variant.as_string()}.")
         self.say("Type a move (d1d3 or d1-d3), or help for the commands.", "note")
         self.draw()
-        if game.status == "finished":
+        if self.game.status == "finished":
             self.announce()
         else:
             self.engine_moves()
@@ -201,67 +195,38 @@ class Session:
 
     # -- moves ---------------------------------------------------------------
 
-    def _captured(self, move: "LegalMove") -> str:
-        """``, capturing the defender on c3`` for a LegalMove, before it is
-        played."""
-        if not move.captures:
-            return ""
-        taken = [f"the {self.game.at(sq)} on {sq}" for sq in move.captures]
-        return ", capturing " + _listed(taken)
-
     def move(self, text: str) -> None:
-        game = self.game
-        stored = notation.move_parse(text)
-        legal = {m.move: m for m in game.legal()}
-        chosen = legal.get(stored) if stored else None
-        took = self._captured(chosen) if chosen is not None and game.side_to_move == self.side else ""
-        refused = game.play(text, self.seat)
-        if refused is not None:
-            extra = " (help lists the commands)" if refused.code.value == "not_a_move" else ""
-            self.say(f"Refused: {refused}{extra}", "refused")
+        said = self.session.move(text)
+        if said.refused:
+            self.refused(said)
             return
-        self.say(f"You play {game.shown[-1]}{took}.", "you")
+        self.say(said.text, "you")
         self.draw()
-        if game.status == "finished":
+        if said.ending:
             self.announce()
         else:
             self.engine_moves()
 
     def engine_moves(self) -> None:
         """The engine's move, when it is its turn."""
-        game = self.game
-        if game.status != "active" or game.side_to_move != self.other:
+        if not self.session.engine_to_move:
             return
         if self.bot.budget >= 500_000:
             self.say("The engine is thinking...", "note")
-        chosen = self.bot.choose(game)
-        move = next(m for m in game.legal() if m.move == chosen)
-        took = self._captured(move)
-        refused = game.play(move, self.engine_seat)
-        if refused is not None:  # pragma: no cover - the bot chose a legal move
-            raise AssertionError(f"the game refused the engine's move {chosen}: {refused}")
-        self.say(f"The engine ({self.other}) plays {game.shown[-1]}{took}.", "engine")
+        said = self.session.reply()
+        assert said is not None
+        self.say(said.text, "engine")
         self.draw()
-        if game.status == "finished":
+        if said.ending:
             self.announce()
 
     def announce(self) -> None:
         """How the game ended, and who won."""
-        result = self.game.result
-        if result is None:  # pragma: no cover - called only at the end
+        ending = self.session.ending()
+        if not ending:  # pragma: no cover - called only at the end
             return
-        who = "You win." if result.winner == self.seat else "A draw." if result.is_draw else "The engine wins."
-        self.say(f"Game over: {self.game.result_sentence}. {who}", "over")
+        self.say(ending, "over")
         self.say("Type undo to take back your last move, save FILE to keep the game, or quit.", "note")
-
-    def _shown(self, move: str) -> str:
-        """A legal move as it would be shown once played: ``d1-d3xc3``."""
-        report = self.game._rules.preview(move)
-        assert report is not None, move
-        shown = notation.move_display(move, king=report.king_moved, captures=report.capture_names,
-                                      king_home=report.king_home, king_taken=report.king_taken)
-        assert shown is not None, move
-        return shown
 
     # -- commands --------------------------------------------------------------
 
@@ -276,7 +241,7 @@ class Session:
         if game.status != "active":
             self.say(f"No moves: the game is over: {game.result_sentence}.")
             return
-        shown = [self._shown(m.move) for m in game.legal()]
+        shown = [str(game.shown_of(m)) for m in game.legal()]
         self.say(f"Your {len(shown)} moves:")
         line = " "
         for text in shown:
@@ -287,61 +252,29 @@ class Session:
         self.say(line)
 
     def do_undo(self) -> None:
-        game = self.game
-        result = game.result
-        if result is not None and result.how in ("resign", "agreed"):
-            game.undo()
-            self.say("Took back the " + ("resignation." if result.how == "resign" else "agreed draw."))
-            self.draw()
+        said = self.session.undo()
+        if said.refused:
+            self.say(said.text[0].upper() + said.text[1:] + ".")
             return
-        # The moves alternate from the start's side: is one of them yours?
-        first = "attackers" if game.start.endswith(" a") else "defenders"
-        if game.ply == 0 or (game.ply == 1 and first != self.side):
-            self.say("Nothing to undo: you have not moved yet.")
-            return
-        taken = 0
-        while game.undo():
-            taken += 1
-            if game.side_to_move == self.side:
-                break
-        self.say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+        self.say(said.text)
         self.draw()
 
     def do_hint(self) -> None:
-        game = self.game
-        if game.status != "active":
-            self.say(f"No hint: the game is over: {game.result_sentence}.")
-            return
-        found = game.search(budget=self.hint_budget, salt="hint")
-        assert found is not None  # the game is active
-        shown = self._shown(str(found.move))
-        if found.mate_in is not None:
-            plies = found.mate_in
-            how = "wins" if found.score > 0 else "loses"
-            what = (f"it {how} at once" if plies == 1 else
-                    f"it {how} by force in {plies} moves, both sides' counted")
-        else:
-            what = f"score {found.score:+d} for you, {found.depth} moves deep"
-        self.say(f"Hint: {shown} ({what}).")
+        self.say(self.session.hint().text)
 
     def do_draw(self) -> None:
-        game = self.game
-        refused = game.offer_draw(self.seat)
-        if refused is not None:
-            self.say(f"Refused: {refused}", "refused")
+        said = self.session.offer_draw()
+        if said.refused:
+            self.refused(said)
             return
-        if self.bot.accepts_draw(game, self.other):
-            game.accept_draw(self.engine_seat)
-            self.say("The engine accepts the draw.", "engine")
+        self.say(said.text, "engine")
+        if said.ending:
             self.announce()
-        else:
-            game.decline_draw(self.engine_seat)
-            self.say("The engine declines the draw: it thinks it is not behind. Play on.", "engine")
 
     def do_resign(self) -> None:
-        refused = self.game.resign(self.seat)
-        if refused is not None:
-            self.say(f"Refused: {refused}", "refused")
+        said = self.session.resign()
+        if said.refused:
+            self.refused(said)
             return
         self.announce()
 
@@ -359,11 +292,10 @@ class Session:
         except OSError as error:
             self.say(f"Could not save to {path}: {error.strerror or error}", "refused")
             return
-        plies = self.game.ply
-        self.say(f"Saved the game ({plies} move{'s' if plies != 1 else ''}) to {path}.")
+        self.say(f"Saved the game ({plural(self.game.ply, 'move')}) to {path}.")
 
 
-def play(session: Session, read: Callable[[str], str] = input) -> int:
+def play(session: Terminal, read: Callable[[str], str] = input) -> int:
     """Run a session to its end: ``read(prompt)`` gives each line (and
     raises EOFError when there are no more). Returns the exit status, 0.
 
@@ -371,7 +303,7 @@ def play(session: Session, read: Callable[[str], str] = input) -> int:
     >>> from brandubh import Bot, Game
     >>> lines = iter(['d2c2', 'resign'])
     >>> out = io.StringIO()
-    >>> play(Session(Game(), Bot(1), 'attackers', out=out), lambda prompt: next(lines))
+    >>> play(Terminal(Game(), Bot(1), 'attackers', out=out), lambda prompt: next(lines))
     0
     >>> 'Game over: the attackers resigned. The engine wins.' in out.getvalue()
     True
@@ -428,7 +360,7 @@ def register(subparsers: Any) -> None:
         description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--level", type=whole(1, MAX_LEVEL), default=3, metavar="N",
                    help=f"the engine's level, 1 (a beginner) to {MAX_LEVEL} (default 3)")
-    p.add_argument("--side", choices=("attackers", "defenders"), default="attackers",
+    p.add_argument("--side", choices=notation.SIDES, default="attackers",
                    help="your side (default attackers, who move first)")
     p.add_argument("--variant", default=None, metavar="V",
                    help="a preset (brandubh, codingame, modern, opentafl) or a quoted line of "
@@ -479,6 +411,6 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input,
         game = Game(attackers, variant=args.variant)
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     bot = Bot(args.level, seed=seed)
-    session = Session(game, bot, args.side, out=stream,
-                      unicode=not args.ascii and can_write_unicode(stream), colour=use_colour(stream))
+    session = Terminal(game, bot, args.side, out=stream,
+                       unicode=not args.ascii and can_write_unicode(stream), colour=use_colour(stream))
     return play(session, read)

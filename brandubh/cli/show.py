@@ -43,6 +43,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from ..errors import ArgumentError
+from ..words import plural
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -103,13 +104,9 @@ def at_ply(game: "Game", ply: Optional[int]) -> "Game":
     if ply is None:
         return game
     if not -total <= ply <= total:
-        raise ArgumentError(f"--ply must be from {-total} to {total} (the game has {total} "
-                            f"move{'s' if total != 1 else ''}), not {ply}")
-    if ply < 0:
-        ply += total
-    if ply == total:
-        return game
-    return game.replay(game.log[:ply]).game
+        raise ArgumentError(f"--ply must be from {-total} to {total} (the game has "
+                            f"{plural(total, 'move')}), not {ply}")
+    return game.after(ply + total if ply < 0 else ply)
 
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:

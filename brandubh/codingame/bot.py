@@ -36,6 +36,7 @@ import time
 from typing import Callable, Optional, TextIO
 
 from ..bot import MAX_LEVEL as _BOT_MAX_LEVEL
+from ..core.clock import budget_of
 from ..errors import BrandubhError, quote
 from .turns import NONE, TURN_LINES, Tracker
 from ..variant import VariantLike
@@ -101,8 +102,8 @@ def budgets(budget: Optional[int] = None, first_budget: Optional[int] = None,
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
             raise BrandubhError(f"the {name} is a positive number of positions, not {quote(value)}")
     if budget is None:
-        turn = int(rate * TURN_MS / 1000 * TURN_SHARE)
-        first = int(rate * FIRST_MS / 1000 * FIRST_SHARE)
+        turn = budget_of(TURN_MS, rate, TURN_SHARE)
+        first = budget_of(FIRST_MS, rate, FIRST_SHARE)
     else:
         turn = budget
         first = int(budget * (FIRST_MS * FIRST_SHARE) / (TURN_MS * TURN_SHARE))

@@ -187,6 +187,7 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     game, kept from turn to turn (a table per search when false, as the
     package's own bot searches)."""
     from ..bot import LEVELS
+    from ..core.clock import first_limit_ms, move_limit_ms
     from ..core.position import c_variant
     from ..variant import as_variant
     from ..core.weights import as_weights
@@ -216,8 +217,8 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_KEEP_TABLE {int(keep_table)}",
         # The same share of each limit: the first turn's margin is as much
         # larger as its limit (100 ms, margin 20: it stops at 60 ms).
-        f"#define BOT_FIRST_STOP_MS {first_ms * (turn_ms - margin_ms) / turn_ms!r}",
-        f"#define BOT_TURN_STOP_MS {float(turn_ms - margin_ms)!r}",
+        f"#define BOT_FIRST_STOP_MS {first_limit_ms(first_ms, turn_ms, margin_ms)!r}",
+        f"#define BOT_TURN_STOP_MS {move_limit_ms(turn_ms, margin_ms)!r}",
         f"#define BOT_VERBOSE {int(verbose)}",
     ])
     weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(as_weights(weights).items()))

@@ -19,17 +19,13 @@ is over. A new wire protocol is one new module beside this one.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional
 
+from .. import notation
 from ..errors import quote
 from .turns import turn_input
 
-__all__ = ["Session", "ANSWER_RE"]
-
-ANSWER_RE = re.compile(r"([a-g][1-7]) ?([a-g][1-7])", re.IGNORECASE)
-"""An answer the puzzle's referee takes: two squares, in either case, with
-at most one space between them."""
+__all__ = ["Session"]
 
 
 class Session:
@@ -51,12 +47,12 @@ class Session:
         """``(move, None)`` for a move (stored form), ``(None, sentence)``
         for a line that is not one. (A protocol with lines that are not
         answers, such as status lines, gives ``(None, None)`` for those.)"""
-        answer = line.strip()
-        m = ANSWER_RE.fullmatch(answer)
-        if m is None:
+        stored = notation.answer_parse(line)
+        if stored is None:
+            answer = line.strip()
             shown = answer if len(answer) <= 60 else answer[:60] + "..."
             return None, f"answered {quote(shown)}, which is not a move like d2d4"
-        return (m.group(1) + m.group(2)).lower(), None
+        return stored, None
 
     def end(self, game: Any) -> str:
         """Nothing: the program's input is closed."""

@@ -41,7 +41,6 @@ Nothing here talks to a process: :mod:`brandubh.codingame.referee` runs bots and
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Optional, Sequence, Union
 
@@ -74,14 +73,15 @@ SETUP = notation.SETUP
 NONE = "NONE"
 """The last move on a bot's first turn when nobody has moved yet."""
 
-ROLES = ("attackers", "defenders")
+ROLES = notation.SIDES
 """Role number -> side: ``0`` attackers, ``1`` defenders."""
 
 TURN_LINES = 9
 """Lines a bot reads each turn: the role, the last move, seven board rows."""
 
-MOVE_RE = re.compile(r"[a-g][1-7][a-g][1-7]")
-"""An answer as the protocol writes it: exactly four characters, lower case."""
+MOVE_RE = notation.STORED_MOVE
+"""A move as the protocol writes it (the last move of a turn): exactly four
+characters, lower case (:data:`brandubh.notation.STORED_MOVE`)."""
 
 _TO_CELL = {"": ".", "a": "A", "d": "D", "k": "K"}
 _FROM_CELL = {".": "", "A": "a", "D": "d", "K": "k"}
@@ -250,9 +250,10 @@ def parse_turn(lines: Sequence[str]) -> Turn:
 
 
 def parse_answer(line: Union[str, bytes]) -> int:
-    """The move number of a bot's answer line; ProtocolError when the line
-    is not a move as the protocol writes it (four lower-case characters like
-    ``d2d4``; white space around it, the line end included, is ignored).
+    """The move number of a bot's answer line, read as the puzzle's referee
+    reads it (:func:`brandubh.notation.answer_parse`: ``d2d4``, ``D2D4`` or
+    ``d2 d4``; white space around it, the line end included, is ignored);
+    ProtocolError when the line is not a move.
 
     >>> from brandubh.core.position import move_text
     >>> move_text(parse_answer('d2d4\\n'))
@@ -262,15 +263,12 @@ def parse_answer(line: Union[str, bytes]) -> int:
     ...
     brandubh.codingame.turns.ProtocolError: the answer is a move like d2d4, not 'Kd2-d4'
     """
-    if isinstance(line, bytes):
-        line = line.decode("utf-8", "replace")
-    text = str(line).strip()
-    if not MOVE_RE.fullmatch(text):
+    stored = notation.answer_parse(line)
+    if stored is None:
+        text = (line.decode("utf-8", "replace") if isinstance(line, bytes) else str(line)).strip()
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ProtocolError(f"the answer is a move like d2d4, not {quote(shown)}")
-    from ..core.position import parse_move
-
-    return parse_move(text)
+    return notation.SQUARE_INDEX[stored[:2]] << 6 | notation.SQUARE_INDEX[stored[2:]]
 
 
 def game_inputs(moves: Iterable[Union[int, str]] = (), start: str = SETUP,

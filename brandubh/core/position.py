@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Type, TypeVar, Union
 
 from .. import notation
 from .._engine import ffi, lib
+from ..snapshot import Snapshot, of_position
 from ..errors import ArgumentError, EngineError, MoveError, PositionError, SquareError, quote
-from ..variant import Variant, VariantLike, as_variant
+from ..variant import MAX_PLY_CAP, Variant, VariantLike, as_variant
 
 # -- the engine's constants ------------------------------------------------
 
@@ -70,15 +71,23 @@ else:
     """
 
 SETUP = notation.SETUP
-#: The sides by number (``enum bd_side``): ``('attackers', 'defenders')``.
-SIDES = tuple(name.lower() for name in c_constants("bd_side"))
-ATTACKERS = SIDES[lib.BD_ATTACKERS]
-DEFENDERS = SIDES[lib.BD_DEFENDERS]
+#: The sides by number: :data:`brandubh.notation.SIDES`, which is the
+#: engine's ``enum bd_side`` order (checked below).
+SIDES = notation.SIDES
+ATTACKERS, DEFENDERS = SIDES
 #: What stands on a square, by number (``enum bd_piece``): ``''`` for none.
 PIECES = tuple("" if name == "EMPTY" else name.lower() for name in c_constants("bd_piece"))
 SQUARES = lib.BD_SQUARES
-THRONE = lib.BD_THRONE
-CORNERS = tuple(sq for sq in range(SQUARES) if lib.BD_CORNERS >> sq & 1)
+THRONE = notation.THRONE
+CORNERS = notation.CORNERS
+
+# The vocabulary is written once, in brandubh.notation and brandubh.variant
+# (pure Python, loaded without the engine); the engine numbers the same
+# things, and must agree with them.
+if (tuple(name.lower() for name in c_constants("bd_side")) != SIDES or SQUARES != len(notation.SQUARE_NAMES)
+        or THRONE != lib.BD_THRONE or sum(1 << sq for sq in CORNERS) != lib.BD_CORNERS
+        or set(PIECES) - {""} != set(notation.PIECES.values()) or MAX_PLY_CAP != lib.BD_MAX_PLY_CAP):  # pragma: no cover
+    raise EngineError("the compiled engine and brandubh.notation disagree on the board: rebuild the engine")
 #: The length of every array of moves the engine fills.
 MAX_MOVES = lib.BD_MAX_MOVES
 
@@ -120,8 +129,8 @@ class MoveReport:
 
 # -- squares and moves ----------------------------------------------------
 
-_NAMES = tuple(str(notation.square_name(s % 7, s // 7)) for s in range(SQUARES))
-_INDEX = {name: i for i, name in enumerate(_NAMES)}
+_NAMES = notation.SQUARE_NAMES
+_INDEX = notation.SQUARE_INDEX
 
 
 def square(value: Square) -> int:
@@ -374,6 +383,11 @@ class Engine:
         from ..views.text import diagram
 
         return diagram(self)
+
+    def snapshot(self) -> Snapshot:
+        """The board as a view draws it (:class:`~brandubh.snapshot.Snapshot`):
+        a bare position, with no last move."""
+        return of_position(self.to_string())
 
     def __repr__(self) -> str:
         return f"Engine({self.to_string()!r}, {self._variant.as_string()!r})"

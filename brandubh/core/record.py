@@ -23,6 +23,9 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import kernels, stopping
+from .. import notation
+from ..snapshot import Snapshot, of_position
+from ..words import plural
 from .._engine import ffi, lib
 from .position import (
     ATTACKERS,
@@ -39,6 +42,7 @@ from .position import (
     c_position,
     c_variant,
     count_pieces,
+    move,
     move_text,
     parse_move,
     PIECES,
@@ -210,7 +214,7 @@ class Rules:
     PLAY_OVER = PLAY_OVER
     PLAY_ILLEGAL = PLAY_ILLEGAL
 
-    __slots__ = ("_g", "_variant", "_buf", "_lock", "__weakref__")
+    __slots__ = ("_g", "_variant", "_buf", "_report", "_lock", "__weakref__")
 
     def __init__(self, position: str = SETUP, variant: VariantLike = None) -> None:
         self._variant = as_variant(variant)
@@ -219,10 +223,17 @@ class Rules:
             c_position(position)  # raises PositionError when the engine refused the text
         self._g = _own(game)
         self._buf = ffi.new("bd_move[]", MAX_MOVES)
+        self._report = ffi.new("bd_report *")
         # Every method that reads or changes the record holds this lock: two
         # threads using one game take turns (the engine releases the GIL, so
         # without it one thread could read a record another is growing).
         self._lock = threading.RLock()
+
+    @property
+    def lock(self) -> "threading.RLock":
+        """The record's lock: every method that reads or changes it holds
+        it. Hold it to make several steps one, from threads sharing a game."""
+        return self._lock
 
     @classmethod
     def new(cls, position: str = SETUP, variant: VariantLike = None) -> "Rules":
@@ -236,6 +247,7 @@ class Rules:
             other._variant = self._variant
             other._g = _own(lib.bd_game_clone(self._g))
             other._buf = ffi.new("bd_move[]", MAX_MOVES)
+            other._report = ffi.new("bd_report *")
             other._lock = threading.RLock()
             return other
 
@@ -256,6 +268,38 @@ class Rules:
             if code == lib.BD_PLAY_NO_MEMORY:
                 raise EngineError("out of memory while recording a move")
             return code
+
+    def attempt(self, m: int) -> tuple[int, "Why", Optional[MoveReport], tuple[str, ...]]:
+        """Play move number ``m`` if it is legal, in one call: ``(code, why,
+        report, taken)``. ``code`` is :meth:`play`'s; ``why`` says why a
+        refused move is refused (``Why.OK`` when played, ``Why.GAME_OVER``
+        after the end); ``report`` is what a played move did, and ``taken``
+        the pieces it captured (``'defender'``, ``'king'``...), one for each
+        of ``report.captures``. A refusal changes nothing. The one call
+        :meth:`brandubh.Game.play` makes into the record.
+
+        >>> r = Rules('7/7/2aa3/3ka2/3a3/7/7 a')
+        >>> code, why, report, taken = r.attempt(move('c5', 'c4'))
+        >>> code, why.name, report.capture_names, taken
+        (0, 'OK', ('d4',), ('king',))
+        >>> r.attempt(move('c4', 'c5'))[:2]
+        (1, <Why.GAME_OVER: 9>)
+        """
+        with self._lock:
+            out = self._report
+            code = lib.bd_game_play(self._g, m, out)
+            if code == lib.BD_PLAY_OK:
+                report = report_of(out[0])
+                taken: tuple[str, ...] = ()
+                if report.captures:
+                    before = lib.bd_game_pos_at(self._g, lib.bd_game_ply(self._g) - 1)
+                    taken = tuple(PIECES[lib.bd_piece_at(before, sq)] for sq in report.captures)
+                return code, Why.OK, report, taken
+            if code == lib.BD_PLAY_NO_MEMORY:
+                raise EngineError("out of memory while recording a move")
+            if code == lib.BD_PLAY_OVER:
+                return code, Why.GAME_OVER, None, ()
+            return code, why_not_at(self._variant, self._pos(), m >> 6, m & 63), None, ()
 
     def undo(self) -> bool:
         """Take the last move back, and whatever ending it brought."""
@@ -543,6 +587,51 @@ class Rules:
     def weights() -> dict:
         """The seven weights of the evaluation, by name."""
         return default_weights()
+
+    def snapshot(self) -> Snapshot:
+        """The board as a view draws it (:class:`~brandubh.snapshot.Snapshot`):
+        the position, the last move with what it emptied, and how the game
+        stands.
+
+        >>> r = Rules(); _ = r.play('d2c2'); r.snapshot().status
+        'defenders to move; ply 1; last move d2-c2'
+        """
+        with self._lock:
+            ply = lib.bd_game_ply(self._g)
+            if lib.bd_game_outcome(self._g) != _ONGOING:
+                winner = self.winner
+                won = f"the {winner} won" if winner else "a draw"
+                standing = f"game over after {plural(ply, 'move')}: {outcome_name(self.outcome)}, {won}"
+            else:
+                standing = f"{self.side} to move; ply {ply}"
+            if ply == 0:
+                return of_position(self.position, standing)
+            stored, captured, shown = self.shown_at(ply)
+            return of_position(self.position, standing, stored, captured, shown)
+
+    def shown_at(self, ply: int) -> tuple[str, tuple[str, ...], str]:
+        """The move that reached ``ply`` (1 for the first): as stored, the
+        squares it emptied, and as shown (``d1-d3xc3``, ``Kg2-g1++``).
+
+        >>> r = Rules(); _ = r.play('d2c2'); r.shown_at(1)
+        ('d2c2', (), 'd2-c2')
+        """
+        with self._lock:
+            at = self._ply_arg(ply)
+            if at == 0:
+                raise ArgumentError("ply 0 is the start: no move reached it")
+            report = report_of(lib.bd_game_report_at(self._g, at))
+            stored = move_text(lib.bd_game_move_at(self._g, at))
+            names = report.capture_names
+            shown = notation.move_display(stored, king=report.king_moved, captures=names,
+                                          king_home=report.king_home, king_taken=report.king_taken)
+            return stored, names, str(shown)
+
+    def c_game(self) -> Any:
+        """The record as the engine's ``bd_game *``, for a caller that hands
+        it to the engine itself (:mod:`brandubh.rl`'s observations): read it
+        with :attr:`lock` held, and only while the game lives."""
+        return self._g
 
     def _ply_arg(self, ply: int) -> int:
         last = lib.bd_game_ply(self._g)

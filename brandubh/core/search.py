@@ -16,12 +16,12 @@ when the caller says so, are not deterministic.
 from __future__ import annotations
 
 import hashlib
-import os
-from typing import Any, Mapping, NamedTuple, Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from . import kernels, stopping
 from .._engine import ffi, lib
 from .position import c_constants
+from .weights import WEIGHT_NAMES, c_weights, default_weights  # noqa: F401 - theirs, named here too
 from ..errors import ArgumentError, EngineError, quote
 
 MATE = lib.BD_MATE
@@ -41,47 +41,6 @@ INLINE_BUDGET = 500_000
 #: worker the bench ran 2% to 5% slower (the search's memory is laid out
 #: elsewhere, and the thread may move to the other core).
 INLINE_DEPTH = 6
-
-#: The evaluation's weights: the fields of the engine's ``bd_weights``, in order.
-WEIGHT_NAMES = tuple(name for name, _ in ffi.typeof("bd_weights").fields)
-
-
-def default_weights() -> dict[str, int]:
-    """The seven evaluation weights the search uses unless told otherwise.
-
-    >>> sorted(default_weights()) == sorted(WEIGHT_NAMES)
-    True
-    """
-    w = ffi.new("bd_weights *")
-    lib.bd_default_weights(w)
-    return {name: getattr(w, name) for name in WEIGHT_NAMES}
-
-
-_DEFAULT_C = ffi.new("bd_weights *")
-lib.bd_default_weights(_DEFAULT_C)
-
-
-def c_weights(weights: Any):
-    """The default weights with some changed, checked, as the engine's struct:
-    ``weights`` is None, a mapping of names to whole numbers, or the path of
-    a weights file (:mod:`brandubh.core.weights`)."""
-    if weights is None:
-        return _DEFAULT_C
-    if isinstance(weights, (str, os.PathLike)):
-        from .weights import load_weights
-
-        weights = load_weights(weights)
-    if not isinstance(weights, Mapping):
-        raise ArgumentError(f"weights must be a dict of weight names to whole numbers, not {type(weights).__name__}")
-    w = ffi.new("bd_weights *", _DEFAULT_C[0])
-    for name, value in weights.items():
-        if name not in WEIGHT_NAMES:
-            raise ArgumentError(f"no weight named {quote(name)}; the weights are {', '.join(WEIGHT_NAMES)}")
-        if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
-            raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {quote(value)}")
-        setattr(w, name, value)
-    return w
-
 
 def check_limits(budget: object, seed: object, depth: object) -> None:
     if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= MAX_BUDGET:

@@ -24,20 +24,60 @@ import json
 import os
 from typing import Any, Mapping, Union
 
+from .._engine import ffi, lib
 from ..errors import ArgumentError, WeightsError, quote
 
-__all__ = ["load_weights", "save_weights", "as_weights", "WeightsLike"]
+__all__ = ["load_weights", "save_weights", "as_weights", "WeightsLike", "WEIGHT_NAMES", "default_weights",
+           "c_weights"]
 
 #: What ``weights=`` takes: a mapping of weight names to whole numbers, or
 #: the path of a weights file.
 WeightsLike = Union[Mapping[str, int], str, "os.PathLike[str]", None]
 
 
+#: The evaluation's weights: the fields of the engine's ``bd_weights``, in order.
+WEIGHT_NAMES = tuple(name for name, _ in ffi.typeof("bd_weights").fields)
+
+
+def default_weights() -> dict[str, int]:
+    """The seven evaluation weights the search uses unless told otherwise.
+
+    >>> sorted(default_weights()) == sorted(WEIGHT_NAMES)
+    True
+    """
+    w = ffi.new("bd_weights *")
+    lib.bd_default_weights(w)
+    return {name: getattr(w, name) for name in WEIGHT_NAMES}
+
+
+_DEFAULT_C = ffi.new("bd_weights *")
+lib.bd_default_weights(_DEFAULT_C)
+
+
+def c_weights(weights: Any):
+    """The default weights with some changed, checked, as the engine's struct:
+    ``weights`` is None, a mapping of names to whole numbers, or the path of
+    a weights file (:mod:`brandubh.core.weights`)."""
+    if weights is None:
+        return _DEFAULT_C
+    if isinstance(weights, (str, os.PathLike)):
+        weights = load_weights(weights)
+    if not isinstance(weights, Mapping):
+        raise ArgumentError(f"weights must be a dict of weight names to whole numbers, not {type(weights).__name__}")
+    w = ffi.new("bd_weights *", _DEFAULT_C[0])
+    for name, value in weights.items():
+        if name not in WEIGHT_NAMES:
+            raise ArgumentError(f"no weight named {quote(name)}; the weights are {', '.join(WEIGHT_NAMES)}")
+        if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
+            raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {quote(value)}")
+        setattr(w, name, value)
+    return w
+
+
+
 def load_weights(path: Union[str, "os.PathLike[str]"]) -> dict[str, int]:
     """The weights a file holds (those it names; the rest keep their
     defaults), checked; WeightsError saying what is wrong with the file."""
-    from .search import c_weights
-
     where = os.fspath(path)
     try:
         with open(where, encoding="utf-8") as f:
@@ -61,8 +101,6 @@ def load_weights(path: Union[str, "os.PathLike[str]"]) -> dict[str, int]:
 def save_weights(path: Union[str, "os.PathLike[str]"], weights: Mapping[str, int], **notes: Any) -> None:
     """Write ``weights`` (checked first: nothing is written for bad ones)
     with ``notes`` beside them, atomically (a reader never sees half a file)."""
-    from .search import c_weights
-
     c_weights(weights)
     where = os.fspath(path)
     body = dict(notes)
@@ -81,8 +119,6 @@ def as_weights(weights: WeightsLike) -> dict[str, int]:
     >>> as_weights({'ring': 40}), as_weights(None)
     ({'ring': 40}, {})
     """
-    from .search import c_weights
-
     if weights is None:
         return {}
     if isinstance(weights, (str, os.PathLike)):

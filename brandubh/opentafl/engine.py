@@ -50,7 +50,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, TextIO, Union
 
+from .. import notation
 from ..bot import MAX_LEVEL
+from ..core.clock import MOVES_TO_GO, OVERTIME_SHARE, share_ms
 from ..errors import BrandubhError, quote
 from .notation import OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, read_move, read_position_record, simple_move
 from ..variant import VariantLike, as_variant
@@ -70,15 +72,11 @@ MARGIN_MS = 50.0
 """What the engine keeps back from each share of its clock, in
 milliseconds: the time to read the request, write the answer and for the
 host to read it."""
-MOVES_TO_GO = 20
-"""The share of the main time one move may take: one part in this many."""
-OVERTIME_SHARE = 0.5
-"""The share of what is left of an overtime period one move may take."""
 CLOCK_WAIT = 0.1
 """Seconds the engine waits after a ``play`` for the ``clock`` line that
 follows it in a game with a clock (OpenTafl writes the two together)."""
 
-_SIDES = ("attackers", "defenders")
+_SIDES = notation.SIDES
 _ERRORS = {1: "it is not my side's turn", 2: "an illegal move", 3: "a berserk fault", 4: "a berserk fault"}
 _FINISH = {0: "ended before a result", 1: "drawn", 2: "won by the attackers", 3: "won by the defenders"}
 
@@ -146,12 +144,7 @@ class Clock:
         ``margin_ms``, and at least 1."""
         left, overtime, periods = self.left(side)
         period = self.overtime_s * 1000.0 if periods > 0 else 0.0
-        if overtime:
-            spend = OVERTIME_SHARE * left
-        else:
-            spend = max(left / MOVES_TO_GO, OVERTIME_SHARE * period)
-            spend = min(spend, 0.5 * (left + period))
-        return max(1.0, spend - margin_ms)
+        return share_ms(left, overtime=overtime, period_ms=period, margin_ms=margin_ms)
 
 
 Line = tuple[tuple[int, ...], int]

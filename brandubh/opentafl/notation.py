@@ -99,8 +99,6 @@ FIELDS = frozenset({"dim", "name", "esc", "tfr", "ka", "ks", "start", "starti", 
 """The fields of a rules record this package reads (any other is refused)."""
 
 _FIELD_RE = re.compile(r"([a-z]+):(.*)", re.S)
-_SQ = r"([a-g][1-7])(?![0-9])"
-_MOVE_RE = re.compile(r"[tcnkmTCNKM]?" + _SQ + r"-?" + _SQ)
 
 
 class OpenTaflError(BrandubhError):
@@ -222,7 +220,7 @@ def read_move(text: str) -> Optional[str]:
     """
     if not isinstance(text, str):
         raise OpenTaflError(f"a move is a string, not {type(text).__name__}")
-    m = _MOVE_RE.match(text.strip())
+    m = notation.OPENTAFL_MOVE.match(text.strip())
     if m is None:
         return None
     rest = text.strip()[m.end():]

@@ -307,8 +307,8 @@ def observe(game: Rules, side: Optional[str] = None, view: str = "mover") -> tup
         raise ArgumentError(f"side must be 'attackers' or 'defenders', not {quote(side)}")
     planes = np.zeros(OBS_SHAPE, dtype=np.uint8)
     mask = np.zeros(ACTIONS, dtype=np.int8)
-    with game._lock:
-        g = game._g
+    with game.lock:
+        g = game.c_game()
         seen = 0 if view == "fixed" else SIDES.index(side) if side else lib.bd_game_side(g)
         lib.bd_observe(g, seen, _buffer("uint8_t[]", planes))
         lib.bd_action_mask(g, _buffer("uint8_t[]", mask))

@@ -61,7 +61,9 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Optional
 from urllib.parse import parse_qs, urlsplit
 
-from ..errors import BrandubhError, quote
+from ..errors import ArgumentError, BrandubhError, quote
+from .. import notation
+from ..session import HINT_BUDGET, Said, Session, analyse
 
 if TYPE_CHECKING:
     from ..bot import Bot
@@ -78,9 +80,9 @@ MAX_LEVEL = 5
 MAX_TABLES = 100
 #: The largest request body read, in bytes (a long saved file fits many times).
 MAX_BODY = 1 << 20
-#: The search budget of an analysis: level 4's, as ``brandubh play``'s hint.
-ANALYSIS_BUDGET = 48_000
-SIDES = ("attackers", "defenders")
+#: The search budget of an analysis: a hint's, in ``brandubh play`` too.
+ANALYSIS_BUDGET = HINT_BUDGET
+SIDES = notation.SIDES
 
 # What the page may do, and nothing more: its own script and style, requests
 # to this server, no other origin, no frames.
@@ -138,11 +140,10 @@ class Reply(NamedTuple):
 
 
 class Table:
-    """One game at the server: the :class:`~brandubh.Game`, the side the
-    person plays (None for a saved game opened to look at) and the
-    :class:`~brandubh.Bot` that plays the other side (None likewise).
-    ``lock`` makes each request on it one step, the engine's thinking
-    included.
+    """One game at the server: the :class:`~brandubh.Game`, and the
+    :class:`~brandubh.session.Session` of the person playing it against the
+    engine (None for a saved game opened to look at). ``lock`` makes each
+    request on it one step, the engine's thinking included.
 
     >>> from brandubh import Bot, Game
     >>> table = Table('0123456789ab', Game(), 'defenders', Bot(1))
@@ -154,25 +155,30 @@ class Table:
                  label: str = "") -> None:
         self.id = table_id
         self.game = game
-        self.you = you
-        self.bot = bot
+        self.session = Session(game, bot, you, hint_budget=ANALYSIS_BUDGET) if you is not None and bot else None
         self.label = label
         self.said = ""
-        self.lock = threading.Lock()
+        self.lock = self.session.lock if self.session is not None else threading.RLock()
         self.used = time.monotonic()
+
+    @property
+    def you(self) -> Optional[str]:
+        """The person's side, or None for a game opened to look at."""
+        return self.session.side if self.session is not None else None
+
+    @property
+    def bot(self) -> Optional["Bot"]:
+        return self.session.bot if self.session is not None else None
 
     @property
     def engine_side(self) -> Optional[str]:
         """The engine's side, or None for a game opened to look at."""
-        if self.you is None:
-            return None
-        return "defenders" if self.you == "attackers" else "attackers"
+        return self.session.other if self.session is not None else None
 
     @property
     def engine_to_move(self) -> bool:
         """Whether the game is on and waits for the engine."""
-        return (self.bot is not None and self.game.status == "active"
-                and self.game.side_to_move == self.engine_side)
+        return self.session is not None and self.session.engine_to_move
 
 
 def read_games(text: str) -> list[tuple[str, "Game"]]:
@@ -275,10 +281,6 @@ def _side(value: object) -> str:
     if value not in SIDES:
         raise RequestError(f"side must be 'attackers' or 'defenders', not {quote(value)}")
     return str(value)
-
-
-def _listed(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # -- the interface ------------------------------------------------------------------
@@ -436,25 +438,21 @@ class Api:
 
     @staticmethod
     def _at(table: Table, ply: Optional[int]) -> "Game":
-        from ..cli.show import at_ply
-
-        total = table.game.ply
-        if ply is None or ply == total:
+        if ply is None:
             return table.game
-        if not 0 <= ply <= total:
-            raise RequestError(f"ply must be from 0 to {total} (the game has {total} "
-                               f"move{'s' if total != 1 else ''}), not {ply}")
-        return at_ply(table.game, ply)
+        try:
+            return table.game.after(ply)
+        except ArgumentError as error:
+            raise RequestError(str(error)) from None
 
     def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
         """What the page shows of a game (at ``ply``, its end by default)."""
         from ..views.svg import board
-        from ..views.text import facts
 
         game = table.game
         shown = self._at(table, ply)
         at_end = shown is game
-        seen = facts(shown)
+        seen = shown.snapshot()
         your_turn = (at_end and table.you is not None and game.status == "active"
                      and game.side_to_move == table.you)
         legal = [{"from": m.from_square, "to": m.to_square, "piece": m.piece, "captures": list(m.captures),
@@ -470,19 +468,19 @@ class Api:
             "ply": shown.ply,
             "plies": game.ply,
             "status": shown.status,
-            "to_move": shown.side_to_move,
+            "to_move": None if shown.status != "active" else seen.side,
             "your_turn": your_turn,
             "engine_to_move": at_end and table.engine_to_move,
             "result": shown.result_sentence,
             "winner": result.side if result is not None else None,
-            "position": shown.position,
-            "pieces": shown.pieces,
+            "position": seen.position,
+            "pieces": seen.pieces,
             "last": None if seen.last is None else {"move": seen.last, "shown": seen.shown,
                                                     "captured": list(seen.captured)},
             "moves": game.shown,
             "legal": legal,
             "said": table.said if at_end else "",
-            "board": board(shown, size=None, arrows=arrows),
+            "board": board(seen, size=None, arrows=arrows),
             "text": game.as_text(),
         }
 
@@ -526,134 +524,57 @@ class Api:
         return {"games": out}
 
     @staticmethod
-    def _playing(table: Table) -> "Game":
-        if table.you is None:
+    def _playing(table: Table) -> Session:
+        if table.session is None:
             raise RequestError("this is a saved game opened to look at: play on from a move of it "
                                "(continue) to play it", 409)
-        return table.game
+        return table.session
 
-    def _taken(self, game: "Game", move: Any) -> str:
-        """``, capturing the defender on c3`` for a legal move, before it is played."""
-        if not move.captures:
-            return ""
-        return ", capturing " + _listed([f"the {game.at(sq)} on {sq}" for sq in move.captures])
-
-    def _refused(self, table: Table, refusal: Any) -> RequestError:
-        return RequestError(str(refusal), 409, code=refusal.code.value, game=self.state(table))
+    def _done(self, table: Table, said: Optional[Said]) -> dict:
+        """The game's state after a request: what it did said under the
+        board, or a 409 with the sentence when it was refused."""
+        if said is not None:
+            if said.refused:
+                raise RequestError(said.text, 409, code=said.code, game=self.state(table))
+            table.said = str(said)
+        return self.state(table)
 
     def _move(self, table: Table, body: bytes) -> dict:
         move = _fields(body, ("move",)).get("move")
         if not isinstance(move, str) or not 1 <= len(move) <= 24:
             raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
-        game = self._playing(table)
-        if game.status == "active" and game.side_to_move != table.you:
-            raise RequestError(f"it is the engine's move (the {game.side_to_move}), not yours: ask it for "
-                               "its reply", 409, code="not_your_turn", game=self.state(table))
-        from .. import notation
-
-        stored = notation.move_parse(move)
-        chosen = next((m for m in game.legal() if m.move == stored), None)
-        took = self._taken(game, chosen) if chosen is not None else ""
-        refused = game.play(move, game.seat_of(str(table.you)))
-        if refused is not None:
-            raise self._refused(table, refused)
-        table.said = f"You play {game.shown[-1]}{took}." + self._ended(table)
-        return self.state(table)
+        return self._done(table, self._playing(table).move(move))
 
     def _reply(self, table: Table, body: bytes) -> dict:
         _fields(body, ())
-        game = self._playing(table)
-        if not table.engine_to_move:
-            # Asked twice, or too late: nothing to do, and nothing changes.
-            return self.state(table)
-        assert table.bot is not None and table.engine_side is not None
-        chosen = table.bot.choose(game)
-        move = next(m for m in game.legal() if m.move == chosen)
-        took = self._taken(game, move)
-        refused = game.play(move, game.seat_of(table.engine_side))
-        if refused is not None:  # pragma: no cover - the bot chose a legal move
-            raise AssertionError(f"the game refused the engine's move {chosen}: {refused}")
-        table.said = f"The engine ({table.engine_side}) plays {game.shown[-1]}{took}." + self._ended(table)
-        return self.state(table)
-
-    def _ended(self, table: Table) -> str:
-        result = table.game.result
-        if result is None:
-            return ""
-        who = "A draw." if result.is_draw else "You win." if result.side == table.you else "The engine wins."
-        return f" Game over: {table.game.result_sentence}. {who}"
+        # Asked twice, or too late: nothing to do, and nothing changes.
+        return self._done(table, self._playing(table).reply())
 
     def _undo(self, table: Table, body: bytes) -> dict:
         _fields(body, ())
-        game = self._playing(table)
-        result = game.result
-        if result is not None and result.how in ("resign", "agreed"):
-            game.undo()
-            table.said = "Took back the " + ("resignation." if result.how == "resign" else "agreed draw.")
-            return self.state(table)
-        first = "attackers" if game.start.endswith(" a") else "defenders"
-        if game.ply == 0 or (game.ply == 1 and first != table.you):
-            raise RequestError("nothing to undo: you have not moved yet", 409, code="nothing_to_undo",
-                               game=self.state(table))
-        taken = 0
-        while game.undo():
-            taken += 1
-            if game.side_to_move == table.you:
-                break
-        table.said = f"Took back {taken} move{'s' if taken != 1 else ''}."
-        return self.state(table)
+        return self._done(table, self._playing(table).undo())
 
     def _resign(self, table: Table, body: bytes) -> dict:
         _fields(body, ())
-        game = self._playing(table)
-        refused = game.resign(str(game.seat_of(str(table.you))))
-        if refused is not None:
-            raise self._refused(table, refused)
-        table.said = "You resign." + self._ended(table)
-        return self.state(table)
+        return self._done(table, self._playing(table).resign())
 
     def _draw(self, table: Table, body: bytes) -> dict:
         _fields(body, ())
-        game = self._playing(table)
-        you, engine = str(game.seat_of(str(table.you))), str(game.seat_of(str(table.engine_side)))
-        refused = game.offer_draw(you)
-        if refused is not None:
-            raise self._refused(table, refused)
-        assert table.bot is not None
-        if table.bot.accepts_draw(game, table.engine_side):
-            game.accept_draw(engine)
-            table.said = "The engine accepts the draw." + self._ended(table)
-        else:
-            game.decline_draw(engine)
-            table.said = "The engine declines the draw: it thinks it is not behind. Play on."
-        return self.state(table)
+        return self._done(table, self._playing(table).offer_draw())
 
     def _analysis(self, table: Table, body: bytes) -> dict:
         fields = _fields(body, ("ply",))
         ply = fields.get("ply")
         if ply is not None:
             _whole(ply, "ply", 0, table.game.ply)
-        shown = self._at(table, ply)
-        if shown.status != "active":
-            raise RequestError(f"nothing to analyse: the game is over: {shown.result_sentence}", 409,
-                               code="game_over", game=self.state(table, ply))
-        found = shown.search(budget=ANALYSIS_BUDGET, salt="analysis")
-        assert found is not None
-        line = list(found.pv) or [str(found.move)]
-        replayed = shown.replay(shown.log + line).game
-        written = replayed.shown[shown.ply:]
-        side = str(shown.side_to_move)
-        if found.mate_in is not None:
-            how = "win" if found.score > 0 else "lose"
-            judged = (f"the {side} {how} at once" if found.mate_in == 1
-                      else f"the {side} {how} by force in {found.mate_in} moves, both sides' counted")
-        else:
-            judged = f"score {found.score:+d} for the {side}, {found.depth} moves deep"
-        sentence = f"Best for the {side}: {written[0]} ({judged}). The line: {' '.join(written)}."
-        state = self.state(table, ply, arrows=[(str(found.move)[:2], str(found.move)[2:], "#1f7a1f")])
-        return {"best": str(found.move), "shown": written[0], "score": found.score, "for": side,
-                "depth": found.depth, "nodes": found.nodes, "mate_in": found.mate_in, "line": written,
-                "sentence": sentence, "game": state}
+        try:
+            found = analyse(table.game, ply, budget=ANALYSIS_BUDGET, you=table.you)
+        except ArgumentError as error:
+            raise RequestError(str(error), 409, code="game_over", game=self.state(table, ply)) from None
+        state = self.state(table, ply, arrows=[(found.best[:2], found.best[2:], "#1f7a1f")])
+        return {"best": found.best, "shown": found.shown, "score": found.score, "for": found.side,
+                "depth": found.depth, "nodes": found.nodes, "mate_in": found.mate_in, "line": list(found.line),
+                "sentence": found.sentence, "game": state}
 
     def _continue(self, table: Table, body: bytes) -> dict:
         from ..game import Game

@@ -42,7 +42,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .. import notation
 from ..errors import ArgumentError, MoveError, SquareError, quote
-from .text import CORNERS, THRONE, LastMove, facts
+from ..snapshot import LastMove
+from ..snapshot import of as facts
+from .text import CORNERS, THRONE
 
 __all__ = ["board", "SQUARE", "COLOURS"]
 
@@ -74,8 +76,8 @@ COLOURS = {
 """The colours of the picture, by what they paint."""
 
 _COLOUR_RE = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}")
-_NAMES = tuple(str(notation.square_name(sq % 7, sq // 7)) for sq in range(49))
-_INDEX = {name: sq for sq, name in enumerate(_NAMES)}
+_NAMES = notation.SQUARE_NAMES
+_INDEX = notation.SQUARE_INDEX
 
 Arrow = Union[str, tuple[str, str], tuple[str, str, str]]
 """An arrow: a move in either written form (``'d1d3'``, ``'d1-d3'``), a pair

@@ -1,0 +1,179 @@
+"""The package's layers, read from its source: no import circle (imports
+made inside functions count), and each layer imports only what it may
+(docs/architecture.md says why).
+
+The graph is built from the source text with :mod:`ast`, so a test of it
+needs no import of the package: an import under ``if TYPE_CHECKING:`` is
+left out (it never runs), every other one counts, wherever it stands."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "brandubh"
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+# The compiled engine: a module with no Python source, importing nothing.
+ENGINE = "brandubh._engine"
+
+
+def _type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The modules of the package that ``name`` imports, anywhere in it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skipped = {id(n) for node in ast.walk(tree) if _type_checking(node) for n in ast.walk(node)}
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        targets = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            targets.append(module)
+            targets += [f"{module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            targets += [alias.name for alias in node.names]
+        elif (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module")
+              and node.args and isinstance(node.args[0], ast.JoinedStr)):
+            continue  # a protocol looked up by name: see test_protocols_are_found_by_name
+        for target in targets:
+            if (target in MODULES or target == ENGINE) and target != name:
+                out.add(target)
+    return out
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+GRAPH[ENGINE] = set()
+
+
+def _cycle() -> list[str]:
+    """One import circle, as the modules round it, or []."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(GRAPH[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(GRAPH):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+def test_the_graph_is_read():
+    # The reader finds what it should: a module that certainly imports
+    # another, at the top and inside a function.
+    assert "brandubh.core.record" in GRAPH["brandubh.game"]
+    assert "brandubh.cli.play" in GRAPH["brandubh.cli"]
+
+
+def test_no_import_circle():
+    assert _cycle() == []
+
+
+def test_the_circle_finder_finds_one():
+    GRAPH["brandubh.notation"].add("brandubh.variant")
+    GRAPH["brandubh.variant"].add("brandubh.notation")
+    try:
+        assert set(_cycle()) >= {"brandubh.notation", "brandubh.variant"}
+    finally:
+        GRAPH["brandubh.notation"].discard("brandubh.variant")
+        GRAPH["brandubh.variant"].discard("brandubh.notation")
+
+
+def _reach(name: str) -> set[str]:
+    seen, todo = set(), [name]
+    while todo:
+        for nxt in GRAPH[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+# Who may call the compiled engine: its Python face, and the learning
+# interfaces' batch of games (their action numbers and planes are the engine's).
+CFFI_USERS = {"brandubh.core", "brandubh.rl"}
+
+
+def test_only_the_core_touches_the_compiled_engine():
+    users = {name for name, targets in GRAPH.items() if ENGINE in targets}
+    assert users, "the reader should find the modules that load the engine"
+    assert {name for name in users if not any(name == u or name.startswith(u + ".") for u in CFFI_USERS)} == set()
+
+
+@pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot",
+                                  "brandubh.views.text", "brandubh.views.svg", "brandubh.words"])
+def test_pure_python_layers_import_no_engine(name):
+    # The vocabulary, the snapshot and the views load without the compiled
+    # engine and know nothing of the game or the players.
+    reached = _reach(name)
+    assert not {m for m in reached if m.startswith(("brandubh.core", "brandubh._engine", "brandubh.game",
+                                                    "brandubh.bot", "brandubh.session"))}
+
+
+@pytest.mark.parametrize("layer", ["brandubh.core", "brandubh.game", "brandubh.bot", "brandubh.session",
+                                   "brandubh.views"])
+def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
+    for name in GRAPH:
+        if name == layer or name.startswith(layer + "."):
+            above = {m for m in GRAPH[name]
+                     if m.startswith(("brandubh.cli", "brandubh.serve", "brandubh.codingame",
+                                      "brandubh.opentafl", "brandubh.arena", "brandubh.rl"))}
+            assert above == set(), (name, above)
+
+
+def test_protocols_are_found_by_name():
+    # The arena finds a wire protocol's host module by the protocol's name:
+    # every name it lists is a package with a host module.
+    from brandubh.arena.process import PROTOCOLS
+
+    for name in PROTOCOLS:
+        assert f"brandubh.{name}.host" in MODULES
+
+
+def test_every_clock_share_comes_from_the_time_manager():
+    # The exported C bot's stops are the time manager's numbers, written in.
+    from brandubh.codingame.export import render
+    from brandubh.core.clock import first_limit_ms, move_limit_ms
+
+    source = render(level=1, margin_ms=20.0, first_ms=100.0, turn_ms=50.0)
+    assert f"#define BOT_FIRST_STOP_MS {first_limit_ms(100.0, 50.0, 20.0)!r}" in source
+    assert f"#define BOT_TURN_STOP_MS {move_limit_ms(50.0, 20.0)!r}" in source
+    # And by hand: 20 ms of 50 kept back is 40%, so the first turn's 100 ms stops at 60.
+    assert first_limit_ms(100.0, 50.0, 20.0) == 60.0 and move_limit_ms(50.0, 20.0) == 30.0
