@@ -23,9 +23,9 @@ class FirstMove:
 
 
 def _session():
-    from brandubh.cli.play import Session
+    from brandubh.cli.play import Terminal
 
-    return Session(Game(), FirstMove(), "attackers", out=io.StringIO())
+    return Terminal(Game(), FirstMove(), "attackers", out=io.StringIO())
 
 
 def test_move_through_play_session(benchmark):
@@ -43,7 +43,7 @@ def test_move_through_play_session(benchmark):
 
 
 def test_move_through_serve_request(benchmark):
-    from brandubh.serve.api import Api
+    from brandubh.serve import Api
 
     api = Api(seed="bench", make_bot=lambda level, seed: FirstMove())
     game_id = api.call("POST", "/api/games", b'{"side": "attackers", "level": 1}').json()["id"]
