@@ -177,3 +177,23 @@ def test_every_clock_share_comes_from_the_time_manager():
     assert f"#define BOT_TURN_STOP_MS {move_limit_ms(50.0, 20.0)!r}" in source
     # And by hand: 20 ms of 50 kept back is 40%, so the first turn's 100 ms stops at 60.
     assert first_limit_ms(100.0, 50.0, 20.0) == 60.0 and move_limit_ms(50.0, 20.0) == 30.0
+
+
+FRONT_ENDS = ("brandubh.codingame", "brandubh.opentafl", "brandubh.serve")
+
+
+def test_front_ends_import_neither_each_other_nor_the_commands():
+    for name in GRAPH:
+        mine = next((f for f in FRONT_ENDS if name == f or name.startswith(f + ".")), None)
+        if mine is None:
+            continue
+        others = {m for m in GRAPH[name] if m.startswith(FRONT_ENDS) and not m.startswith(mine)}
+        assert others == set(), (name, others)
+        if not name.endswith("__main__"):
+            assert {m for m in GRAPH[name] if m.startswith("brandubh.cli")} == set(), name
+
+
+def test_only_main_modules_import_the_commands():
+    users = {name for name, targets in GRAPH.items() if any(t.startswith("brandubh.cli") for t in targets)
+             and not name.startswith("brandubh.cli")}
+    assert users and all(name.endswith("__main__") for name in users), users

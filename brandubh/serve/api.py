@@ -545,22 +545,23 @@ class Api:
             raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
         return self._done(table, self._playing(table).move(move))
 
-    def _reply(self, table: Table, body: bytes) -> dict:
+    def _asked(self, table: Table, body: bytes, request: str) -> dict:
+        """A request with no fields: the session's method of that name (a
+        reply asked twice, or too late, does nothing and changes nothing)."""
         _fields(body, ())
-        # Asked twice, or too late: nothing to do, and nothing changes.
-        return self._done(table, self._playing(table).reply())
+        return self._done(table, getattr(self._playing(table), request)())
+
+    def _reply(self, table: Table, body: bytes) -> dict:
+        return self._asked(table, body, "reply")
 
     def _undo(self, table: Table, body: bytes) -> dict:
-        _fields(body, ())
-        return self._done(table, self._playing(table).undo())
+        return self._asked(table, body, "undo")
 
     def _resign(self, table: Table, body: bytes) -> dict:
-        _fields(body, ())
-        return self._done(table, self._playing(table).resign())
+        return self._asked(table, body, "resign")
 
     def _draw(self, table: Table, body: bytes) -> dict:
-        _fields(body, ())
-        return self._done(table, self._playing(table).offer_draw())
+        return self._asked(table, body, "offer_draw")
 
     def _analysis(self, table: Table, body: bytes) -> dict:
         fields = _fields(body, ("ply",))
