@@ -403,7 +403,7 @@ class Game:
     brandubh.errors.ArgumentError: attackers must be the seat 'p1' or 'p2', not 'p3'
     """
 
-    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal", "_snap", "_played", "_lock")
+    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal", "_snap", "_played", "_start", "_lock")
 
     def __init__(
         self,
@@ -416,6 +416,7 @@ class Game:
         self._attackers = _check_attackers(attackers)
         self._seed = _check_seed(seed)
         self._rules = Rules(SETUP if position is None else position, variant)
+        self._start = self._rules.start   # as the engine wrote it; it never changes
         self._ending: Optional[Result] = None  # a resignation or an agreed draw
         self._offer: Optional[str] = None
         self._legal: Optional[tuple[LegalMove, ...]] = None
@@ -500,7 +501,7 @@ class Game:
         >>> Game().start == SETUP
         True
         """
-        return self._rules.start
+        return self._start
 
     def side_of(self, seat: object) -> Optional[str]:
         """The side a seat has, or None for something that is not a seat.
