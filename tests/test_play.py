@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -69,14 +70,14 @@ def test_a_refused_move_says_why_in_the_games_sentence_and_changes_nothing():
     assert game.ply == 0 and typist.session.prompt == "your move> "
 
 
-def test_moves_in_either_written_form_and_the_board_after_each():
+def test_moves_in_either_written_form_and_one_board_a_turn():
     game = Game()
     typist = Typist(game)
     assert boards(typist.begin()) == 1
     said = typist.type("D2-C2")
     assert said.startswith("You play d2-c2.\n")
     assert re.search(r"\nThe engine \(defenders\) plays [a-gK1-7x,+#-]+(, capturing [^.]+)?\.\n", said), said
-    assert boards(said) == 2
+    assert boards(said) == 1   # one board a turn: after the engine's reply, both moves marked in text
     assert game.log[0] == "d2c2" and game.ply == 2
     assert typist.type("c2c1").startswith("You play c2-c1.\n")
 
@@ -170,8 +171,47 @@ def test_save(tmp_path):
     assert Game.from_text(path.read_text()).game.log == game.log
     assert typist.type("save").startswith("Save where?")
     said = typist.type(f"save {tmp_path}")
-    assert said.startswith(f"Could not save to {tmp_path}: ")
+    assert said.startswith(f"Could not save: cannot write '{tmp_path}': it is not a regular file")
     assert game.ply == 2
+    assert typist.type("save a\0b").startswith("Could not save: ")   # a NUL in the name: a sentence, no traceback
+    # A full disk: the earlier save is kept whole, and the sentence says nothing changed.
+    if Path("/dev/full").exists():
+        link = tmp_path / "full"
+        link.symlink_to("/dev/full")
+        assert "not a regular file" in typist.type(f"save {link}")
+    assert Game.from_text(path.read_text()).game.log == game.log
+
+
+def test_quit_and_ctrl_c_ask_once_when_the_game_is_not_saved(tmp_path):
+    typist = Typist(Game())
+    typist.begin()
+    assert typist.session.handle("quit") is False        # nothing played: nothing to lose
+    typist = Typist(Game())
+    typist.begin()
+    typist.type("d2c2")
+    assert typist.session.handle("quit") is True         # warned, and still here
+    assert "not saved" in typist.out.getvalue().splitlines()[-1]
+    assert typist.session.handle("quit") is False        # the second quit leaves
+    typist = Typist(Game())
+    typist.begin()
+    typist.type("d2c2")
+    typist.type(f"save {tmp_path / 'g.txt'}")
+    assert typist.session.handle("quit") is False        # saved: leaves at once
+
+
+def test_ctrl_c_at_the_prompt_warns_before_leaving_an_unsaved_game():
+    out = io.StringIO()
+    answers = iter(["d2c2", KeyboardInterrupt, KeyboardInterrupt])
+
+    def read(prompt):
+        item = next(answers)
+        if item is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return item
+
+    with pytest.raises(KeyboardInterrupt):
+        play(Session(Game(), Bot(1, seed="t"), "attackers", out=out), read)
+    assert out.getvalue().count("The game is not saved") == 1
 
 
 def test_help_moves_board_and_quit():
@@ -394,5 +434,7 @@ def test_a_loaded_game_finished_at_a_colour_terminal(tmp_path):
     said = re.sub(r"\x1b\[[0-9;]*m", "", term.read_until("game over> "))
     assert "You play Kd1-g1++.\n" in said
     assert "Game over: the king reached a corner, the defenders (p1) won. You win.\n" in said
+    term.type("quit")   # the game was not saved: it asks once
+    assert "The game is not saved" in term.read_until("game over> ")
     term.type("quit")
     assert term.finish() == 0

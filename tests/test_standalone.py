@@ -44,7 +44,7 @@ FORBIDDEN = [
     ("a numbered source document", re.compile(r"(?<![a-z])seeds?[\s_#-]*" + r"0\d\d(?!\d)", re.I)),
     ("the rule sheet's file name (the rule sheet here is docs/rules.md)",
      re.compile(re.escape("RULES" + ".md"))),
-    ("an issue number", re.compile(r"\bissue\s*" + r"#\d", re.I)),
+    ("an issue number", re.compile(r"\bissues?\s*" + r"#?\d", re.I)),
 ]
 
 

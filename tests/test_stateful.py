@@ -1,4 +1,4 @@
-"""A Hypothesis stateful test of brandubh.Game against tests/reference.py (issue 6).
+"""A Hypothesis stateful test of brandubh.Game against tests/reference.py.
 
 Each run makes a game under a random preset (sometimes with a few house
 rules changed, sometimes from a random sparse position, either seat having

@@ -41,8 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The ``brandubh`` command with ``argv`` (by default the process's
+    arguments); the exit status. With no command it prints the help."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    if not given:
+        parser.print_help()
+        return 0
+    args = parser.parse_args(given)
     try:
         return args.run(args)
     except BrandubhError as exc:

@@ -132,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
         Rules(variant=variant).search(budget=min(turn, 2000), seed=args.seed, weights=weights)
     except Exception as exc:  # the first real turn will say it again, and answer
         _say(sys.stderr, f"the warm-up search failed: {type(exc).__name__}: {exc}")
+    # A byte that is not UTF-8 is garbage like any other, not a crash.
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
     try:
         return play(sys.stdin, sys.stdout, sys.stderr, choose, first, turn, variant,
                     clock_ms=clock_ms)

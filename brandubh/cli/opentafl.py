@@ -51,6 +51,9 @@ def register(subparsers: Any) -> None:
                         "a move searches")
     p.add_argument("--budget", type=whole(1), metavar="NODES",
                    help="search this many positions a move and read no clock: reproducible")
+    p.add_argument("--clock-only", action="store_true",
+                   help="under a clock, let the clock alone decide how long a move thinks (the "
+                        "level's budget is then no cap); without a clock the level's budget")
     p.add_argument("--margin", type=real(0), default=None, metavar="MS",
                    help=f"what to keep back from each share of the clock, in milliseconds "
                         f"(default {MARGIN_MS:g})")
@@ -84,13 +87,15 @@ def run(args: argparse.Namespace) -> int:
                if isinstance(value, float) else str(value))]
     as_variant(args.variant or "opentafl")  # a bad variant is refused now
     if args.write_ini is not None:
-        path = write_ini(args.write_ini, options + (["--verbose"] if args.verbose else []))
+        flags = (["--verbose"] if args.verbose else []) + (["--clock-only"] if args.clock_only else [])
+        path = write_ini(args.write_ini, options + flags)
         _say(f"wrote {path}")
         return 0
     engine = OpenTaflEngine(level=args.level or MAX_LEVEL, budget=args.budget,
                             seed=1 if args.seed is None else args.seed,
                             margin_ms=MARGIN_MS if args.margin is None else args.margin,
-                            base=args.variant or "opentafl", log=_say, verbose=args.verbose)
+                            base=args.variant or "opentafl", log=_say, verbose=args.verbose,
+                            clock_only=args.clock_only)
     try:
         return serve(sys.stdin, sys.stdout, engine)
     except KeyboardInterrupt:

@@ -58,8 +58,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TextIO
 
 from .. import notation
 from ..errors import ArgumentError
+from ..files import read_text, write_whole
 from ..session import HINT_BUDGET, Said, Session
-from ..views.text import UNICODE, diagram
+from ..views.text import ASCII, UNICODE, diagram
 from ..words import plural
 
 if TYPE_CHECKING:
@@ -69,6 +70,13 @@ if TYPE_CHECKING:
 __all__ = ["Terminal", "COMMANDS", "register", "run", "play", "use_colour", "can_write_unicode"]
 
 COMMANDS = ("moves", "board", "undo", "hint", "draw", "resign", "save", "help", "quit")
+
+#: From this budget on the engine says it is thinking (a second or more),
+#: after drawing the board with the person's move.
+THINKING_BUDGET = 500_000
+
+#: The largest game file read: a game of a thousand moves is some 5,000 bytes.
+GAME_LIMIT = 4 << 20
 
 HELP = """\
 Type a move in either form: d1d3 or d1-d3 (Kd4-d1 and d1-d3xc3 are read too).
@@ -140,6 +148,8 @@ class Terminal:
         self.out = out
         self.unicode = unicode
         self.colour = colour
+        self.saved = self._state()
+        self.warned = False
 
     # -- writing -------------------------------------------------------------
 
@@ -169,7 +179,9 @@ class Terminal:
         s = self.session
         self.say(f"You have the {s.side} ({s.seat}); the engine, level {self.bot.level}, "
                  f"has the {s.other} ({s.engine_seat}). Rules: {self.game.variant.as_string()}.")
-        self.say("Type a move (d1d3 or d1-d3), or help for the commands.", "note")
+        glyphs = UNICODE if self.unicode else ASCII
+        self.say(f"Type a move (d1d3 or d1-d3), or help for the commands. "
+                 f"{glyphs.attacker} attackers, {glyphs.defender} defenders, {glyphs.king} king.", "note")
         self.draw()
         if self.game.status == "finished":
             self.announce()
@@ -184,7 +196,8 @@ class Terminal:
         word, _, rest = text.partition(" ")
         command = word.lower()
         if command in ("quit", "exit"):
-            return False
+            return not self.leave()
+        self.warned = False
         if command == "save":
             self.save(rest.strip())
         elif rest.strip() == "" and command in COMMANDS:
@@ -201,17 +214,23 @@ class Terminal:
             self.refused(said)
             return
         self.say(said.text, "you")
-        self.draw()
         if said.ending:
+            self.draw()
             self.announce()
-        else:
-            self.engine_moves()
+        elif self.session.engine_to_move:
+            self.engine_moves(board_first=self.bot.budget >= THINKING_BUDGET)
+        else:  # pragma: no cover - the engine moves after the person
+            self.draw()
 
-    def engine_moves(self) -> None:
-        """The engine's move, when it is its turn."""
+    def engine_moves(self, board_first: bool = False) -> None:
+        """The engine's move, when it is its turn, and the board after it
+        (``board_first``: the board before too, for a reply that takes a
+        while to come)."""
         if not self.session.engine_to_move:
             return
-        if self.bot.budget >= 500_000:
+        if board_first:
+            self.draw()
+        if self.bot.budget >= THINKING_BUDGET:
             self.say("The engine is thinking...", "note")
         said = self.session.reply()
         assert said is not None
@@ -285,14 +304,33 @@ class Terminal:
         if not path:
             self.say("Save where? Give a file name: save game.txt", "refused")
             return
-        target = os.path.expanduser(path)
         try:
-            with open(target, "w", encoding="utf-8") as f:
-                f.write(self.game.as_text())
-        except OSError as error:
-            self.say(f"Could not save to {path}: {error.strerror or error}", "refused")
+            write_whole(os.path.expanduser(path), self.game.as_text())
+        except ArgumentError as error:
+            self.say(f"Could not save: {error}", "refused")
             return
+        self.saved = self._state()
         self.say(f"Saved the game ({plural(self.game.ply, 'move')}) to {path}.")
+
+    def _state(self) -> tuple:
+        """What a save keeps: the moves and how the game ended."""
+        return tuple(self.game.log), self.game.result
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the game has changed since it was loaded, begun or saved
+        (a new game with no move is nothing to lose)."""
+        return self._state() != self.saved
+
+    def leave(self) -> bool:
+        """Whether the person may leave now: yes when nothing is unsaved or
+        they were warned once already (quit, or Ctrl-C, twice)."""
+        if not self.unsaved or self.warned:
+            return True
+        self.warned = True
+        self.say("The game is not saved: save FILE keeps it; quit (or Ctrl-C) again leaves without saving.",
+                 "note")
+        return False
 
 
 def play(session: Terminal, read: Callable[[str], str] = input) -> int:
@@ -315,9 +353,11 @@ def play(session: Terminal, read: Callable[[str], str] = input) -> int:
         except (EOFError, StopIteration):
             session.say("")
             return 0
-        except KeyboardInterrupt:  # Ctrl-C at the prompt: leave on a line of its own
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: leave on a line of its own, if nothing is lost
             session.say("")
-            raise
+            if session.leave():
+                raise
+            continue
         if not session.handle(line):
             return 0
 
@@ -379,16 +419,7 @@ def load_game(path: str, attackers: str = "p1") -> "Game":
     read or a move in it is refused."""
     from ..game import Game
 
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as error:
-        raise ArgumentError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise ArgumentError(f"{path} is not a game text: it is not UTF-8 text") from None
+    text = read_text(path, GAME_LIMIT, "game file")
     try:
         return Game.read(text, attackers=attackers)
     except ArgumentError as error:
@@ -411,6 +442,11 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input,
         game = Game(attackers, variant=args.variant)
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     bot = Bot(args.level, seed=seed)
+    if read is input and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401 - input() then edits lines and keeps a history (the arrows)
+        except ImportError:  # pragma: no cover - not on every platform
+            pass
     session = Terminal(game, bot, args.side, out=stream,
                        unicode=not args.ascii and can_write_unicode(stream), colour=use_colour(stream))
     return play(session, read)

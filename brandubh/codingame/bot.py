@@ -153,18 +153,41 @@ def read_turn(stream: TextIO) -> Optional[list[str]]:
     then nine lines are read. None when the input ends before a turn
     starts; fewer than nine lines when it ends during one."""
     while True:
-        line = stream.readline()
+        line = _line(stream)
         if not line:
             return None
         if line.strip():
             break
     lines = [line]
     while len(lines) < TURN_LINES:
-        line = stream.readline()
+        line = _line(stream)
         if not line:
             break
         lines.append(line)
     return lines
+
+
+#: The longest input line read whole: a turn's lines are a few characters.
+MAX_LINE = 4096
+
+
+def _line(stream: TextIO) -> str:
+    """One line of at most :data:`MAX_LINE` characters: the rest of a longer
+    one is read past a piece at a time (it is not a turn's line anyway), so
+    an endless line costs neither memory nor an answer.
+
+    >>> import io
+    >>> stream = io.StringIO('x' * 10_000 + '\\nNONE\\n')
+    >>> len(_line(stream)), _line(stream)
+    (4096, 'NONE\\n')
+    """
+    line = stream.readline(MAX_LINE)
+    if len(line) == MAX_LINE and not line.endswith("\n"):
+        while True:
+            rest = stream.readline(MAX_LINE)
+            if not rest or rest.endswith("\n"):
+                break
+    return line
 
 
 def _say(stream: Optional[TextIO], text: str) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import BrandubhError
+from ..files import write_whole
 from ..variant import VariantLike
 from ..core.weights import WeightsLike
 
@@ -250,5 +251,5 @@ def export(path: str, **settings: object) -> int:
 
         sys.stdout.write(text)
     else:
-        Path(path).write_text(text, encoding="utf-8")
+        write_whole(path, text)
     return len(text)

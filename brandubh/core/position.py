@@ -416,8 +416,21 @@ class Engine:
         return report_of(lib.bd_pos_move(c_variant(self._variant), self._pos, mv))
 
     def preview(self, m: MoveLike) -> tuple[int, ...]:
-        """The squares a legal move would empty, without playing it."""
+        """The squares a legal move would empty, without playing it;
+        MoveError when it is not one here (as :meth:`do_move`).
+
+        >>> e = Engine('7/7/2aa3/3ka2/3a3/7/7 a')
+        >>> [square_name(s) for s in e.preview('c5c4')]
+        ['d4']
+        >>> e.preview('d4d4')
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.MoveError: d4d4 cannot be played here: not_yours
+        """
         mv = parse_move(m)
+        why = self.why_not(mv >> 6, mv & 63)
+        if why != Why.OK:
+            raise MoveError(f"{move_text(mv)} cannot be played here: {why.name.lower()}")
         return squares_of(lib.bd_pos_captures(c_variant(self._variant), self._pos, mv))
 
     def why_not(self, from_square: Square, to_square: Square) -> Why:

@@ -127,8 +127,22 @@ class SearchResult(NamedTuple):
 FEATURES = {name.lower(): bit for name, bit in c_constants("bd_off", "OFF_").items()}
 
 
-def features_off(names) -> int:
-    """The engine's mask for a list of feature names to turn off."""
+def features_off(names: object) -> int:
+    """The engine's mask for a list of feature names to turn off (a
+    tuple or list of names, or one name); an ArgumentError for anything else.
+
+    >>> features_off(['tt']) == FEATURES['tt'], features_off(())
+    (True, 0)
+    >>> features_off(5)
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: off must be a list of search feature names (tt, ...), not 5
+    """
+    if isinstance(names, str):
+        names = (names,)
+    if not isinstance(names, (tuple, list, set, frozenset)):
+        raise ArgumentError(f"off must be a list of search feature names ({next(iter(FEATURES))}, ...), "
+                            f"not {quote(names)}")
     mask = 0
     for name in names:
         if name not in FEATURES:

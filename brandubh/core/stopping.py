@@ -94,8 +94,9 @@ def check_time_ms(time_ms: object) -> Optional[float]:
         return None
     if not isinstance(time_ms, (int, float)) or isinstance(time_ms, bool):
         raise ArgumentError(f"time_ms must be a number of milliseconds, not {quote(time_ms)}")
-    if not (math.isfinite(time_ms) and 0 < time_ms <= MAX_TIME_MS):
-        raise ArgumentError(f"time_ms must be above 0 and at most {MAX_TIME_MS} milliseconds, not {time_ms!r}")
+    if not (0 < time_ms <= MAX_TIME_MS and math.isfinite(time_ms)):
+        shown = f"{time_ms!r}" if isinstance(time_ms, float) or abs(time_ms) < 10**30 else "a larger number"
+        raise ArgumentError(f"time_ms must be above 0 and at most {MAX_TIME_MS} milliseconds, not {shown}")
     return float(time_ms)
 
 

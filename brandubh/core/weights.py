@@ -26,9 +26,13 @@ from typing import Any, Mapping, Union
 
 from .._engine import ffi, lib
 from ..errors import ArgumentError, WeightsError, quote
+from ..files import read_text, write_whole
 
 __all__ = ["load_weights", "save_weights", "as_weights", "WeightsLike", "WEIGHT_NAMES", "default_weights",
            "c_weights"]
+
+#: The largest weights file read: seven numbers and a few notes fit in far less.
+WEIGHTS_LIMIT = 1 << 20
 
 #: What ``weights=`` takes: a mapping of weight names to whole numbers, or
 #: the path of a weights file.
@@ -80,12 +84,16 @@ def load_weights(path: Union[str, "os.PathLike[str]"]) -> dict[str, int]:
     defaults), checked; WeightsError saying what is wrong with the file."""
     where = os.fspath(path)
     try:
-        with open(where, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise WeightsError(f"cannot read the weights file {quote(where, 300)}: {exc.strerror or exc}") from None
+        text = read_text(where, WEIGHTS_LIMIT, "weights file")
+    except ArgumentError as exc:
+        raise WeightsError(str(exc)) from None
+    try:
+        data = json.loads(text)
     except ValueError as exc:
         raise WeightsError(f"the weights file {quote(where, 300)} is not JSON: {exc}") from None
+    except RecursionError:
+        raise WeightsError(f"the weights file {quote(where, 300)} is not a weights file: "
+                           "its JSON is nested too deep") from None
     if isinstance(data, dict) and "weights" in data:
         data = data["weights"]
     if not isinstance(data, dict) or not data:
@@ -100,16 +108,12 @@ def load_weights(path: Union[str, "os.PathLike[str]"]) -> dict[str, int]:
 
 def save_weights(path: Union[str, "os.PathLike[str]"], weights: Mapping[str, int], **notes: Any) -> None:
     """Write ``weights`` (checked first: nothing is written for bad ones)
-    with ``notes`` beside them, atomically (a reader never sees half a file)."""
+    with ``notes`` beside them, whole or not at all (:func:`brandubh.files.write_whole`:
+    a reader never sees half a file, a full disk leaves the old one)."""
     c_weights(weights)
-    where = os.fspath(path)
     body = dict(notes)
     body["weights"] = {name: int(weights[name]) for name in sorted(weights)}
-    tmp = f"{where}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(body, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.replace(tmp, where)
+    write_whole(path, json.dumps(body, indent=1, sort_keys=True) + "\n")
 
 
 def as_weights(weights: WeightsLike) -> dict[str, int]:

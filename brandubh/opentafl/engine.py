@@ -53,6 +53,8 @@ from typing import Any, Callable, Optional, Sequence, TextIO, Union
 from .. import notation
 from ..bot import MAX_LEVEL
 from ..core.clock import MOVES_TO_GO, OVERTIME_SHARE, share_ms
+from ..core.search import MAX_BUDGET
+from ..files import write_whole
 from ..errors import BrandubhError, quote
 from .notation import OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, read_move, read_position_record, simple_move
 from ..variant import VariantLike, as_variant
@@ -171,11 +173,17 @@ class OpenTaflEngine:
 
     def __init__(self, level: int = MAX_LEVEL, budget: Optional[int] = None, seed: int = 1,
                  margin_ms: float = MARGIN_MS, base: VariantLike = "opentafl",
-                 log: Optional[Callable[[str], None]] = None, verbose: bool = False) -> None:
+                 log: Optional[Callable[[str], None]] = None, verbose: bool = False,
+                 clock_only: bool = False) -> None:
         from ..bot import Bot
+        from ..core.stopping import Stop
 
         self.bot = Bot(level, seed=seed, budget=budget)
         self.fixed = budget is not None
+        # Under a clock, let the clock alone decide (no cap from the level).
+        self.clock_only = clock_only
+        # Raised to end a long analysis (goodbye, or the end of the input).
+        self.stop = Stop()
         self.seed = seed
         if not margin_ms >= 0:
             raise BrandubhError(f"the margin is at least 0 milliseconds, not {quote(margin_ms)}")
@@ -189,7 +197,8 @@ class OpenTaflEngine:
         self.asked: Optional[str] = None  # the side a play asks for, until answered
         self.asked_at = 0.0
         self.clock: Optional[Clock] = None
-        self.clock_fresh = False  # a clock line came after the last play
+        self.clock_fresh = False  # a clock line came for the play asked now
+        self.clock_new = False  # a clock line came since the last answer (OpenTafl sends it before play)
         self.clocked = False  # this game has a clock
         self.plays = 0
         self.side: Optional[str] = None  # the side the engine plays
@@ -240,7 +249,10 @@ class OpenTaflEngine:
         if side not in _SIDES:
             self._log(f"play {quote(rest)} names no side")
             return [f"status brandubh cannot tell which side 'play {rest}' asks for"]
-        self.asked, self.asked_at, self.clock_fresh = side, time.monotonic(), False
+        # The order in the protocol's description is play, then clock; OpenTafl
+        # itself sends the clock first. Either way a clock that came since
+        # the last answer is this move's.
+        self.asked, self.asked_at, self.clock_fresh = side, time.monotonic(), self.clock_new
         self.plays += 1
         return []
 
@@ -250,7 +262,7 @@ class OpenTaflEngine:
         except OpenTaflError as exc:
             self._log(str(exc))
             return []
-        self.clock_fresh = self.clocked = True
+        self.clock_fresh = self.clocked = self.clock_new = True
         return []
 
     def _opponent_move(self, rest: str) -> list[str]:
@@ -448,6 +460,7 @@ class OpenTaflEngine:
         side, self.asked = self.asked, None
         if side is None:
             return []
+        self.clock_new = False
         self.side = side
         if self.refusal is not None:
             return [f"error -1 {self.refusal}"]
@@ -474,12 +487,17 @@ class OpenTaflEngine:
         refused = self.refused.get(game.position, set())
         candidates = [m for m in legal if m not in refused] or legal
         self.bot.time_ms = self.think_ms
+        capped = self.bot.budget
+        if self.clock_only and self.think_ms is not None:
+            self.bot.budget = MAX_BUDGET
         t0 = time.monotonic()
         try:
             move = self.bot.choose(game)
         except Exception as exc:  # never lose a game to an exception
             self._log(f"the search failed ({type(exc).__name__}: {exc}); choosing by a quick look")
             move = None
+        finally:
+            self.bot.budget = capped
         if move not in candidates:
             move = max(candidates, key=lambda m: self._quick_score(game, m))
         self._log(f"ply {game.ply}: {move} in {(time.monotonic() - t0) * 1000:.0f} ms "
@@ -501,13 +519,14 @@ class OpenTaflEngine:
         """Up to ``count`` lines from ``game`` (a :class:`brandubh.Rules`),
         best first, in about ``seconds``: the search's own line, then the
         best of the other moves (ordered by a quick look), each searched
-        in turn. Scores are for the side to move."""
+        in turn. Scores are for the side to move. :attr:`stop`, set from
+        another thread, ends it early with what it has."""
         from ..core.search import MATE
 
         if game.is_over():
             return []
         total = max(1.0, seconds * 1000.0 - self.margin_ms)
-        main = game.search(time_ms=total if count == 1 else total / 2, seed=self.seed)
+        main = game.search(time_ms=total if count == 1 else total / 2, seed=self.seed, stop=self.stop)
         lines: list[Line] = [(tuple(main.pv) or (main.move,), main.score)]
         others = [m for m in game.moves() if m != main.move]
         if count > 1 and others:
@@ -521,7 +540,9 @@ class OpenTaflEngine:
                     won = child.winner
                     lines.append(((m,), 0 if won is None else MATE - 1 if won == game.side else 1 - MATE))
                     continue
-                found = child.search(time_ms=each, seed=self.seed)
+                if self.stop.is_set():
+                    break
+                found = child.search(time_ms=each, seed=self.seed, stop=self.stop)
                 lines.append(((m, *found.pv), -found.score))
             lines[1:] = sorted(lines[1:], key=lambda line: -line[1])
         return lines
@@ -535,6 +556,10 @@ class OpenTaflEngine:
 
 _EOF = None
 _WAITED = object()
+
+
+#: The longest line of the host read whole; a longer one is read past.
+MAX_LINE = 1 << 16
 
 
 class _Lines:
@@ -559,15 +584,23 @@ class _Lines:
                 # The file descriptor itself, not sys.stdin: a thread blocked
                 # in a buffered reader would hold its lock when the engine
                 # leaves on goodbye, and the interpreter would abort.
-                pending = b""
+                # A line longer than MAX_LINE is no line of the protocol:
+                # it is read past (not kept, not split again and again) and
+                # stands as an empty line.
+                pending, skipping = b"", False
                 while True:
                     data = os.read(self.fd, 65536)
                     if not data:
                         break
-                    pending += data
-                    *lines, pending = pending.split(b"\n")
+                    *lines, rest = data.split(b"\n")
                     for line in lines:
-                        self.queue.put(line.decode("ascii", "replace") + "\n")
+                        whole = b"" if skipping else pending + line
+                        pending, skipping = b"", False
+                        self.queue.put(whole.decode("ascii", "replace") + "\n")
+                    if not skipping:
+                        pending += rest
+                        if len(pending) > MAX_LINE:
+                            pending, skipping = b"", True
                 if pending:
                     self.queue.put(pending.decode("ascii", "replace"))
         except (OSError, ValueError):
@@ -605,8 +638,11 @@ def serve(stdin: Any, stdout: TextIO, engine: OpenTaflEngine) -> int:
     if not write(["hello"]):
         return 0
     lines = _Lines(stdin)
+    held: list[Any] = []   # lines read while an analysis ran, for after it
     while not engine.done:
-        if engine.asked is not None:
+        if held:
+            line = held.pop(0)
+        elif engine.asked is not None:
             line = lines.get(engine.clock_wait())
             if line is _WAITED:
                 if not write(engine.answer()):
@@ -616,6 +652,27 @@ def serve(stdin: Any, stdout: TextIO, engine: OpenTaflEngine) -> int:
             line = lines.get(None)
         if line is _EOF:
             return 0
+        if str(line).split()[:1] == ["analyze"]:
+            # An analysis may be asked to think for a day: it runs beside the
+            # input, and goodbye or the end of the input stops it.
+            answer: list[list[str]] = []
+            engine.stop.clear()   # before the worker starts: a goodbye may come at once
+            worker = threading.Thread(target=lambda: answer.append(engine.feed(str(line))),
+                                      name="opentafl-analysis", daemon=True)
+            worker.start()
+            while worker.is_alive():
+                more = lines.get(0.05)
+                if more is _WAITED:
+                    continue
+                if more is _EOF or str(more).split()[:1] == ["goodbye"]:
+                    engine.stop.set()
+                    worker.join()
+                    return 0
+                held.append(more)
+            worker.join()
+            if not write(answer[0] if answer else []):
+                return 0
+            continue
         if not write(engine.feed(str(line))):
             return 0
     return 0
@@ -662,13 +719,13 @@ def write_ini(directory: str, arguments: Sequence[str] = (), name: Optional[str]
             f"filename={os.path.basename(exe)}\n"
             f"command={exe}\n"
             f"arguments={' '.join(args)}\n")
+    if not os.path.isdir(directory):
+        # A typo in the folder's name must not go unnoticed: OpenTafl would
+        # never see an .ini written into a folder made for it.
+        raise BrandubhError(f"there is no folder {quote(directory)}: give OpenTafl's engines folder "
+                            "(it is made when OpenTafl is installed)")
     path = os.path.join(directory, "brandubh.ini")
-    try:
-        os.makedirs(directory, exist_ok=True)
-        with open(path, "w", encoding="ascii", errors="replace", newline="\n") as f:
-            f.write(text)
-    except OSError as exc:
-        raise BrandubhError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
+    write_whole(path, text.encode("ascii", "replace"))
     return path
 
 

@@ -1,0 +1,188 @@
+"""What a hostile tester hit, each kept as a test that fails without its
+fix: outputs that are not regular files, inputs without an end, wrong
+exception types, an analysis that ignored goodbye, a clock sent before
+play. (Files written whole: tests/test_files.py; the play command's save
+and quit: tests/test_play.py; the server: tests/test_serve*.py.)"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from brandubh import Bot, Engine, Game, Rules
+from brandubh.codingame.turns import turn_input
+from brandubh.errors import ArgumentError, MoveError
+from brandubh.notation import SETUP
+from brandubh.opentafl.engine import OpenTaflEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def brandubh(*args: str, stdin: bytes = b"", timeout: float = 60, env: dict = ENV) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "brandubh", *args], input=stdin, capture_output=True,
+                          timeout=timeout, cwd=ROOT, env=env)
+
+
+# -- outputs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["/dev/full", "FOLDER", "MISSING"])
+def test_the_export_to_what_is_not_a_file_is_a_sentence(tmp_path, where):
+    target = {"FOLDER": str(tmp_path), "MISSING": str(tmp_path / "no" / "bot.c")}.get(where, where)
+    if where == "/dev/full" and not Path(where).exists():
+        pytest.skip("no /dev/full here")
+    done = brandubh("codingame", "--export", target)
+    assert done.returncode == 2, done.stderr
+    assert b"Traceback" not in done.stderr and done.stderr.startswith(b"brandubh codingame: cannot write ")
+    assert not (tmp_path / "no").exists()
+    if where == "/dev/full":
+        assert Path(where).is_char_device()
+
+
+def test_write_ini_refuses_a_folder_that_is_not_there(tmp_path):
+    done = brandubh("opentafl", "--write-ini", str(tmp_path / "engnies"))
+    assert done.returncode == 2 and b"there is no folder" in done.stderr and b"Traceback" not in done.stderr
+    assert not (tmp_path / "engnies").exists()
+    done = brandubh("opentafl", "--write-ini", str(tmp_path), "--clock-only")
+    assert done.returncode == 0
+    assert "arguments=-m brandubh opentafl --clock-only" in (tmp_path / "brandubh.ini").read_text()
+
+
+# -- inputs without an end -------------------------------------------------------
+
+
+def test_the_codingame_bot_reads_bad_bytes_and_endless_lines_as_garbage():
+    turn = turn_input("attackers", None, SETUP).encode()
+    # A turn's nine lines of garbage (bytes that are not UTF-8, a line of
+    # 300,000 characters), then a real turn.
+    stdin = b"\xff\xfe\x80 not utf-8\n" + b"x" * 300_000 + b"\n" + b"?\n" * 7 + turn
+    env = {**ENV, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}
+    done = brandubh("codingame", "--budget", "500", stdin=stdin, env=env)
+    assert b"Traceback" not in done.stderr, done.stderr[-2000:]
+    answers = done.stdout.decode().split()
+    assert len(answers) == 2 and answers[-1] in {m.move for m in Game().legal()}, answers
+
+
+def test_the_opentafl_engine_reads_past_an_endless_line():
+    start = time.monotonic()
+    done = brandubh("opentafl", stdin=b"x" * 3_000_000 + b"\ngoodbye\n")
+    assert done.returncode == 0 and done.stdout.decode().split() == ["hello"]
+    assert time.monotonic() - start < 30   # bounded work, not a split of a growing line per read
+
+
+def test_goodbye_ends_an_analysis_asked_to_think_for_a_day():
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "opentafl"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        assert proc.stdout.readline().strip() == b"hello"
+        proc.stdin.write(b"rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: "
+                         b"start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\nanalyze 1 86400\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+        start = time.monotonic()
+        proc.stdin.write(b"goodbye\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+        assert time.monotonic() - start < 10
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_the_end_of_the_input_ends_an_analysis_too():
+    done = brandubh("opentafl", stdin=b"analyze 1 86400\n", timeout=60)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+
+
+# -- OpenTafl's clock ----------------------------------------------------------------------
+
+
+def test_a_clock_sent_before_play_is_this_moves_clock():
+    engine = OpenTaflEngine(level=1)
+    engine.feed("rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
+    engine.feed("clock 4000 4000 0 0 0")   # OpenTafl 0.4.8's order: the clock, then play
+    engine.feed("play attackers")
+    assert engine.clock_wait() == 0.0      # no wait for a clock that already came
+    answer = engine.answer()
+    assert answer[-1].startswith("move ") and engine.think_ms is not None and engine.think_ms > 100
+    # The next play, with no clock since the answer, waits for one as the protocol says.
+    engine.feed("opponent-move " + "d1-c1 /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/".replace("d1-c1", "d7-c7"))
+    engine.feed("play attackers")
+    assert engine.clock_wait() > 0.0
+
+
+def test_clock_only_lets_the_clock_decide():
+    seen = []
+    engine = OpenTaflEngine(level=1, clock_only=True)
+    engine.bot.choose = lambda game: seen.append(engine.bot.budget) or game.moves()[0]
+    engine.feed("clock 20000 20000 0 0 0")
+    engine.feed("play attackers")
+    engine.answer()
+    assert seen and seen[0] > 10**9 and engine.bot.budget == 200   # no cap while it thought; the level's after
+
+
+# -- wrong errors -------------------------------------------------------------------
+
+
+def test_wrong_arguments_are_the_packages_errors():
+    with pytest.raises(ArgumentError):
+        Bot(1, off=5)
+    with pytest.raises(ArgumentError):
+        Rules().search(time_ms=10**400)
+    with pytest.raises(ArgumentError):
+        Rules().search(time_ms=float("inf"))
+    with pytest.raises(MoveError):
+        Engine().preview("d4d4")
+    assert Rules().preview("d4d4") is None
+
+
+def test_the_moves_shown_are_read_under_the_games_lock():
+    game = Game()
+    stop = threading.Event()
+    bad = []
+
+    def churn() -> None:
+        while not stop.is_set():
+            game.play("d2c2")
+            game.undo()
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        for _ in range(20_000):
+            shown = game.shown
+            if shown not in ([], ["d2-c2"]):
+                bad.append(shown)
+    finally:
+        stop.set()
+        worker.join()
+    assert bad == []
+
+
+# -- what a newcomer hit -------------------------------------------------------------
+
+
+def test_bare_brandubh_prints_the_help():
+    done = brandubh()
+    assert done.returncode == 0 and done.stdout.startswith(b"usage: brandubh") and b"COMMAND" in done.stdout
+
+
+def test_play_says_which_piece_is_which():
+    import io
+
+    from brandubh.cli.play import Terminal
+
+    out = io.StringIO()
+    Terminal(Game(), Bot(1, seed="t"), "attackers", out=out).begin()
+    assert "A attackers, D defenders, K king." in out.getvalue()
+    out = io.StringIO()
+    Terminal(Game(), Bot(1, seed="t"), "attackers", out=out, unicode=True).begin()
+    assert "● attackers, ○ defenders, ♔ king." in out.getvalue()
