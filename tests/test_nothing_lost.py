@@ -186,3 +186,37 @@ def test_play_says_which_piece_is_which():
     out = io.StringIO()
     Terminal(Game(), Bot(1, seed="t"), "attackers", out=out, unicode=True).begin()
     assert "● attackers, ○ defenders, ♔ king." in out.getvalue()
+
+
+@pytest.mark.parametrize("position", [SETUP, "7/7/2aa3/3ka2/3a3/7/7 a", "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d"])
+@pytest.mark.parametrize("preset", ["brandubh", "codingame"])
+def test_perft_root_by_root_counts_what_the_engine_counts(position, preset):
+    from brandubh import divide, perft_stats
+    from brandubh.cli.perft import root_counts
+    from brandubh.variant import as_variant
+
+    variant = as_variant(preset)
+    for depth in (1, 2, 3):
+        got = list(root_counts(depth, position, variant, full=True))
+        want = perft_stats(depth, position, variant, bulk=False)
+        assert sum(s.leaves for _, s in got) == want.leaves
+        assert (sum(s.captures for _, s in got), sum(s.endings for _, s in got)) == (want.captures, want.endings)
+        assert {m: s.leaves for m, s in got} == divide(depth, position, variant)
+
+
+def test_perft_says_how_far_it_got_on_ctrl_c():
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "perft", "7", "--divide"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        first = proc.stdout.readline()          # the first move's line, as it comes
+        assert first.split()[0] == b"d1b1" and int(first.split()[1]) > 0
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert b"perft 7: stopped after " in err and b"Traceback" not in err

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from typing import Any
+from typing import Any, Callable, Iterator, Optional, TextIO
 
 from ..core import kernels
-from ..core.record import divide, perft_stats
+from ..core.position import move_text
+from ..core.record import PerftStats, Rules, divide, perft_stats
 from ..notation import SETUP
 from ..variant import as_variant
 
@@ -33,9 +35,86 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+#: From this depth on perft counts move by move from the root, so that a
+#: terminal sees its progress and --divide its lines as they come (a depth
+#: below it takes milliseconds).
+ROOT_BY_ROOT = 5
+
+
+def root_counts(depth: int, position: str, variant: Any, full: bool) -> Iterator[tuple[str, PerftStats]]:
+    """Perft below each move of ``position``, one root move at a time, in
+    the order :func:`brandubh.divide` gives them (a move that ends the game
+    before the last ply has nothing below it, as the engine counts)."""
+    root = Rules(position, variant)
+    for move, captured, outcome, _winner in root.legal():
+        if depth == 1:
+            yield move_text(move), PerftStats(1, int(bool(captured)), int(bool(outcome)))
+            continue
+        if outcome:
+            # The game ends here: nothing below it reaches the last ply.
+            yield move_text(move), PerftStats(0, 0, 0)
+            continue
+        child = root.clone()
+        child.play(move)
+        yield move_text(move), perft_stats(depth - 1, child.position, variant, bulk=not full)
+
+
+def _progress(stream: TextIO) -> Callable[[str], None]:
+    """A line that rewrites itself on a terminal; nothing elsewhere."""
+    if not stream.isatty():
+        return lambda text: None
+    return lambda text: (stream.write("\r" + text + "\x1b[K"), stream.flush())  # type: ignore[func-returns-value]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``brandubh perft`` with parsed arguments; the exit status."""
     variant = as_variant(args.variant)
+    if args.depth >= ROOT_BY_ROOT and not args.slides:
+        return _run_by_root(args, variant)
+    return _run_at_once(args, variant)
+
+
+def _run_by_root(args: argparse.Namespace, variant: Any) -> int:
+    """Perft a root move at a time: progress on a terminal, --divide lines
+    as they come, and a line saying how far it got on Ctrl-C."""
+    show = _progress(sys.stderr)
+    moves = len(Rules(args.position, variant).moves())
+    leaves = captures = endings = done = 0
+    t0 = time.perf_counter()
+    try:
+        for move, stats in root_counts(args.depth, args.position, variant, args.full):
+            done += 1
+            leaves += stats.leaves
+            captures += stats.captures
+            endings += stats.endings
+            if args.divide:
+                show("")
+                print(f"{move} {stats.leaves}", flush=True)
+            show(f"perft {args.depth}: {done} of {moves} moves, {leaves:,} leaves so far")
+    except KeyboardInterrupt:
+        show("")
+        print(f"perft {args.depth}: stopped after {done} of {moves} moves ({leaves:,} leaves counted so far)",
+              file=sys.stderr, flush=True)
+        raise
+    show("")
+    elapsed = time.perf_counter() - t0
+    if args.divide:
+        print(f"\nmoves {moves}")
+    _summary(args, variant, leaves, elapsed, PerftStats(leaves, captures, endings))
+    return 0
+
+
+def _summary(args: argparse.Namespace, variant: Any, total: int, elapsed: float,
+             stats: Optional[PerftStats]) -> None:
+    rate = total / elapsed if elapsed > 0 else float("inf")
+    print(f"perft {args.depth} ({variant.as_string()}{', slides' if args.slides else ''}): {total}")
+    if args.full and not args.divide and stats is not None:
+        print(f"captures {stats.captures}  endings {stats.endings}")
+    print(f"time {elapsed:.3f} s  rate {rate / 1e6:.1f} M leaves/s  ({kernels.ACTIVE.name} build)")
+
+
+def _run_at_once(args: argparse.Namespace, variant: Any) -> int:
+    stats: Optional[PerftStats] = None
     if args.divide:
         t0 = time.perf_counter()
         counts = divide(args.depth, args.position, variant, args.slides)
@@ -49,9 +128,5 @@ def run(args: argparse.Namespace) -> int:
         stats = perft_stats(args.depth, args.position, variant, args.slides, bulk=not args.full)
         elapsed = time.perf_counter() - t0
         total = stats.leaves
-    rate = total / elapsed if elapsed > 0 else float("inf")
-    print(f"perft {args.depth} ({variant.as_string()}{', slides' if args.slides else ''}): {total}")
-    if args.full and not args.divide:
-        print(f"captures {stats.captures}  endings {stats.endings}")
-    print(f"time {elapsed:.3f} s  rate {rate / 1e6:.1f} M leaves/s  ({kernels.ACTIVE.name} build)")
+    _summary(args, variant, total, elapsed, stats)
     return 0
