@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Optional, Sequence
 
 from .. import notation
 from ..errors import BrandubhError, quote
@@ -153,11 +153,22 @@ def load_openings(path: str, variant: VariantLike = "codingame") -> list[Opening
 
 
 def random_openings(count: int, plies: int, seed: int = 1, variant: VariantLike = "codingame",
-                    bases: Sequence[Opening] = (Opening(),), distinct: bool = False) -> list[Opening]:
+                    bases: Sequence[Opening] = (Opening(),), distinct: bool = False,
+                    on_exhausted: Optional[Callable[[int], None]] = None) -> list[Opening]:
     """``count`` openings, each ``plies`` random legal moves played after a
     base opening (the bases taken in turn), none of them over; with
-    ``distinct``, no two end in the same position (as far as the tries
-    allow). The same arguments give the same openings.
+    ``distinct``, no two end in the same position, until the tries find no
+    new one: from then on repeats are taken as they come (one try each, not
+    a thousand), and ``on_exhausted(n)`` is told how many distinct ones
+    there were. The same arguments give the same openings.
+
+    >>> said = []
+    >>> few = random_openings(30, 1, seed=5, distinct=True, on_exhausted=said.append)
+    >>> len(few), said   # 40 first moves of the set-up, some of them alike after one ply
+    (30, [])
+    >>> many = random_openings(100, 1, seed=5, distinct=True, on_exhausted=said.append)
+    >>> len(many), said
+    (100, [40])
 
     >>> a = random_openings(3, 4, seed=5)
     >>> a == random_openings(3, 4, seed=5), [len(o.moves) for o in a]
@@ -170,6 +181,7 @@ def random_openings(count: int, plies: int, seed: int = 1, variant: VariantLike 
     rng = random.Random(f"brandubh openings {seed}")
     out: list[Opening] = []
     seen: set = set()
+    want_new = distinct
     for i in range(count):
         base = bases[i % len(bases)]
         found, where = None, ""
@@ -185,10 +197,15 @@ def random_openings(count: int, plies: int, seed: int = 1, variant: VariantLike 
             if r.is_over():
                 continue
             found, where = extra, r.position
-            if not distinct or where not in seen:
+            if not want_new or where not in seen:
                 break
         if found is None:
             raise BrandubhError(f"no {plies}-move random opening from {base.label} that is not over")
+        if want_new and where in seen:
+            # No new position in a thousand tries: there are no more to find.
+            want_new = False
+            if on_exhausted is not None:
+                on_exhausted(len(seen))
         seen.add(where)
         label = base.label if plies == 0 else f"{base.label} + {plies} random"
         out.append(Opening(base.start, base.moves + tuple(found), label))

@@ -164,8 +164,8 @@ class EventResult:
             if score is not None:
                 elo = t.elo()
                 text += f" ({100 * score:.1f}%) Elo {format_elo(elo.elo)}"
-                if elo.margin is not None:
-                    text += f" ± {elo.margin:.0f}"
+                if elo.spread():
+                    text += f" {elo.spread()}"
             s = self.sprt()
             if s is not None:
                 text += f" LLR {s.llr:.2f}"
@@ -235,7 +235,7 @@ class EventResult:
             sides = ["{}-{}-{}".format(*row[k]) for k in ("as_attackers", "as_defenders")]
             elo = row["elo"]
             elo_text = "-" if elo.elo is None else format_elo(elo.elo) + (
-                f" ± {elo.margin:.0f}" if elo.margin is not None else "")
+                f" {elo.spread()}" if elo.spread() else "")
             lines.append(f"  {row['name']:{width}}{row['wins']:>6}{row['draws']:>7}{row['losses']:>8}"
                          f"{pct:>8}   {sides[0]:>14}   {sides[1]:>14}   {elo_text}")
         lines.append("  (by side: wins-draws-losses; Elo "

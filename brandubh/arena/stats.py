@@ -120,19 +120,38 @@ class EloEstimate:
             return None
         return (self.high - self.low) / 2.0
 
+    def spread(self, digits: int = 0) -> str:
+        """How far the interval reaches each way: ``± 49`` when it is
+        about as wide on both sides (within a tenth), else ``-41/+178``, the
+        two reaches apart (an Elo interval is lopsided near a score of 0 or
+        1); empty when an end is infinite or there are no games.
+
+        >>> elo_estimate(5, 0, 5).spread(), elo_estimate(20, 5, 3).spread()
+        ('± 252', '-115/+200')
+        """
+        if self.elo is None or self.low is None or self.high is None or self.margin is None:
+            return ""
+        below, above = self.elo - self.low, self.high - self.elo
+        if abs(above - below) <= 0.1 * max(above, below):
+            return f"± {self.margin:.{digits}f}"
+        return f"-{below:.{digits}f}/+{above:.{digits}f}"
+
     def text(self) -> str:
-        """``+88.7 ± 49.3 (95%: +39.4 to +138.0)``, or ``-`` with no games.
+        """``+88.7 ± 49.3 (95%: +39.4 to +138.0)``, or ``-`` with no games;
+        a lopsided interval is given as its two reaches (:meth:`spread`).
 
         >>> elo_estimate(5, 0, 5).text()
         '+0.0 ± 251.8 (95%: -251.8 to +251.8)'
+        >>> elo_estimate(20, 5, 3).text()   # a score of 22.5 in 28: +244.7, and 244.7 - 114.6 = 130.1
+        '+244.7 -114.6/+199.9 (95%: +130.1 to +444.6)'
         """
         if self.elo is None:
             return "-"
         ends = f"95%: {format_elo(self.low)} to {format_elo(self.high)}"
-        margin = self.margin
-        if margin is None:
+        spread = self.spread(1)
+        if not spread:
             return f"{format_elo(self.elo)} ({ends})"
-        return f"{format_elo(self.elo)} ± {margin:.1f} ({ends})"
+        return f"{format_elo(self.elo)} {spread} ({ends})"
 
     def as_dict(self) -> dict:
         """For JSON: infinite figures become None (JSON has no infinity)."""
