@@ -1,6 +1,6 @@
 """The ``brandubh`` command.
 
-    brandubh bench [--depth N] [--budget N] [--verbose]
+    brandubh bench [--depth N] [--budget N] [--threads N] [--verbose]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
@@ -53,7 +53,7 @@ def _bench(args: argparse.Namespace) -> int:
     from . import kernels
     from .bench import POSITIONS, run_bench
 
-    result = run_bench(depth=args.depth, budget=args.budget)
+    result = run_bench(depth=args.depth, budget=args.budget, threads=args.threads)
     if args.verbose:
         from .engine import move_text
 
@@ -64,7 +64,10 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"nodes searched   : {result.nodes}")
     print(f"nodes per second : {result.nps:,.0f}")
     print(f"engine build     : {kernels.ACTIVE.name}")
-    print(f"Bench: {result.nodes}")
+    if args.threads == 1:
+        print(f"Bench: {result.nodes}")
+    else:  # not deterministic: no signature
+        print(f"threads          : {args.threads} (the node count is no signature)")
     return 0
 
 
@@ -107,6 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"how many moves ahead each search looks (default {DEFAULT_DEPTH})")
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
                    help=f"the most positions any one search may visit (default {DEFAULT_BUDGET})")
+    from .argtypes import whole
+    from .search import MAX_THREADS
+
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=1, metavar="N",
+                   help="threads each search runs on (default 1; more is not deterministic, "
+                        "and prints no Bench line)")
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 

@@ -4,7 +4,7 @@ It reads a turn on standard input (the role, the opponent's last move, seven
 board lines; see :mod:`brandubh.protocol`), answers one move on standard
 output, and does so until its input ends::
 
-    brandubh codingame [--level 1-6] [--margin MS] [--budget NODES] [--first-budget NODES] [--seed N]
+    brandubh codingame [--level 1-6] [--margin MS] [--budget NODES] [--first-budget NODES] [--seed N] [--threads N]
 
 It keeps its own game record from the boards it is given
 (:class:`~brandubh.protocol.Tracker`), so the search sees the history and
@@ -42,6 +42,7 @@ from .bot import MAX_LEVEL as _BOT_MAX_LEVEL
 from .errors import BrandubhError, quote
 from .export import MARGIN_MS as EXPORT_MARGIN_MS
 from .protocol import NONE, TURN_LINES, Tracker
+from .search import MAX_THREADS
 from .variant import VariantLike
 from .weights import WeightsLike
 
@@ -119,11 +120,11 @@ def budgets(budget: Optional[int] = None, first_budget: Optional[int] = None,
 
 
 def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO] = None,
-                weights: "WeightsLike" = None) -> Chooser:
+                weights: "WeightsLike" = None, threads: Optional[int] = None) -> Chooser:
     """A chooser that plays as ``brandubh.Bot(level, seed=seed)`` (which
-    searches with ``Rules.search``), its budget capped each turn by the
-    budget the time limit allows. BrandubhError when this build has no
-    search."""
+    searches with ``Rules.search``, on ``threads`` threads), its budget
+    capped each turn by the budget the time limit allows. BrandubhError
+    when this build has no search."""
     from .rules import Rules
 
     if not hasattr(Rules, "search"):
@@ -132,7 +133,7 @@ def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO]
     from .bot import Bot
     from .engine import parse_move
 
-    bot = Bot(level, seed=seed, weights=weights)
+    bot = Bot(level, seed=seed, weights=weights, threads=threads)
     level_budget = bot.budget
 
     def choose(record, budget: int, time_ms: Optional[float] = None) -> Optional[int]:
@@ -328,6 +329,9 @@ def register(subparsers) -> None:
     p.add_argument("--weights", metavar="FILE",
                    help="the evaluation's weights from FILE (what 'brandubh tune' writes; the "
                         "weights it leaves out keep their defaults), in play and in --export")
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=None, metavar="N",
+                   help="search on N threads (default 1; more is not deterministic; the exported "
+                        "bot has one)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="write each turn's move, budget and search time on standard error")
     p.add_argument("--export", metavar="FILE",
@@ -363,7 +367,7 @@ def run(args: argparse.Namespace) -> int:
         margin = MARGIN_MS if args.margin is None else args.margin
         clock_ms = (max(1.0, FIRST_MS - margin), max(1.0, TURN_MS - margin))
     choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None,
-                         weights=weights)
+                         weights=weights, threads=args.threads)
     if args.verbose:
         limits = (f"budgets {first} then {turn}" if clock_ms is None else
                   f"clock {clock_ms[0]:g} ms then {clock_ms[1]:g} ms")

@@ -1,7 +1,7 @@
 """``brandubh opentafl``: the engine inside OpenTafl, over OpenTafl's engine
 protocol on standard input and output::
 
-    brandubh opentafl [--level 1-6] [--budget NODES] [--margin MS] [--seed N] [--variant BASE]
+    brandubh opentafl [--level 1-6] [--budget NODES] [--margin MS] [--seed N] [--variant BASE] [--threads N]
     brandubh opentafl --write-ini DIR
 
 It says ``hello`` at once, reads the ``rules`` record into a variant (a
@@ -55,6 +55,7 @@ from .argtypes import real, whole
 from .bot import MAX_LEVEL
 from .errors import BrandubhError, quote
 from .otn import OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, read_move, read_position_record, simple_move
+from .search import MAX_THREADS
 from .variant import VariantLike, as_variant
 
 __all__ = [
@@ -178,15 +179,17 @@ class OpenTaflEngine:
     ending of a side with no move, the caps, whether the start counts
     towards a repetition): the ``opentafl`` preset by default. ``log`` is
     given every line meant for standard error (with ``verbose``, a line
-    for every move too).
+    for every move too). ``threads``: each move's search on that many
+    threads (:class:`brandubh.Bot`'s; more than one is not deterministic).
     """
 
     def __init__(self, level: int = MAX_LEVEL, budget: Optional[int] = None, seed: int = 1,
                  margin_ms: float = MARGIN_MS, base: VariantLike = "opentafl",
-                 log: Optional[Callable[[str], None]] = None, verbose: bool = False) -> None:
+                 log: Optional[Callable[[str], None]] = None, verbose: bool = False,
+                 threads: Optional[int] = None) -> None:
         from .bot import Bot
 
-        self.bot = Bot(level, seed=seed, budget=budget)
+        self.bot = Bot(level, seed=seed, budget=budget, threads=threads)
         self.fixed = budget is not None
         self.seed = seed
         if not margin_ms >= 0:
@@ -730,6 +733,8 @@ def register(subparsers: Any) -> None:
                         "side with no move, the move caps, whether the start counts towards a "
                         "repetition): a preset or a quoted line of field=value pairs "
                         "(default: opentafl)")
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=None, metavar="N",
+                   help="search each move on N threads (default 1; more is not deterministic)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="write each move's search time and budget on standard error")
     p.add_argument("--write-ini", metavar="DIR",
@@ -748,7 +753,7 @@ def _say(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the engine on standard input and output (or write the .ini)."""
     given = [("--level", args.level), ("--budget", args.budget), ("--margin", args.margin),
-             ("--seed", args.seed), ("--variant", args.variant)]
+             ("--seed", args.seed), ("--variant", args.variant), ("--threads", args.threads)]
     options = [word for flag, value in given if value is not None for word in (flag, f"{value:g}"
                if isinstance(value, float) else str(value))]
     as_variant(args.variant or "opentafl")  # a bad variant is refused now
@@ -759,7 +764,8 @@ def run(args: argparse.Namespace) -> int:
     engine = OpenTaflEngine(level=args.level or MAX_LEVEL, budget=args.budget,
                             seed=1 if args.seed is None else args.seed,
                             margin_ms=MARGIN_MS if args.margin is None else args.margin,
-                            base=args.variant or "opentafl", log=_say, verbose=args.verbose)
+                            base=args.variant or "opentafl", log=_say, verbose=args.verbose,
+                            threads=args.threads)
     try:
         return serve(sys.stdin, sys.stdout, engine)
     except KeyboardInterrupt:
