@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 from . import notation
 from .errors import ArgumentError, quote
 from .core.record import Rules
-from .core.search import check_limits, features_off, salt_bytes, salt_seed
+from .core.search import check_limits, check_threads, features_off, salt_bytes, salt_seed
 from .core.weights import WeightsLike, as_weights
 
 # level: (budget in positions, chance of a random move instead of a search).
@@ -61,6 +61,10 @@ class Bot:
     path of a weights file (:mod:`brandubh.core.weights`, what ``brandubh tune``
     writes).
 
+    ``threads`` (1 to 64): each search of ``choose`` runs on that many
+    threads (:meth:`brandubh.Rules.search`); more than one is not
+    deterministic, and pays with a clock (``time_ms``) rather than a budget.
+
     ``choose(game)`` takes a :class:`~brandubh.Game` (and returns the move as
     stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (and returns a move
     number); None when the game is over. The game is not changed.
@@ -71,7 +75,7 @@ class Bot:
 
     def __init__(self, level: int = 4, seed: SeedLike = None, *, budget: Optional[int] = None,
                  depth: Optional[int] = None, weights: WeightsLike = None,
-                 off: tuple = ()) -> None:
+                 off: tuple = (), threads: Optional[int] = None) -> None:
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {quote(level)}")
         if seed is not None and not isinstance(seed, (int, str, bytes)):
@@ -81,6 +85,7 @@ class Bot:
         if budget is not None:
             self.budget, self.blunder = budget, 0.0
         check_limits(self.budget, 1, depth)
+        check_threads(threads)
         self.depth = depth
         # A dict of some weights, or a weights file (brandubh tune's), read
         # and checked once, here.
@@ -91,6 +96,10 @@ class Bot:
         # A clock limit for each search, in milliseconds (brandubh codingame
         # sets it); None: the budget alone, deterministic.
         self.time_ms: Optional[float] = None
+        # Threads for each search of choose() (Rules.search's threads=);
+        # None: one, deterministic. accepts_draw searches on one thread, so
+        # that its answer stays the same every time.
+        self.threads: Optional[int] = threads
 
     def __repr__(self) -> str:
         return f"Bot(level={self.level}, budget={self.budget}, seed={self.seed!r})"
@@ -148,6 +157,8 @@ class Bot:
         options: dict[str, Any] = {"time_ms": self.time_ms if clock else None}
         if self.off:
             options["_off"] = self.off
+        if clock and self.threads is not None:
+            options["threads"] = self.threads
         return options
 
     def accepts_draw(self, game: Any, side: Optional[str] = None) -> bool:

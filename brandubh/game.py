@@ -857,7 +857,7 @@ class Game:
     def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,
                depth: Optional[int] = None, weights: "WeightsLike" = None, *,
                time_ms: Optional[float] = None, stop: Any = None,
-               hash_mb: Optional[int] = None, seed: Optional[int] = None,
+               hash_mb: Optional[int] = None, threads: Optional[int] = None, seed: Optional[int] = None,
                _off: int = 0) -> Optional[SearchResult]:
         """The move a search of ``budget`` positions (20,000 by default; no
         limit but the clock when ``time_ms`` is given) thinks best for the
@@ -871,12 +871,13 @@ class Game:
         different salts do not play the same game. The result's ``move``
         and ``pv`` are in the stored form.
 
-        ``time_ms``, ``stop`` and ``hash_mb`` are those of
+        ``time_ms``, ``stop``, ``hash_mb`` and ``threads`` are those of
         :meth:`Rules.search <brandubh.Rules.search>`: a clock limit and a
         stop handle (neither deterministic; the best move found so far comes
-        back with ``stopped=True``) and the table's size in MiB. ``seed``, a
-        search seed as :meth:`Rules.search <brandubh.Rules.search>` takes it,
-        is used in place of :meth:`search_seed` of the salt.
+        back with ``stopped=True``), the table's size in MiB, and the
+        threads searching (more than one is not deterministic either).
+        ``seed``, a search seed as :meth:`Rules.search <brandubh.Rules.search>`
+        takes it, is used in place of :meth:`search_seed` of the salt.
 
         >>> game = Game()
         >>> found = game.search(budget=5_000, salt='me')
@@ -890,7 +891,7 @@ class Game:
         if seed is None:
             seed = self.search_seed(salt)
         found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
-                                   time_ms=time_ms, stop=stop, hash_mb=hash_mb)
+                                   time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads)
         if found is None:  # pragma: no cover - the game is not over
             return None
         return SearchResult(move_text(int(found.move)), found.score, found.depth, found.nodes,

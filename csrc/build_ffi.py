@@ -55,8 +55,10 @@ def compile_args() -> tuple[list[str], list[str]]:
     # Hidden visibility: the module exports only its init function, so the
     # engine's functions cannot be interposed and the compiler may call and
     # inline them directly (the playouts ran about 10% faster for it).
-    cflags = ["-O3", "-std=c99", "-Wall", "-Wextra", "-fno-strict-aliasing", "-fvisibility=hidden"]
-    ldflags: list[str] = []
+    # -pthread: the search's helper threads and the batched environments'
+    # slices (csrc/thread.c).
+    cflags = ["-O3", "-std=c99", "-Wall", "-Wextra", "-fno-strict-aliasing", "-fvisibility=hidden", "-pthread"]
+    ldflags: list[str] = ["-pthread"]
     if os.environ.get("BRANDUBH_SANITIZE"):
         san = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
                "-fno-omit-frame-pointer", "-O1", "-g"]

@@ -330,12 +330,16 @@ BD_FN int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w)
  * Same game (position and history), variant, budget, depth, seed, table
  * size and weights: same move, score and node count, on any machine, unless
  * the caller's stop flag ends it (the only limit that is not deterministic:
- * when it is raised is up to the caller, and so is the node it lands on). */
+ * when it is raised is up to the caller, and so is the node it lands on),
+ * or unless it runs on more than one thread (limits.threads), which is
+ * never deterministic. */
 #define BD_MATE 30000
 /* Scores beyond this are wins (or, negated, losses) found by the search. */
 #define BD_WIN 29000
 #define BD_MAX_PLY 96
 #define BD_MAX_DEPTH 64
+/* The most threads one search runs on (bd_search_limits.threads). */
+#define BD_MAX_THREADS 64
 
 /* Features that can be turned off, one at a time, to measure what each is
  * worth (brandubh match); 0 in play. */
@@ -386,14 +390,23 @@ typedef struct bd_search_limits {
      * its result depends on nothing before it. Otherwise the caller's table,
      * used as found and left filled (tt_bytes is then not read). */
     bd_table *table;
+    /* 0 or 1: the search runs in the calling thread alone, deterministic.
+     * N > 1 (at most BD_MAX_THREADS): N - 1 helper threads search beside
+     * it, all of them sharing one table (lazy SMP, search.c), started and
+     * joined within the call. The result is the calling thread's; the
+     * budget and the node count are every thread's positions together;
+     * the stop flag stops them all. Not deterministic: which thread
+     * writes which entry first changes with the machine's timing. */
+    int threads;
 } bd_search_limits;
 
 typedef struct bd_search_result {
     bd_move move;       /* 0 when the game is over */
     int score;          /* for the side to move */
     int depth;          /* the deepest look whose result was used */
-    uint64_t nodes;     /* positions visited, never more than the budget
-                           and half of it again (the fail-low extension) */
+    uint64_t nodes;     /* positions visited (by every thread), never more
+                           than the budget and half of it again (the
+                           fail-low extension) */
     int stopped;        /* the budget or the stop flag ended the search part
                            way through an iteration */
     int pv_length;
@@ -478,6 +491,12 @@ enum bd_vec_code { BD_VEC_OK = 0, BD_VEC_ILLEGAL = 1, BD_VEC_NO_MEMORY = 2 };
 BD_FN bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plies, int fixed);
 BD_FN void bd_vec_free(bd_vec *e);
 BD_FN int bd_vec_size(const bd_vec *e);
+/* How many threads (1 to BD_MAX_THREADS; 1 at first) the calls below split
+ * the games over, in contiguous slices, each thread started and joined
+ * within the call; a step, the masks and the random actions take a thread
+ * only for every 32 games. Every array comes out the same, byte for byte,
+ * on any number of threads. */
+BD_FN void bd_vec_set_threads(bd_vec *e, int threads);
 /* Every game back to the start, the generators seeded from `seed`;
  * writes obs and masks, and clears the rest of `out` (final_obs aside). */
 BD_FN void bd_vec_reset(bd_vec *e, uint64_t seed, const bd_vec_out *out);
@@ -496,10 +515,11 @@ BD_FN void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks);
 BD_FN void bd_vec_random(bd_vec *e, int32_t *actions);
 /* The search's action (and its score for the side to move, when scores is
  * not NULL) for every game, one bd_search each with the seed limits->seed
- * plus the game's number; `popcnt`: 1 to run the popcount build's search
- * (only when bd_cpu_has_popcnt says 1). Returns 0, 1 when the stop flag
- * ended it (the rows from the stopped game on mean nothing), or -1 when out
- * of memory. */
+ * plus the game's number, on one thread (limits->threads is not read: the
+ * environment's threads take a slice of the games each); `popcnt`: 1 to run
+ * the popcount build's search (only when bd_cpu_has_popcnt says 1). Returns
+ * 0, 1 when the stop flag ended it (the rows of games whose search it cut
+ * or never started mean nothing), or -1 when out of memory. */
 BD_FN int bd_vec_search(const bd_vec *e, const bd_search_limits *limits, const bd_weights *w,
                         int popcnt, int32_t *actions, int32_t *scores);
 /* Game i as it stands (0 <= i < n), for reading through the bd_game_*

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "movepick.h"
+#include "thread.h"
 #include "tt.h"
 
 #define INF 32000
@@ -55,6 +56,8 @@ typedef struct ctx {
     const volatile int *stop;   /* the caller's, or NULL */
     int stopped;
     int off;                    /* BD_OFF_* */
+    struct smp *smp;            /* NULL for one thread; else what the threads share */
+    int helper;                 /* 0 for the main thread, k for helper k */
     bd_move killers[BD_MAX_PLY][2];
     int32_t history[2][4096];
     bd_move pv[BD_MAX_PLY + 1][BD_MAX_PLY];
@@ -71,6 +74,41 @@ typedef struct ctx {
 #define BD_UNLIKELY(x) (x)
 #endif
 
+/* What the threads of one search share (lazy SMP: bd_search below), besides
+ * the transposition table: the budget, which counts the positions of every
+ * thread together, handed out to them in slices of STOP_CHECK positions,
+ * and the main thread's word that it is done. Each field is read and
+ * written whole (thread.h). */
+typedef struct smp {
+    uint64_t budget;    /* positions all the threads may visit together */
+    uint64_t claimed;   /* positions handed out so far, never above budget */
+    int halt;           /* raised by the main thread when its search is done */
+} smp;
+
+/* check_limits() for a thread of several: stop when the caller's flag or the
+ * main thread's halt is raised, or when no budget is left to hand out;
+ * otherwise take the next slice of it. The positions taken are never more
+ * than the budget, so all threads together never visit more. */
+static int claim(ctx *c) {
+    smp *s = c->smp;
+    uint64_t seen, budget, take;
+    if (c->stopped || bd_load_flag(&s->halt) || (c->stop && bd_load_flag(c->stop))) {
+        c->stopped = 1;
+        return 0;
+    }
+    do {
+        seen = bd_load64(&s->claimed);
+        budget = bd_load64(&s->budget);
+        if (seen >= budget) {
+            c->stopped = 1;
+            return 0;
+        }
+        take = budget - seen > STOP_CHECK ? STOP_CHECK : budget - seen;
+    } while (!bd_cas64(&s->claimed, seen, seen + take));
+    c->limit = c->nodes + take;
+    return 1;
+}
+
 /* visit()'s slow path, once every STOP_CHECK positions: the budget spent or
  * the flag raised stops the search; otherwise the next check is set. The
  * hot path compares nodes with limit exactly as it once compared them with
@@ -78,7 +116,8 @@ typedef struct ctx {
  * the flag stays down the search stops where the budget alone stopped it. */
 static int check_limits(ctx *c) {
     BD_EXPORT_CLOCK_CHECK(c);
-    if (c->stopped || c->nodes >= c->budget || (c->stop && *c->stop)) {
+    if (c->smp) return claim(c);
+    if (c->stopped || c->nodes >= c->budget || (c->stop && bd_load_flag(c->stop))) {
         c->stopped = 1;
         return 0;
     }
@@ -86,12 +125,19 @@ static int check_limits(ctx *c) {
     return 1;
 }
 
-/* The budget from here on; the next position visited goes to check_limits,
- * which stops the search at once if it is spent, and sets the next limit. */
+/* The budget from here on. Alone, the next position visited goes to
+ * check_limits, which stops the search at once if it is spent, and sets the
+ * next limit. With threads the shared budget changes, and each thread
+ * finishes the slice it holds. */
 static void set_budget(ctx *c, uint64_t budget) {
     c->budget = budget;
-    c->limit = c->nodes;
+    if (c->smp) bd_store64(&c->smp->budget, budget);
+    else c->limit = c->nodes;
 }
+
+/* The positions counted against the budget so far: this thread's alone, or
+ * every thread's slices. */
+static uint64_t spent(const ctx *c) { return c->smp ? bd_load64(&c->smp->claimed) : c->nodes; }
 
 /* 1. Every position visited is counted; the budget is never passed. */
 static inline int visit(ctx *c) {
@@ -237,6 +283,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     const bd_variant *v = &c->g->v;
     const bd_pos *p;
     bd_tt_entry *slot;
+    bd_tt_hit hit;
     bd_move tt_move = 0, best_move = 0, m;
     int i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1;
     bd_picker pk;
@@ -260,13 +307,14 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     /* 6. The transposition table: a cut-off off the principal variation, and
      *    its move first in any case. */
     slot = bd_tt_slot(c->tt, p->key);
-    if (slot->key == p->key && slot->bound != BD_BOUND_NONE && !(c->off & BD_OFF_TT)) {
-        tt_move = slot->move;
-        if (!pv_node && slot->depth >= depth) {
-            int s = value_from_tt(slot->score, ply);
-            if (slot->bound == BD_BOUND_EXACT ||
-                (slot->bound == BD_BOUND_LOWER && s >= beta) ||
-                (slot->bound == BD_BOUND_UPPER && s <= alpha))
+    hit = bd_tt_probe(slot, p->key);
+    if (hit.bound != BD_BOUND_NONE && !(c->off & BD_OFF_TT)) {
+        tt_move = hit.move;
+        if (!pv_node && hit.depth >= depth) {
+            int s = value_from_tt(hit.score, ply);
+            if (hit.bound == BD_BOUND_EXACT ||
+                (hit.bound == BD_BOUND_LOWER && s >= beta) ||
+                (hit.bound == BD_BOUND_UPPER && s <= alpha))
                 return s;
         }
     }
@@ -316,11 +364,8 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
      *     nothing to remember. */
     if (best_move == 0) return 0;
     /* 11. Remember what was found. */
-    slot->key = p->key;
-    slot->move = best_move;
-    slot->depth = (int8_t)depth;
-    slot->score = (int16_t)value_to_tt(best, ply);
-    slot->bound = best >= beta ? BD_BOUND_LOWER : best > alpha0 ? BD_BOUND_EXACT : BD_BOUND_UPPER;
+    bd_tt_store(slot, p->key, best_move, value_to_tt(best, ply), depth,
+                best >= beta ? BD_BOUND_LOWER : best > alpha0 ? BD_BOUND_EXACT : BD_BOUND_UPPER);
     return best;
 }
 
@@ -351,49 +396,65 @@ static void sort_root(bd_move *moves, int *keys, uint32_t *ties, int n) {
     }
 }
 
-int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
-              bd_search_result *out) {
-    bd_move moves[BD_MAX_MOVES];
-    int keys[BD_MAX_MOVES];
-    int last[BD_MAX_MOVES];     /* each move's score (or bound) at the last depth finished */
-    uint32_t ties[BD_MAX_MOVES];
-    int n, i, depth, max_depth;
-    uint64_t extended;
-    bd_bb reach;
-    ctx *c;
-    memset(out, 0, sizeof *out);
-    if (g->outcome != BD_ONGOING) return 1;
+/* A thread's context: a private copy of the game (with room for the search
+ * path), fresh killers and history, the features and the budget of
+ * `limits`, and the table `tt` (shared by the threads of one search), or,
+ * when `tt` is NULL, the caller's table or one of its own. NULL when out of
+ * memory. */
+static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_weights *w, bd_tt *tt) {
     /* Only what is read before it is written is cleared: not the PV table. */
-    c = (ctx *)malloc(sizeof *c);
-    if (!c) return -1;
+    ctx *c = (ctx *)malloc(sizeof *c);
+    if (!c) return NULL;
     c->nodes = 0;
     c->limit = 0;               /* the first position looks at the flag */
     c->stop = limits->stop;
     c->stopped = 0;
+    c->smp = NULL;
+    c->helper = 0;
     memset(c->killers, 0, sizeof c->killers);
     memset(c->history, 0, sizeof c->history);
     memset(c->pv_len, 0, sizeof c->pv_len);
     c->g = bd_game_clone(g);
     c->own.entries = NULL;
-    c->tt = limits->table ? &limits->table->tt : &c->own;
+    c->tt = tt ? tt : limits->table ? &limits->table->tt : &c->own;
     if (!c->g || bd_game_reserve(c->g, BD_MAX_PLY + 2) != 0 ||
-        (!limits->table && bd_tt_init(&c->own, limits->budget, limits->tt_bytes) != 0)) {
+        (c->tt == &c->own && bd_tt_init(&c->own, limits->budget, limits->tt_bytes) != 0)) {
         bd_game_free(c->g);
         free(c);
-        return -1;
+        return NULL;
     }
     c->w = w;
     c->off = limits->off;
     c->asked = c->budget = limits->budget ? limits->budget : 1;
-    extended = c->asked + c->asked / 2;
+    return c;
+}
+
+static void free_ctx(ctx *c) {
+    bd_tt_free(&c->own);
+    bd_game_free(c->g);
+    free(c);
+}
+
+/* Iterative deepening at the root, from depth `first` to `max_depth`,
+ * into `out` (cleared by the caller): the whole search of one thread.
+ * Helpers (c->helper) run it too, for what they leave in the shared table;
+ * they never extend the budget. */
+static void iterate(ctx *c, uint32_t seed, int first, int max_depth, bd_search_result *out) {
+    const bd_game *g = c->g;
+    bd_move moves[BD_MAX_MOVES];
+    int keys[BD_MAX_MOVES];
+    int last[BD_MAX_MOVES];     /* each move's score (or bound) at the last depth finished */
+    uint32_t ties[BD_MAX_MOVES];
+    int n, i, depth;
+    uint64_t extended = c->asked + c->asked / 2;
+    bd_bb reach;
     if (extended < c->asked) extended = UINT64_MAX;
-    max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
 
     /* The root's moves, ordered once by the ordering keys and the seed. */
     n = bd_gen_moves(&g->v, now(c), moves);
     reach = bd_capture_reach(&g->v, now(c));
     bd_order_keys(&g->v, now(c), moves, n, killers_at(c, 0), history_of(c, now(c)), with_blocks(c), keys);
-    for (i = 0; i < n; i++) ties[i] = tie_break(limits->seed, moves[i]);
+    for (i = 0; i < n; i++) ties[i] = tie_break(seed, moves[i]);
     sort_root(moves, keys, ties, n);
     out->move = moves[0];
     for (i = 0; i < n; i++) last[i] = 0;
@@ -405,7 +466,7 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
      * first of those, with the last finished depth's score and depth.
      * Stopped before any iteration finished, the result is the ordering's
      * first move at depth 0. */
-    for (depth = 1; depth <= max_depth; depth++) {
+    for (depth = first; depth <= max_depth; depth++) {
         int alpha = -INF, best = -INF, done, extending = 0, fail_low = -INF;
         int scores[BD_MAX_MOVES];
         bd_move best_move = 0;
@@ -444,17 +505,17 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
                  *    until another move scores above that. Counted in positions, so
                  *    as deterministic as the budget itself. */
                 if (done == 0 && out->depth == depth - 1 && depth > 1 && n > 1 &&
-                    s <= out->score - FAIL_LOW_MARGIN && !(c->off & BD_OFF_FAIL_LOW)) {
+                    s <= out->score - FAIL_LOW_MARGIN && !(c->off & BD_OFF_FAIL_LOW) && !c->helper) {
                     extending = 1;
                     fail_low = out->score - FAIL_LOW_MARGIN;
                     set_budget(c, extended);
                 } else if (done > 0 && extending && s > fail_low) {
                     extending = 0;
-                    set_budget(c, c->nodes > c->asked ? c->nodes : c->asked);
+                    set_budget(c, spent(c) > c->asked ? spent(c) : c->asked);
                 }
             }
         }
-        if (extending && !c->stopped) set_budget(c, c->nodes > c->asked ? c->nodes : c->asked);
+        if (extending && !c->stopped) set_budget(c, spent(c) > c->asked ? spent(c) : c->asked);
         if (done > 0 && done < n && best < -BD_WIN) {
             /* C. Never a move proven to lose while another is not: the moves
              *    from `done` on were not searched to this depth; of those,
@@ -487,10 +548,76 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
         if (is_mate_score(best) && mate_distance(best) <= depth) break;
         if (n == 1) break;
     }
+}
+
+/* One helper thread of a search with several (bd_search). */
+typedef struct helper {
+    ctx *c;
+    uint32_t seed;
+    int first, max_depth;
+    bd_thread *thread;
+    bd_search_result out;   /* its own result, never used */
+} helper;
+
+static void run_helper(void *arg) {
+    helper *h = (helper *)arg;
+    iterate(h->c, h->seed, h->first, h->max_depth, &h->out);
+}
+
+/* The search. With limits->threads above 1, lazy SMP: threads - 1 helper
+ * threads search the same root at the same time, each with its own context
+ * (game, killers, history) but one transposition table, which is how they
+ * help: the main thread finds their results there. Odd helpers start one
+ * depth deeper than the main thread, and each orders root moves that score
+ * alike by a seed of its own, so that they do not all search the same tree
+ * in the same order. The result is the main thread's; the node count is
+ * every thread's; the budget counts every thread's positions together
+ * (claim). The main thread raises `halt` when it is done, and every helper
+ * is joined before this returns. A helper that cannot be made or started is
+ * left out (the export's BD_NO_THREADS starts none): with none the search
+ * is the one-thread search, exactly. */
+int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+              bd_search_result *out) {
+    helper helpers[BD_MAX_THREADS - 1];
+    smp shared;
+    int k, started = 0, max_depth;
+    int threads = limits->threads < 1 ? 1 : limits->threads > BD_MAX_THREADS ? BD_MAX_THREADS : limits->threads;
+    ctx *c;
+    memset(out, 0, sizeof *out);
+    if (g->outcome != BD_ONGOING) return 1;
+    c = new_ctx(g, limits, w, NULL);
+    if (!c) return -1;
+    max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
+    shared.budget = c->asked;
+    shared.claimed = 0;
+    shared.halt = 0;
+    for (k = 1; k < threads; k++) {
+        helper *h = &helpers[started];
+        h->c = new_ctx(g, limits, w, c->tt);
+        if (!h->c) break;
+        h->c->smp = &shared;
+        h->c->helper = k;
+        h->seed = limits->seed ^ (uint32_t)k * 0x9E3779B9u;
+        h->first = 1 + (k & 1);
+        h->max_depth = max_depth;
+        memset(&h->out, 0, sizeof h->out);
+        h->thread = bd_thread_start(run_helper, h);
+        if (!h->thread) {
+            free_ctx(h->c);
+            break;
+        }
+        started++;
+    }
+    if (started) c->smp = &shared;
+    iterate(c, limits->seed, 1, max_depth, out);
     out->nodes = c->nodes;
     out->stopped = c->stopped;
-    bd_tt_free(&c->own);
-    bd_game_free(c->g);
-    free(c);
+    if (started) bd_store_flag(&shared.halt, 1);
+    for (k = 0; k < started; k++) {
+        bd_thread_join(helpers[k].thread);
+        out->nodes += helpers[k].c->nodes;
+        free_ctx(helpers[k].c);
+    }
+    free_ctx(c);
     return 0;
 }

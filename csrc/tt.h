@@ -7,16 +7,31 @@
 
 #include <stdint.h>
 #include "position.h"
+#include "thread.h"
 
 enum { BD_BOUND_NONE = 0, BD_BOUND_UPPER = 1, BD_BOUND_LOWER = 2, BD_BOUND_EXACT = 3 };
 
+/* An entry is two words: what was found (data: the move, the score, the
+ * depth and the bound, packed by bd_tt_pack) and its check, the position's
+ * key xor'ed with the data. The threads of one search share the table
+ * without a lock (search.c): each word is read and written whole
+ * (thread.h), but two threads storing into one slot at once can leave one
+ * thread's check beside the other's data. Such a torn entry fails the
+ * check for both positions, and reads as empty; so does every entry whose
+ * words do not belong together. One thread alone reads exactly what it
+ * wrote. */
 typedef struct bd_tt_entry {
-    uint64_t key;
-    int16_t score;
-    bd_move move;
-    int8_t depth;
-    uint8_t bound;
+    uint64_t check;     /* key ^ data */
+    uint64_t data;
 } bd_tt_entry;
+
+/* An entry's data, unpacked. */
+typedef struct bd_tt_hit {
+    bd_move move;
+    int16_t score;
+    int8_t depth;
+    uint8_t bound;      /* BD_BOUND_NONE: nothing for this position */
+} bd_tt_hit;
 
 typedef struct bd_tt {
     bd_tt_entry *entries;
@@ -37,6 +52,31 @@ struct bd_table {
 
 static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {
     return &tt->entries[key & tt->mask];
+}
+
+static inline uint64_t bd_tt_pack(bd_move move, int score, int depth, int bound) {
+    return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 | (uint64_t)(uint8_t)(int8_t)depth << 32 |
+           (uint64_t)(uint8_t)bound << 40;
+}
+
+/* What the slot holds for the position of `key`; bound BD_BOUND_NONE when
+ * it holds nothing for it (another position, nothing yet, or torn). */
+static inline bd_tt_hit bd_tt_probe(const bd_tt_entry *slot, uint64_t key) {
+    uint64_t data = bd_load64(&slot->data), check = bd_load64(&slot->check);
+    bd_tt_hit hit;
+    if ((check ^ data) != key) data = 0;
+    hit.move = (bd_move)(data & 0xFFFF);
+    hit.score = (int16_t)(uint16_t)(data >> 16);
+    hit.depth = (int8_t)(uint8_t)(data >> 32);
+    hit.bound = (uint8_t)(data >> 40);
+    return hit;
+}
+
+/* Write what was found for the position of `key`, over what the slot held. */
+static inline void bd_tt_store(bd_tt_entry *slot, uint64_t key, bd_move move, int score, int depth, int bound) {
+    uint64_t data = bd_tt_pack(move, score, depth, bound);
+    bd_store64(&slot->check, key ^ data);
+    bd_store64(&slot->data, data);
 }
 
 /* Start loading a slot that will be read soon. */

@@ -7,10 +7,17 @@
  * ends is rewound to the start in the same call, its record's memory kept,
  * so a long run allocates only while some game is longer than any before
  * it. All of it is C, one call for all games, so that a learner pays
- * Python's cost once a batch, not once a game. */
+ * Python's cost once a batch, not once a game.
+ *
+ * With threads (bd_vec_set_threads), a call splits the games into
+ * contiguous slices, one a thread, started and joined within the call.
+ * Each game's work reads and writes only that game's state and its own
+ * rows of the arrays, and each game has its own generator, so the arrays
+ * come out byte for byte as on one thread. */
 #include "encode.h"
 #include "game.h"
 #include "random.h"
+#include "thread.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +34,7 @@ struct bd_vec {
      * cost more than the rest of the mask; bd_vec_random draws from them. */
     uint16_t *acts;     /* [n][BD_MAX_MOVES] */
     uint8_t *nacts;     /* [n] */
+    int threads;        /* the most threads a call splits its games over */
 };
 
 enum { OBS_BYTES = BD_PLANES * BD_SQUARES };
@@ -38,6 +46,7 @@ bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plie
     e->n = n;
     e->max_plies = max_plies;
     e->fixed = fixed;
+    e->threads = 1;
     e->games = (bd_game **)calloc((size_t)n, sizeof *e->games);
     e->rng = (uint64_t *)calloc((size_t)n, sizeof *e->rng);
     e->acts = (uint16_t *)calloc((size_t)n * BD_MAX_MOVES, sizeof *e->acts);
@@ -63,6 +72,58 @@ void bd_vec_free(bd_vec *e) {
 }
 
 int bd_vec_size(const bd_vec *e) { return e->n; }
+
+void bd_vec_set_threads(bd_vec *e, int threads) {
+    e->threads = threads < 1 ? 1 : threads > BD_MAX_THREADS ? BD_MAX_THREADS : threads;
+}
+
+/* ---- Slices: one call's games split over threads.
+ *
+ * A job does games [lo, hi) of one call; `code` and `bad` are what its
+ * slice found (a step's refusal, a search's stop), `arg` the call's own
+ * arguments. */
+typedef struct slice {
+    bd_vec *e;
+    const void *arg;
+    void (*work)(struct slice *);
+    int lo, hi;
+    int code, bad;
+    bd_thread *thread;
+} slice;
+
+static void run_slice(void *s) { ((slice *)s)->work((slice *)s); }
+
+/* Games at least per thread for the cheap calls (a step, the masks, random
+ * actions): below it the thread costs more than it saves. A search is worth
+ * a thread a game. */
+enum { CHEAP_PER_THREAD = 32 };
+
+/* Run work over all games in up to e->threads slices, the first in the
+ * calling thread, the others each in a thread of its own (in this thread
+ * too when none can be started), all joined before it returns; then the
+ * slices' results, in order of their games, into out[0..count). Returns
+ * how many slices. */
+static int run_slices(bd_vec *e, void (*work)(slice *), const void *arg, int per_thread, slice *out) {
+    int k, count = e->threads, n = e->n;
+    if (count > n / per_thread) count = n / per_thread;
+    if (count < 1) count = 1;
+    for (k = 0; k < count; k++) {
+        out[k].e = e;
+        out[k].arg = arg;
+        out[k].work = work;
+        out[k].lo = (int)((int64_t)n * k / count);
+        out[k].hi = (int)((int64_t)n * (k + 1) / count);
+        out[k].code = 0;
+        out[k].bad = -1;
+        out[k].thread = k ? bd_thread_start(run_slice, &out[k]) : NULL;
+    }
+    work(&out[0]);
+    for (k = 1; k < count; k++) {
+        if (out[k].thread) bd_thread_join(out[k].thread);
+        else work(&out[k]);
+    }
+    return count;
+}
 
 const bd_game *bd_vec_game(const bd_vec *e, int i) { return e->games[i]; }
 
@@ -92,14 +153,24 @@ static inline int legal_actions(const bd_game *g, uint16_t *out) {
     return bd_legal_actions(&g->v, &g->hist[g->ply].pos, out);
 }
 
-void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks) {
+static void observe_slice(slice *s) {
+    bd_vec *e = s->e;
+    uint8_t *const *arrays = (uint8_t *const *)s->arg;   /* obs, masks */
     uint16_t fresh[BD_MAX_MOVES];
     int i;
-    for (i = 0; i < e->n; i++) {
+    for (i = s->lo; i < s->hi; i++) {
         const bd_game *g = e->games[i];
-        if (obs) bd_observe(g, viewer(e, g), obs + (size_t)i * OBS_BYTES);
-        mark_row(e, i, masks, fresh, legal_actions(g, fresh), 1);
+        if (arrays[0]) bd_observe(g, viewer(e, g), arrays[0] + (size_t)i * OBS_BYTES);
+        mark_row(e, i, arrays[1], fresh, legal_actions(g, fresh), 1);
     }
+}
+
+void bd_vec_observe(bd_vec *e, uint8_t *obs, uint8_t *masks) {
+    slice slices[BD_MAX_THREADS];
+    uint8_t *arrays[2];
+    arrays[0] = obs;
+    arrays[1] = masks;
+    run_slices(e, observe_slice, arrays, CHEAP_PER_THREAD, slices);
 }
 
 void bd_vec_reset(bd_vec *e, uint64_t seed, const bd_vec_out *out) {
@@ -136,23 +207,39 @@ static int check(bd_vec *e, int i, int32_t action, int *code) {
     return 1;
 }
 
-int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *bad) {
-    uint16_t fresh[BD_MAX_MOVES];
+/* A step's first pass over a slice: every action checked; the first
+ * refused is the slice's `bad`. */
+static void check_slice(slice *s) {
+    const int32_t *actions = (const int32_t *)s->arg;
     int i, code = BD_VEC_OK;
-    /* Every action first, so that a refusal leaves every game as it was. */
-    for (i = 0; i < e->n; i++) {
-        if (!check(e, i, actions[i], &code)) {
-            *bad = i;
-            return code;
+    for (i = s->lo; i < s->hi; i++) {
+        if (!check(s->e, i, actions[i], &code)) {
+            s->code = code;
+            s->bad = i;
+            return;
         }
     }
-    for (i = 0; i < e->n; i++) {
+}
+
+typedef struct step_args {
+    const int32_t *actions;
+    const bd_vec_out *out;
+} step_args;
+
+/* A step's second pass over a slice: the actions played, the rows written. */
+static void play_slice(slice *s) {
+    bd_vec *e = s->e;
+    const step_args *a = (const step_args *)s->arg;
+    const bd_vec_out *out = a->out;
+    uint16_t fresh[BD_MAX_MOVES];
+    int i;
+    for (i = s->lo; i < s->hi; i++) {
         bd_game *g = e->games[i];
         int mover = g->hist[g->ply].pos.side, n, ended, cut;
         /* Checked above, with room reserved: recorded as bd_game_play
          * would, the new position's moves counted once for the ending
          * (no move) and the mask both. */
-        bd_game_push(g, bd_action_move(actions[i]), BD_MAKE_PLAY);
+        bd_game_push(g, bd_action_move(a->actions[i]), BD_MAKE_PLAY);
         n = legal_actions(g, fresh);
         bd_game_judge(g, n);
         ended = g->outcome != BD_ONGOING;
@@ -170,31 +257,93 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
         bd_observe(g, viewer(e, g), out->obs + (size_t)i * OBS_BYTES);
         mark_row(e, i, out->masks, fresh, n, 0);
     }
+}
+
+int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *bad) {
+    slice slices[BD_MAX_THREADS];
+    step_args a;
+    int k, count;
+    /* Every action first, so that a refusal leaves every game as it was;
+     * the slices are in order, so the first slice that refuses names the
+     * first game refused. (Room reserved for games that pass is kept.) */
+    count = run_slices(e, check_slice, actions, CHEAP_PER_THREAD, slices);
+    for (k = 0; k < count; k++) {
+        if (slices[k].code != BD_VEC_OK) {
+            *bad = slices[k].bad;
+            return slices[k].code;
+        }
+    }
+    a.actions = actions;
+    a.out = out;
+    run_slices(e, play_slice, &a, CHEAP_PER_THREAD, slices);
     return BD_VEC_OK;
 }
 
-void bd_vec_random(bd_vec *e, int32_t *actions) {
+static void random_slice(slice *s) {
+    bd_vec *e = s->e;
+    int32_t *actions = (int32_t *)s->arg;
     int i;
     /* A game in the environment is never over (it is rewound when it ends,
      * and its start is no ending), so it has a move: the k-th of its mask's
      * actions, in increasing order. */
-    for (i = 0; i < e->n; i++)
+    for (i = s->lo; i < s->hi; i++)
         actions[i] = e->acts[(size_t)i * BD_MAX_MOVES + bd_random_below(bd_random_next(&e->rng[i]), e->nacts[i])];
+}
+
+void bd_vec_random(bd_vec *e, int32_t *actions) {
+    slice slices[BD_MAX_THREADS];
+    run_slices(e, random_slice, actions, CHEAP_PER_THREAD, slices);
+}
+
+typedef struct search_args {
+    const bd_search_limits *limits;
+    const bd_weights *w;
+    int popcnt;
+    int32_t *actions, *scores;
+} search_args;
+
+/* The searches of a slice's games, one after the other, each on one thread
+ * (the environment's threads are the slices); code 1 when the stop flag
+ * ended them, -1 when out of memory. */
+static void search_slice(slice *s) {
+    const search_args *a = (const search_args *)s->arg;
+    bd_search_limits mine = *a->limits;
+    bd_search_result found;
+    int i, code;
+    mine.threads = 1;
+    for (i = s->lo; i < s->hi; i++) {
+        if (mine.stop && bd_load_flag(mine.stop)) {
+            s->code = 1;
+            return;
+        }
+        mine.seed = a->limits->seed + (uint32_t)i;
+        code = a->popcnt ? bd_popcnt_search(s->e->games[i], &mine, a->w, &found)
+                         : bd_search(s->e->games[i], &mine, a->w, &found);
+        if (code < 0) {
+            s->code = -1;
+            return;
+        }
+        a->actions[i] = code == 0 ? bd_move_action(found.move) : -1;
+        if (a->scores) a->scores[i] = code == 0 ? found.score : 0;
+    }
 }
 
 int bd_vec_search(const bd_vec *e, const bd_search_limits *limits, const bd_weights *w,
                   int popcnt, int32_t *actions, int32_t *scores) {
-    bd_search_limits mine = *limits;
-    bd_search_result found;
-    int i, code;
-    for (i = 0; i < e->n; i++) {
-        if (limits->stop && *limits->stop) return 1;
-        mine.seed = limits->seed + (uint32_t)i;
-        code = popcnt ? bd_popcnt_search(e->games[i], &mine, w, &found)
-                      : bd_search(e->games[i], &mine, w, &found);
-        if (code < 0) return -1;
-        actions[i] = code == 0 ? bd_move_action(found.move) : -1;
-        if (scores) scores[i] = code == 0 ? found.score : 0;
+    slice slices[BD_MAX_THREADS];
+    search_args a;
+    int k, count, code = 0;
+    a.limits = limits;
+    a.w = w;
+    a.popcnt = popcnt;
+    a.actions = actions;
+    a.scores = scores;
+    /* The slices only read the games: the cast lends them to run_slices,
+     * which hands each slice its own. */
+    count = run_slices((bd_vec *)e, search_slice, &a, 1, slices);
+    for (k = 0; k < count; k++) {
+        if (slices[k].code < 0) return -1;
+        if (slices[k].code > 0) code = 1;
     }
-    return limits->stop && *limits->stop ? 1 : 0;
+    return code || (limits->stop && bd_load_flag(limits->stop)) ? 1 : 0;
 }

@@ -56,11 +56,11 @@ def run_page(name: str) -> tuple[str, list[str], str]:
 
 def build_c_driver(name: str, directory: Path, *flags: str) -> Path:
     """Compile tests/c/NAME.c with every engine source into DIRECTORY (the
-    build's own warnings on; ``flags`` add to ``-std=c99 -Wall -Wextra``)
+    build's own warnings on; ``flags`` add to ``-std=c99 -Wall -Wextra -pthread``)
     and return the program's path."""
     exe = directory / name
     sources = [str(p) for p in sorted((ROOT / "csrc").glob("*.c"))]
-    subprocess.run([str(CC), "-std=c99", "-Wall", "-Wextra", *flags, f"-I{ROOT / 'csrc'}", *sources,
+    subprocess.run([str(CC), "-std=c99", "-Wall", "-Wextra", "-pthread", *flags, f"-I{ROOT / 'csrc'}", *sources,
                     str(ROOT / "tests" / "c" / f"{name}.c"), "-o", str(exe)], check=True)
     return exe
 

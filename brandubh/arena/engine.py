@@ -1,6 +1,6 @@
 """The engine of this package as a player: a :class:`~brandubh.Bot` inside
 this process, held by its node budget (deterministic: the same game and
-seed give the same move), never by a clock.
+seed give the same move), unless its setting gives a clock.
 
 A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 ``budget`` (positions a move), ``depth``, any evaluation weight
@@ -9,7 +9,11 @@ A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 ``brandubh tune`` writes: :mod:`brandubh.core.weights`; a weight also written in
 the setting wins over the file's), and ``off=`` search features to turn
 off, joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``,
-``threats``, ``qsearch``, ``blocks``, ``lmr``).
+``threats``, ``qsearch``, ``blocks``, ``lmr``). Two settings are not
+deterministic: ``time_ms`` (each move searched for that many milliseconds;
+with neither ``level`` nor ``budget`` the clock is the only limit) and
+``threads`` (each search on that many threads, 1 to 64):
+``time_ms=100,threads=2``.
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}
@@ -66,12 +70,13 @@ def parse_setting(text: str) -> dict:
         if not eq or not re.fullmatch(r"-?[0-9]{1,12}", raw):
             raise ArgumentError(f"{quote(part)} in {quote(text)} is not key=whole-number (at most 12 digits)")
         value = int(raw)
-        if key in ("level", "budget", "depth"):
+        if key in ("level", "budget", "depth", "threads", "time_ms"):
             out[key] = value
         elif key in weight_names:
             weights[key] = value
         else:
-            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, off, cmd, "
+            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, threads, "
+                                f"time_ms, off, cmd, "
                                 f"weights=FILE or a weight ({', '.join(weight_names)})")
     if weights or from_file:
         # A weight written in the setting wins over the file's.
@@ -86,8 +91,17 @@ def make_bot(setting: dict, seed: Any):
     gives it); ArgumentError for a bad value."""
     from ..bot import Bot
 
+    from ..core.stopping import check_time_ms
+
     kwargs = dict(setting)
-    return Bot(kwargs.pop("level", 4), seed=seed, **kwargs)
+    time_ms = check_time_ms(kwargs.pop("time_ms", None))
+    if time_ms is not None and "level" not in kwargs and "budget" not in kwargs:
+        from ..core.search import MAX_BUDGET
+
+        kwargs["budget"] = MAX_BUDGET  # the clock alone
+    bot = Bot(kwargs.pop("level", 4), seed=seed, **kwargs)
+    bot.time_ms = time_ms
+    return bot
 
 
 class EnginePlayer(Player):

@@ -1,6 +1,6 @@
 """The ``brandubh`` command.
 
-    brandubh bench [--depth N] [--budget N] [--verbose]
+    brandubh bench [--depth N] [--budget N] [--threads N] [--verbose]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...

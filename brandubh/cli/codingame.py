@@ -17,6 +17,7 @@ from ..codingame.bot import (
     ASSUMED_RATE, FIRST_MS, MARGIN_MS, MAX_LEVEL, TURN_MS, _say, bot_chooser, budgets, play,
 )
 from ..codingame.export import MARGIN_MS as EXPORT_MARGIN_MS
+from ..core.search import MAX_THREADS
 from ..core.clock import move_limit_ms
 
 __all__ = ["register", "run"]
@@ -81,6 +82,9 @@ def register(subparsers) -> None:
     p.add_argument("--rate", type=real(0, open_low=True), metavar="NPS",
                    help="fixed budgets with no clock, derived from this many positions a "
                         f"second (the assumed rate is {ASSUMED_RATE})")
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=None, metavar="N",
+                   help="search on N threads (default 1; more is not deterministic; the exported "
+                        "bot has one)")
     p.add_argument("--variant", default="codingame", metavar="NAME",
                    help="the rule set: a preset (codingame, brandubh, modern, opentafl) or a "
                         "quoted line of field=value pairs (default: codingame)")
@@ -122,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         margin = MARGIN_MS if args.margin is None else args.margin
         clock_ms = (move_limit_ms(FIRST_MS, margin), move_limit_ms(TURN_MS, margin))
     choose = bot_chooser(args.level, args.seed, verbose=sys.stderr if args.verbose else None,
-                         weights=weights)
+                         weights=weights, threads=args.threads)
     if args.verbose:
         limits = (f"budgets {first} then {turn}" if clock_ms is None else
                   f"clock {clock_ms[0]:g} ms then {clock_ms[1]:g} ms")

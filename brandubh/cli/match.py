@@ -37,10 +37,12 @@ crosstable when there are more than two, how the games ended and the
 answer times.
 
 A player is an engine setting, key=value pairs: level (1-6), budget
-(positions a move), depth, an evaluation weight (attacker, defender,
-lane_one, lane_two, freedom, corner_guard, ring), weights=FILE (a weights
-file that 'brandubh tune' wrote), or off=FEATURE+FEATURE to turn search
-features off (tt, killers, history, pvs, threats, qsearch, blocks, lmr). Or
+(positions a move), depth, time_ms (a clock a move, alone when neither
+level nor budget is given) and threads (1-64), neither of these two
+deterministic, an evaluation weight (attacker, defender, lane_one,
+lane_two, freedom, corner_guard, ring), weights=FILE (a weights file that
+'brandubh tune' wrote), or off=FEATURE+FEATURE to turn search features off
+(tt, killers, history, pvs, threats, qsearch, blocks, lmr). Or
 a program: cmd=COMMAND (the rest of the text is the command), speaking the
 CodinGame puzzle's protocol, or protocol=opentafl,cmd=COMMAND, an engine for
 OpenTafl speaking its engine protocol. Players are named A, B, C... in the

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from ..argtypes import real, whole
+from ..core.search import MAX_THREADS
 from ..opentafl.engine import MARGIN_MS, MAX_LEVEL, OpenTaflEngine, serve, write_ini
 from ..variant import as_variant
 
@@ -51,6 +52,8 @@ def register(subparsers: Any) -> None:
                         "a move searches")
     p.add_argument("--budget", type=whole(1), metavar="NODES",
                    help="search this many positions a move and read no clock: reproducible")
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=None, metavar="N",
+                   help="search each move on N threads (default 1; more is not deterministic)")
     p.add_argument("--clock-only", action="store_true",
                    help="under a clock, let the clock alone decide how long a move thinks (the "
                         "level's budget is then no cap); without a clock the level's budget")
@@ -82,7 +85,7 @@ def _say(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the engine on standard input and output (or write the .ini)."""
     given = [("--level", args.level), ("--budget", args.budget), ("--margin", args.margin),
-             ("--seed", args.seed), ("--variant", args.variant)]
+             ("--seed", args.seed), ("--variant", args.variant), ("--threads", args.threads)]
     options = [word for flag, value in given if value is not None for word in (flag, f"{value:g}"
                if isinstance(value, float) else str(value))]
     as_variant(args.variant or "opentafl")  # a bad variant is refused now
@@ -95,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
                             seed=1 if args.seed is None else args.seed,
                             margin_ms=MARGIN_MS if args.margin is None else args.margin,
                             base=args.variant or "opentafl", log=_say, verbose=args.verbose,
-                            clock_only=args.clock_only)
+                            clock_only=args.clock_only, threads=args.threads)
     try:
         return serve(sys.stdin, sys.stdout, engine)
     except KeyboardInterrupt:

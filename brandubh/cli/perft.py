@@ -61,9 +61,14 @@ def root_counts(depth: int, position: str, variant: Any, full: bool) -> Iterator
 
 def _progress(stream: TextIO) -> Callable[[str], None]:
     """A line that rewrites itself on a terminal; nothing elsewhere."""
-    if not stream.isatty():
-        return lambda text: None
-    return lambda text: (stream.write("\r" + text + "\x1b[K"), stream.flush())  # type: ignore[func-returns-value]
+    on_terminal = stream.isatty()
+
+    def show(text: str) -> None:
+        if on_terminal:
+            stream.write("\r" + text + "\x1b[K")
+            stream.flush()
+
+    return show
 
 
 def run(args: argparse.Namespace) -> int:

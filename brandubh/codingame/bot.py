@@ -4,7 +4,7 @@ It reads a turn on standard input (the role, the opponent's last move, seven
 board lines; see :mod:`brandubh.codingame.turns`), answers one move on standard
 output, and does so until its input ends::
 
-    brandubh codingame [--level 1-6] [--margin MS] [--budget NODES] [--first-budget NODES] [--seed N]
+    brandubh codingame [--level 1-6] [--margin MS] [--budget NODES] [--first-budget NODES] [--seed N] [--threads N]
 
 It keeps its own game record from the boards it is given
 (:class:`~brandubh.codingame.turns.Tracker`), so the search sees the history and
@@ -113,11 +113,11 @@ def budgets(budget: Optional[int] = None, first_budget: Optional[int] = None,
 
 
 def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO] = None,
-                weights: "WeightsLike" = None) -> Chooser:
+                weights: "WeightsLike" = None, threads: Optional[int] = None) -> Chooser:
     """A chooser that plays as ``brandubh.Bot(level, seed=seed)`` (which
-    searches with ``Rules.search``), its budget capped each turn by the
-    budget the time limit allows. BrandubhError when this build has no
-    search."""
+    searches with ``Rules.search``, on ``threads`` threads), its budget
+    capped each turn by the budget the time limit allows. BrandubhError
+    when this build has no search."""
     from ..core.record import Rules
 
     if not hasattr(Rules, "search"):
@@ -126,7 +126,7 @@ def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO]
     from ..bot import Bot
     from ..core.position import parse_move
 
-    bot = Bot(level, seed=seed, weights=weights)
+    bot = Bot(level, seed=seed, weights=weights, threads=threads)
     level_budget = bot.budget
 
     def choose(record, budget: int, time_ms: Optional[float] = None) -> Optional[int]:

@@ -15,6 +15,9 @@
  * runs out, keeping the best move of what it finished. */
 static int bot_clock_out(void);
 #define BD_EXPORT_CLOCK_CHECK(c) do { if (bot_clock_out()) (c)->stopped = 1; } while (0)
+/* One thread: the bot builds with a bare `gcc bot.c`, no thread library
+ * (csrc/thread.h). */
+#define BD_NO_THREADS 1
 /*@ENGINE@*/
 /*@TABLES@*/
 /*@SETTINGS@*/

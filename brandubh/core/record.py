@@ -60,6 +60,7 @@ from .search import (
     SearchResult,
     c_weights,
     check_hash_mb,
+    check_threads,
     check_limits,
     default_weights,
     run_search,
@@ -523,7 +524,8 @@ class Rules:
 
     def search(self, budget: Optional[int] = None, seed: int = 1, depth: Optional[int] = None,
                weights: "WeightsLike" = None, _off: int = 0, *, time_ms: Optional[float] = None,
-               stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None) -> Optional[SearchResult]:
+               stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None,
+               threads: Optional[int] = None) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
         changed. No clock is read unless ``time_ms`` is given: the same game,
@@ -541,6 +543,14 @@ class Rules:
         rounded down to a power of two of 16-byte entries); by default it is
         sized from the budget (at most 32 MiB). The result depends on it,
         deterministically.
+
+        ``threads`` (1 to 64; None or 1: this thread alone): with more, the
+        engine's own helper threads search beside this one over one shared
+        table (lazy SMP); the budget and ``nodes`` count every thread's
+        positions together, and the move is this thread's. **Not
+        deterministic**: the threads' timing changes what each finds in the
+        table. Worth it with a clock (``time_ms``), where more threads see
+        deeper in the same time (docs/search.md, "Threads").
 
         ``time_ms`` (milliseconds) and ``stop`` (a :class:`~brandubh.Stop`
         or a ``threading.Event``, set from another thread) end the search
@@ -562,13 +572,15 @@ class Rules:
             if budget is None:
                 budget = DEFAULT_BUDGET if time_ms is None else MAX_BUDGET
             check_limits(budget, seed, depth)
-            if time_ms is not None or stop is not None or hash_mb is not None:
+            if time_ms is not None or stop is not None or hash_mb is not None or threads is not None:
                 time_ms = check_time_ms(time_ms)
                 check_stop(stop)
                 check_hash_mb(hash_mb)
+                check_threads(threads)
                 if lib.bd_game_outcome(self._g) != _ONGOING:
                     return None  # no copy, no worker, no wait
-            raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb)
+            raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb,
+                             threads)
             if raw is None:
                 return None
             return SearchResult(*raw)

@@ -5,7 +5,8 @@ variation search with a transposition table, limited by a count of
 positions; C reads no clock. The same game, budget, depth, seed, table size
 and weights give the same move, score and node count on every machine.
 Only ``time_ms=`` and ``stop=`` (brandubh/stopping.py), which end a search
-when the caller says so, are not deterministic.
+when the caller says so, and ``threads=`` above 1 (helper threads sharing
+the table: lazy SMP, docs/search.md) are not deterministic.
 
 >>> from brandubh import Rules
 >>> found = Rules().search(budget=20_000, seed=7)
@@ -32,6 +33,8 @@ MAX_BUDGET = 1 << 40
 DEFAULT_BUDGET = 20_000
 #: The largest transposition table a caller may ask for, in MiB (16 GiB).
 MAX_HASH_MB = 1 << 14
+#: The most threads one search runs on (the engine's BD_MAX_THREADS).
+MAX_THREADS = lib.BD_MAX_THREADS
 #: Searches up to this many positions take a few tens of milliseconds at
 #: most, and run in the calling thread; from the main thread larger ones run
 #: in a worker, so that Ctrl-C stops them (brandubh/stopping.py).
@@ -56,6 +59,21 @@ def check_hash_mb(hash_mb: object) -> None:
                                 or not 1 <= hash_mb <= MAX_HASH_MB):
         raise ArgumentError(f"hash_mb must be a whole number of MiB from 1 to {MAX_HASH_MB}, or None, "
                             f"not {quote(hash_mb)}")
+
+
+def check_threads(threads: object) -> None:
+    """``threads=`` must be None or a whole number from 1 to :data:`MAX_THREADS`.
+
+    >>> check_threads(2)
+    >>> check_threads(0)
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: threads must be a whole number from 1 to 64, or None, not 0
+    """
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)
+                                or not 1 <= threads <= MAX_THREADS):
+        raise ArgumentError(f"threads must be a whole number from 1 to {MAX_THREADS}, or None, "
+                            f"not {quote(threads)}")
 
 
 def salt_bytes(salt: Union[str, bytes, bytearray, None], what: str = "salt") -> bytes:
@@ -153,13 +171,15 @@ def features_off(names: object) -> int:
 
 def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
                off: int = 0, time_ms: Optional[float] = None, stop=None,
-               hash_mb: Optional[int] = None) -> Optional[tuple]:
+               hash_mb: Optional[int] = None, threads: Optional[int] = None) -> Optional[tuple]:
     """One C call; returns (move, score, depth, nodes, stopped, pv) or None.
     The arguments are checked already. Ctrl-C raises KeyboardInterrupt."""
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed, limits.off = budget, depth or 0, seed, off
     if hash_mb is not None:
         limits.tt_bytes = hash_mb << 20
+    if threads is not None:
+        limits.threads = threads
     out = ffi.new("bd_search_result *")
     long = budget > INLINE_BUDGET and (depth is None or depth > INLINE_DEPTH)
     if not stopping.must_wait(stop, time_ms, long):

@@ -1,7 +1,7 @@
 """``brandubh opentafl``: the engine inside OpenTafl, over OpenTafl's engine
 protocol on standard input and output::
 
-    brandubh opentafl [--level 1-6] [--budget NODES] [--margin MS] [--seed N] [--variant BASE]
+    brandubh opentafl [--level 1-6] [--budget NODES] [--margin MS] [--seed N] [--variant BASE] [--threads N]
     brandubh opentafl --write-ini DIR
 
 It says ``hello`` at once, reads the ``rules`` record into a variant (a
@@ -168,17 +168,20 @@ class OpenTaflEngine:
     ending of a side with no move, the caps, whether the start counts
     towards a repetition): the ``opentafl`` preset by default. ``log`` is
     given every line meant for standard error (with ``verbose``, a line
-    for every move too).
+    for every move too). ``threads``: each move's search on that many
+    threads (:class:`brandubh.Bot`'s; more than one is not deterministic).
+    ``clock_only``: under a clock, the clock alone decides how long a move
+    thinks (the level's budget is no cap then).
     """
 
     def __init__(self, level: int = MAX_LEVEL, budget: Optional[int] = None, seed: int = 1,
                  margin_ms: float = MARGIN_MS, base: VariantLike = "opentafl",
                  log: Optional[Callable[[str], None]] = None, verbose: bool = False,
-                 clock_only: bool = False) -> None:
+                 clock_only: bool = False, threads: Optional[int] = None) -> None:
         from ..bot import Bot
         from ..core.stopping import Stop
 
-        self.bot = Bot(level, seed=seed, budget=budget)
+        self.bot = Bot(level, seed=seed, budget=budget, threads=threads)
         self.fixed = budget is not None
         # Under a clock, let the clock alone decide (no cap from the level).
         self.clock_only = clock_only

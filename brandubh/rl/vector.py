@@ -35,7 +35,7 @@ from .._engine import ffi, lib
 from ..core.position import SETUP, SIDES, c_position, c_variant, move_text, position_text
 from ..errors import ArgumentError, EngineError, MoveError, quote
 from ..core.record import Rules
-from ..core.search import c_weights, check_limits
+from ..core.search import MAX_THREADS, c_weights, check_limits
 from ..variant import Variant, VariantLike, as_variant
 from .encoding import ACTIONS, PLANES, check_view
 
@@ -81,7 +81,12 @@ class VectorEnv:
     every machine); ``view``: ``'mover'`` (each observation seen by the side
     to move) or ``'fixed'`` (by the attackers); ``max_plies``: cut a game
     that lasts that many moves short (a truncation), None for no cut beyond
-    the rules' own caps; ``start``: the position every game starts from.
+    the rules' own caps; ``start``: the position every game starts from;
+    ``threads`` (1 to 64): how many threads each call splits the games over
+    (contiguous slices, started and joined within the call; a step, the
+    masks and the random actions take one only for every 32 games). The
+    arrays are the same, byte for byte, on any number of threads: only the
+    time changes.
 
     Rewards are +1, -1 or 0 for the side that made the move, at the end of a
     game by its rules (under ``codingame`` a repetition loses for the side
@@ -96,12 +101,13 @@ class VectorEnv:
     """
 
     def __init__(self, num_envs: int, variant: VariantLike = None, seed: int = 0, *, view: str = "mover",
-                 max_plies: Optional[int] = None, start: str = SETUP) -> None:
+                 max_plies: Optional[int] = None, start: str = SETUP, threads: int = 1) -> None:
         self.num_envs = _whole("num_envs", num_envs, 1, MAX_ENVS)
         self.variant: Variant = as_variant(variant)
         self.view = check_view(view)
         self.max_plies = None if max_plies is None else _whole("max_plies", max_plies, 1, 1 << 30)
         self._seed = _whole("seed", seed, 0, (1 << 64) - 1)
+        self.threads = _whole("threads", threads, 1, MAX_THREADS)
         if Rules(start, self.variant).is_over():
             raise ArgumentError(f"the start {quote(start)} is already an ending under this rule set")
         n = self.num_envs
@@ -145,6 +151,7 @@ class VectorEnv:
         if vec == ffi.NULL:
             raise EngineError(f"out of memory for {n} games")
         self._c = ffi.gc(vec, lib.bd_vec_free)
+        lib.bd_vec_set_threads(self._c, self.threads)
         # Every call holds it: the engine releases the GIL, and a step must
         # not run while another thread's search reads the games.
         self._lock = threading.Lock()
@@ -152,7 +159,7 @@ class VectorEnv:
 
     def __repr__(self) -> str:
         return (f"VectorEnv({self.num_envs}, variant={self.variant.as_string()!r}, view={self.view!r}, "
-                f"max_plies={self.max_plies})")
+                f"max_plies={self.max_plies}, threads={self.threads})")
 
     def reset(self, seed: Optional[int] = None) -> tuple[Any, Any]:
         """Every game back to the start; ``seed`` reseeds the generators

@@ -1,0 +1,74 @@
+/* Threads and the few atomic operations the engine shares between them
+ * (thread.c): the search's helper threads (search.c) and the batched
+ * environments' slices (vecenv.c). POSIX threads, or Windows threads under
+ * _WIN32; nothing else. A thread is started by a call and joined before the
+ * same call returns: none outlives the engine function that started it.
+ *
+ * With BD_NO_THREADS defined (the exported CodinGame bot, one file built
+ * with a bare `gcc bot.c`), no thread can be started: bd_thread_start says
+ * NULL, and every caller then does the work in the calling thread. */
+#ifndef BD_THREAD_H
+#define BD_THREAD_H
+
+#include <stdint.h>
+
+#include "engine.h"
+
+typedef struct bd_thread bd_thread;
+
+#ifdef BD_NO_THREADS
+static inline bd_thread *bd_thread_start(void (*fn)(void *), void *arg) {
+    (void)fn;
+    (void)arg;
+    return NULL;
+}
+static inline void bd_thread_join(bd_thread *t) { (void)t; }
+#else
+/* A new thread running fn(arg); NULL when the platform refuses one (the
+ * caller then runs the work itself). */
+BD_FN bd_thread *bd_thread_start(void (*fn)(void *), void *arg);
+/* Wait for the thread to end, and free it. */
+BD_FN void bd_thread_join(bd_thread *t);
+#endif
+
+/* Relaxed atomic loads and stores of a word that another thread may write
+ * at the same time: each reads or writes the whole word at once (so a
+ * reader never sees half of one write), and the compiler may not keep it
+ * in a register. They order nothing else: the transposition table checks
+ * each entry instead (tt.h), and the flags are only ever raised. On x86
+ * and ARM each is one plain load or store. */
+#if defined(__GNUC__) || defined(__clang__)
+static inline uint64_t bd_load64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void bd_store64(uint64_t *p, uint64_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
+static inline int bd_load_flag(const volatile int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void bd_store_flag(volatile int *p, int x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
+/* Replace *p by `want` if it still holds `seen`; 1 when it did. */
+static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
+    return __atomic_compare_exchange_n(p, &seen, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+#elif defined(_MSC_VER)
+#include <intrin.h>
+/* MSVC: aligned volatile 64-bit accesses are single loads and stores on
+ * x64 and ARM64. */
+static inline uint64_t bd_load64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
+static inline void bd_store64(uint64_t *p, uint64_t x) { *(volatile uint64_t *)p = x; }
+static inline int bd_load_flag(const volatile int *p) { return *p; }
+static inline void bd_store_flag(volatile int *p, int x) { *p = x; }
+static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, (__int64)want, (__int64)seen) == seen;
+}
+#else
+/* Elsewhere: volatile accesses, enough for one thread; BD_NO_THREADS is the
+ * safe choice for such a compiler. */
+static inline uint64_t bd_load64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
+static inline void bd_store64(uint64_t *p, uint64_t x) { *(volatile uint64_t *)p = x; }
+static inline int bd_load_flag(const volatile int *p) { return *p; }
+static inline void bd_store_flag(volatile int *p, int x) { *p = x; }
+static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
+    if (*p != seen) return 0;
+    *p = want;
+    return 1;
+}
+#endif
+
+#endif
