@@ -147,9 +147,13 @@ def test_a_connection_kept_alive_idles_out(serve):
     assert log.getvalue() == ""
 
 
-def test_a_client_that_trickles_its_request_is_dropped(serve):
+@pytest.mark.parametrize("where", ["line", "headers"])
+def test_a_client_that_trickles_its_request_is_dropped(serve, capfd, where):
     server, log = serve(idle_timeout=0.5, request_timeout=1.0)
-    request = (f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\n" + "X-Slow: " + "x" * 400 + "\r\n\r\n").encode()
+    if where == "line":
+        request = ("GET /api?" + "x" * 400 + f" HTTP/1.1\r\nHost: {host(server)}\r\n\r\n").encode()
+    else:
+        request = (f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\n" + "X-Slow: " + "x" * 400 + "\r\n\r\n").encode()
     with connect(server) as s:
         answered = b""
         for byte in request:  # one byte every 50 ms: 20 s for the whole, were it let through
@@ -164,6 +168,7 @@ def test_a_client_that_trickles_its_request_is_dropped(serve):
         assert answered.startswith(b"HTTP/1.1 408 ")
         assert b"the request did not arrive whole within 1 seconds" in answered
         assert closed_by_server(s)
+    assert "Traceback" not in capfd.readouterr().err and "Traceback" not in log.getvalue()
 
 
 def test_idle_connections_hold_a_bounded_number_of_threads_and_go(serve):

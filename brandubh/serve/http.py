@@ -156,6 +156,8 @@ class Handler(BaseHTTPRequestHandler):
         it to begin and up to the request timeout for it to arrive whole,
         then answer it."""
         self.close_connection = True  # unless the request asks to keep it (parse_request)
+        # What an answer before the request line is read needs (parse_request sets them after).
+        self.requestline, self.command, self.request_version = "", "", self.protocol_version
         self._reader.deadline = time.monotonic() + self.server.idle_timeout
         try:
             if not self.rfile.peek(1):
@@ -166,7 +168,6 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self.raw_requestline = self.rfile.readline(65537)
             if len(self.raw_requestline) > 65536:
-                self.requestline = self.request_version = self.command = ""
                 self.send_error(414, "Request line too long", "a request line is 65,536 bytes at most")
                 return
             if not self.parse_request():
