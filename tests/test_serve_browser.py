@@ -5,7 +5,8 @@ launch for the module.
 A whole game is played by clicks, the test's own :class:`~brandubh.Game`
 following along from what the page shows and choosing the test's moves
 with its own search; a refused click shows the game's sentence and
-changes nothing; a saved game is opened and stepped through.
+changes nothing; a saved game is opened and stepped through; the levels
+are `brandubh play`'s, level 6 marked slow.
 
 Without a browser (or without Playwright) these tests are skipped, saying
 so; with ``BRANDUBH_REQUIRE_BROWSER=1`` they fail instead. ``BRANDUBH_BROWSER``
@@ -202,3 +203,14 @@ def test_a_saved_game_stepped_through(page, tmp_path):
     settle(page, 1)
     assert pieces_shown(page) == {"c3": "attacker", "e3": "attacker", "d4": "king"}
     assert page.locator("#board path.captured.d3").count() == 1
+
+
+def test_the_levels_are_brandubh_plays_and_six_says_it_is_slow(page):
+    shown = page.evaluate("() => [...document.querySelectorAll('#level option')].map(o => [o.value, o.text])")
+    assert shown == [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"], ["5", "5"],
+                     ["6", "6 (slow: a second or more a move)"]]
+    assert page.eval_on_selector("#level", "s => s.value") == "3"
+    start_game(page, "defenders", 6)  # the engine moves first, at level 6
+    settle(page, 1)
+    assert page.text_content("#rules") == "rules: brandubh, level 6"
+    assert page.text_content("#status") == "Your move (you have the defenders)."

@@ -11,7 +11,7 @@ from typing import Any, Optional, TextIO
 from ..argtypes import whole
 from ..errors import BrandubhError
 from ..serve.api import DEFAULT_PORT, Api
-from ..serve.http import Server, host_warning
+from ..serve.http import IDLE_TIMEOUT, MAX_CONNECTIONS, REQUEST_TIMEOUT, Server, host_warning
 
 __all__ = ["register", "run"]
 
@@ -25,7 +25,10 @@ download the game text; open a saved game (a game text, a 'brandubh match
 it move by move, or play on from any move of it.
 
 The server listens on 127.0.0.1 only, unless --host says otherwise; Ctrl-C
-stops it."""
+stops it. It serves at most {connections} connections at once (the next wait their
+turn), closes one that sends nothing for {idle:g} seconds, and gives a request
+{request:g} seconds to arrive whole.""".format(connections=MAX_CONNECTIONS, idle=IDLE_TIMEOUT,
+                                                 request=REQUEST_TIMEOUT)
 
 
 _EPILOG = f"""\

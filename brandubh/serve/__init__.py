@@ -8,8 +8,10 @@ at saved games.
 - ``page.html``: the page, one file with its script and style.
 """
 
-from .api import DEFAULT_PORT, MAX_LEVEL, Api, Reply, RequestError, Table, read_games
-from .http import Server, host_warning
+from .api import (DEFAULT_PORT, LEVEL_NOTES, MAX_LEVEL, MAX_REVIEWS, MAX_TABLES, Api, Reply, RequestError, Table,
+                  read_games)
+from .http import IDLE_TIMEOUT, LISTEN_QUEUE, MAX_CONNECTIONS, REQUEST_TIMEOUT, Server, host_warning
 
-__all__ = ["Api", "RequestError", "Reply", "Server", "Table", "MAX_LEVEL", "DEFAULT_PORT", "read_games",
-           "host_warning"]
+__all__ = ["Api", "RequestError", "Reply", "Server", "Table", "MAX_LEVEL", "LEVEL_NOTES", "MAX_TABLES",
+           "MAX_REVIEWS", "DEFAULT_PORT", "IDLE_TIMEOUT", "REQUEST_TIMEOUT", "MAX_CONNECTIONS", "LISTEN_QUEUE",
+           "read_games", "host_warning"]

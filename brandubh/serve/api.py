@@ -48,7 +48,7 @@ requests.
 >>> refused.status, refused.json()['error']
 (409, 'd1 to d4: the attacker on d1 is blocked by the piece on d2')
 >>> api.call('POST', '/api/games', b'{"level": 9}').json()['error']
-'level must be a whole number from 1 to 5, not 9'
+'level must be a whole number from 1 to 6, not 9'
 """
 
 from __future__ import annotations
@@ -69,15 +69,26 @@ if TYPE_CHECKING:
     from ..bot import Bot
     from ..game import Game
 
-__all__ = ["Api", "RequestError", "Reply", "Table", "MAX_LEVEL", "DEFAULT_PORT", "read_games"]
+__all__ = ["Api", "RequestError", "Reply", "Table", "MAX_LEVEL", "LEVEL_NOTES", "MAX_TABLES", "MAX_REVIEWS",
+           "DEFAULT_PORT", "read_games"]
 
 #: The port ``brandubh serve`` listens on unless told otherwise.
 DEFAULT_PORT = 8421
-#: The strongest level the server offers: level 5 thinks for about a tenth of
-#: a second a move here, level 6 for seconds, which a page should not wait on.
-MAX_LEVEL = 5
-#: The most games kept at once; past it the one used longest ago goes.
+#: The strongest level the server offers: all of ``brandubh play``'s. Level 5
+#: thinks a few hundredths of a second a move on the project's machine; level
+#: 6, eight times as many positions, a few tenths there and a second or more
+#: on a slower one, and the page says so beside it (:data:`LEVEL_NOTES`).
+MAX_LEVEL = 6
+#: What the page says beside a level, where there is something to say.
+LEVEL_NOTES = {6: "slow: a second or more a move"}
+#: The most games in play kept at once; past it the one used longest ago
+#: goes. Saved games opened to look at are kept apart and never push out a
+#: game in play.
 MAX_TABLES = 100
+#: The most saved games opened to look at kept at once; past it the ones
+#: used longest ago go (never one of those a request has just opened, nor a
+#: game in play). A text holding more games than this is refused.
+MAX_REVIEWS = 500
 #: The largest request body read, in bytes (a long saved file fits many times).
 MAX_BODY = 1 << 20
 #: The search budget of an analysis: a hint's, in ``brandubh play`` too.
@@ -181,13 +192,15 @@ class Table:
         return self.session is not None and self.session.engine_to_move
 
 
-def read_games(text: str) -> list[tuple[str, "Game"]]:
+def read_games(text: str, most: Optional[int] = None) -> list[tuple[str, "Game"]]:
     """The games in a saved text, each with a label: one game text (as
     :meth:`Game.as_text <brandubh.Game.as_text>`, ``brandubh play``'s
     ``save`` and ``brandubh referee --save`` write it), several after ``#``
     lines (``brandubh match --games-out``), or a game record of ``referee
     --save`` (its JSON, whose ``text`` is the game). A
-    :class:`RequestError` saying which game and what is wrong otherwise.
+    :class:`RequestError` saying which game and what is wrong otherwise,
+    or, when the text holds more than ``most`` games, how many it holds
+    (before any is read).
 
     >>> games = read_games('# the first\\nvariant brandubh\\nmoves d2c2\\n\\nvariant codingame\\nmoves d1c1 d3c3\\n')
     >>> [(label, game.ply) for label, game in games]
@@ -196,12 +209,19 @@ def read_games(text: str) -> list[tuple[str, "Game"]]:
     Traceback (most recent call last):
     ...
     brandubh.serve.api.RequestError: game 1 (line 1): move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
+    >>> read_games('variant brandubh\\nmoves\\n\\n' * 3, most=2)
+    Traceback (most recent call last):
+    ...
+    brandubh.serve.api.RequestError: the text holds 3 games; at most 2 saved games are kept open at once: open it in parts
     """
     from ..game import Game
 
     if text.lstrip().startswith("{"):
         try:
             record = json.loads(text)
+        except RecursionError:
+            raise RequestError("the text starts like JSON but is nested too deeply to read: paste a game text, "
+                               "or a game record as brandubh referee --save writes it") from None
         except ValueError:
             raise RequestError("the text starts like JSON but is not JSON: paste a game text, "
                                "or a game record as brandubh referee --save writes it") from None
@@ -237,6 +257,9 @@ def read_games(text: str) -> list[tuple[str, "Game"]]:
     if not blocks:
         raise RequestError("there is no game in the text: a game text has a variant line and a moves line, "
                            "as 'variant brandubh' and 'moves d2c2 d3c3'")
+    if most is not None and len(blocks) > most:
+        raise RequestError(f"the text holds {len(blocks)} games; at most {most} saved games are kept open at "
+                           "once: open it in parts")
     games = []
     for index, (number, name, body) in enumerate(blocks, 1):
         where = f"game {index} (line {number})"
@@ -260,6 +283,9 @@ def _fields(body: bytes, allowed: tuple[str, ...]) -> dict:
         data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise RequestError("the request body is not UTF-8 text") from None
+    except RecursionError:
+        raise RequestError("the request body is nested too deeply to read: a request here is one JSON object "
+                           "of plain fields") from None
     except ValueError as error:
         raise RequestError(f"the request body is not JSON: {error}") from None
     if not isinstance(data, dict):
@@ -289,7 +315,9 @@ def _side(value: object) -> str:
 class Api:
     """The JSON interface, without HTTP: :meth:`call` takes a method, a
     path (with its query) and a body, and gives a :class:`Reply`. It keeps
-    the games (:class:`Table`) by id, at most :data:`MAX_TABLES`.
+    the games (:class:`Table`) by id: at most :data:`MAX_TABLES` games in
+    play and, apart from them, :data:`MAX_REVIEWS` saved games opened to
+    look at.
 
     ``seed``: any text, so that the engines play the same way again (a
     fresh one each start by default). ``make_bot``: how a game's engine is
@@ -297,8 +325,8 @@ class Api:
 
     >>> api = Api()
     >>> info = api.call('GET', '/api').json()
-    >>> info['levels'], info['presets'][:2]
-    ([1, 2, 3, 4, 5], ['brandubh', 'codingame'])
+    >>> info['levels'], info['level_notes'], info['presets'][:2]
+    ([1, 2, 3, 4, 5, 6], {'6': 'slow: a second or more a move'}, ['brandubh', 'codingame'])
     >>> api.call('GET', '/api/games/nothing').json()['error']
     "no game 'nothing' here: a game's id is 12 hexadecimal digits"
     """
@@ -325,16 +353,30 @@ class Api:
         return Bot(level, seed=seed)
 
     def _keep(self, game: "Game", you: Optional[str], bot: Optional["Bot"], label: str = "") -> Table:
+        """A game in play (``you`` and ``bot``) or one opened to look at, kept."""
+        return self._keep_all([(game, you, bot, label)])[0]
+
+    def _keep_all(self, games: list[tuple["Game", Optional[str], Optional["Bot"], str]]) -> list[Table]:
+        """Keep games, all of one kind, under one hold of the lock; past the
+        most of that kind, those of that kind used longest ago go, never
+        one of these."""
         with self._lock:
-            table_id = secrets.token_hex(6)
-            while table_id in self._tables:  # pragma: no cover - one chance in 2**48
+            made = []
+            for game, you, bot, label in games:
                 table_id = secrets.token_hex(6)
-            table = Table(table_id, game, you, bot, label)
-            self._tables[table_id] = table
-            while len(self._tables) > MAX_TABLES:
-                oldest = min(self._tables.values(), key=lambda t: t.used)
-                del self._tables[oldest.id]
-            return table
+                while table_id in self._tables:  # pragma: no cover - one chance in 2**48
+                    table_id = secrets.token_hex(6)
+                table = Table(table_id, game, you, bot, label)
+                self._tables[table_id] = table
+                made.append(table)
+            review = made[0].session is None
+            most = MAX_REVIEWS if review else MAX_TABLES
+            new = {table.id for table in made}
+            kind = [t for t in self._tables.values() if (t.session is None) == review and t.id not in new]
+            kind.sort(key=lambda t: t.used)
+            for table in kind[:max(0, len(kind) + len(made) - most)]:
+                del self._tables[table.id]
+            return made
 
     def table(self, table_id: str) -> Table:
         """The game with this id; a :class:`RequestError` (404) for none."""
@@ -344,7 +386,8 @@ class Api:
             table = self._tables.get(table_id)
             if table is None:
                 raise RequestError(f"no game {quote(table_id)} here: it was never made, or it was closed "
-                                   f"(the server keeps the {MAX_TABLES} games used last)", 404)
+                                   f"(the server keeps the {MAX_TABLES} games in play and the {MAX_REVIEWS} "
+                                   "saved games used last)", 404)
             table.used = time.monotonic()
             return table
 
@@ -489,6 +532,7 @@ class Api:
         from ..variant import PRESETS
 
         return {"version": __version__, "presets": list(PRESETS), "levels": list(range(1, MAX_LEVEL + 1)),
+                "level_notes": {str(level): note for level, note in LEVEL_NOTES.items()},
                 "sides": list(SIDES), "default_level": 3}
 
     # -- the actions -------------------------------------------------------------------
@@ -515,13 +559,11 @@ class Api:
         text = fields.get("text")
         if not isinstance(text, str):
             raise RequestError("give the saved game as \"text\", a string")
-        games = read_games(text)
-        out = []
-        for label, game in games:
-            table = self._keep(game, None, None, label)
-            out.append({"id": table.id, "label": label, "plies": game.ply, "variant": game.variant.as_string(),
-                        "result": game.result_sentence})
-        return {"games": out}
+        games = read_games(text, most=MAX_REVIEWS)
+        tables = self._keep_all([(game, None, None, label) for label, game in games])
+        return {"games": [{"id": table.id, "label": table.label, "plies": table.game.ply,
+                           "variant": table.game.variant.as_string(), "result": table.game.result_sentence}
+                          for table in tables]}
 
     @staticmethod
     def _playing(table: Table) -> Session:
