@@ -13,8 +13,9 @@ steps: the Fishtest schedule, ``alpha = 0.602``, ``gamma = 0.101``.
 
 Every game is played by the arena's one game function
 (:func:`~brandubh.arena.loop.play_game`) through :func:`~brandubh.arena.event.run_event`,
-in this process's threads or on a Ray cluster
-(:class:`~brandubh.arena.cluster.RayExecutor`). Everything a step does
+in worker processes started once for the run
+(:class:`~brandubh.arena.workers.ProcessExecutor`; one job: this process),
+or on a Ray cluster (:class:`~brandubh.arena.cluster.RayExecutor`). Everything a step does
 follows from the configuration and the step's number (the signs, the
 openings, the engines' seeds), so a run, its log and its weights are the
 same on every machine, however many workers play, and however often it
@@ -402,12 +403,15 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise ArgumentError(f"cannot write {quote(path)} ({what}): its folder is missing or not writable")
-    executor = None
+    jobs = args.jobs or default_jobs()
     if args.ray:
         from .arena.cluster import RayExecutor
 
         executor = RayExecutor(args.ray, jobs=args.jobs)
-    jobs = args.jobs or default_jobs()
+    else:  # worker processes, started once for the run, as many as a step's games can use
+        from .arena.workers import local_executor
+
+        executor = local_executor(min(jobs, 2 * config.pairs, default_jobs()))
     try:
         tuner = SpsaTuner(config, state, jobs=jobs, executor=executor)
         where = executor.describe() if executor is not None else f"{jobs} at a time in this process"

@@ -31,6 +31,7 @@ from .openings import Opening, load_openings, random_openings
 from .player import Limits, Player
 from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
+from .workers import ProcessExecutor, local_executor
 
 __all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
            "save_game", "save_summary", "make_executor"]
@@ -73,7 +74,12 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
     jobs_default = "the number of cores" if jobs is None else str(jobs)
     g.add_argument("--jobs", "-j", type=whole(1), default=jobs, metavar="N",
                    help=f"games played at once (default {jobs_default}; at most the games and "
-                        "the cores; more than the cores would slow the programs' answers)")
+                        "the cores; more than the cores would slow the programs' answers), each "
+                        "in a worker process of its own")
+    g.add_argument("--threads", action="store_true",
+                   help="play the --jobs games in threads of this process instead of worker "
+                        "processes (no start-up; slower for fast games, whose Python holds the "
+                        "interpreter's lock)")
     g.add_argument("--ray", metavar="ADDRESS",
                    help="play the games as tasks on a Ray cluster: auto (the one started on this "
                         "machine by 'ray start --head', or RAY_ADDRESS), local (one started for "
@@ -233,11 +239,15 @@ def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO]
 
 
 def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
-    """The executor ``--ray`` asks for (a :class:`~brandubh.arena.cluster.RayExecutor`,
-    ``--jobs`` at once or the cluster's CPUs), or None: the run's own threads."""
+    """The executor the options ask for: with ``--ray`` a
+    :class:`~brandubh.arena.cluster.RayExecutor` (``--jobs`` at once or the
+    cluster's CPUs); for more than one game at once a
+    :class:`~brandubh.arena.workers.ProcessExecutor` (its workers started
+    here, once for the run), or with ``--threads`` None, as for one game at
+    once: the run's own threads."""
     address = getattr(args, "ray", None)
     if not address:
-        return None
+        return local_executor(event.jobs_used(), threads=getattr(args, "threads", False))
     from .cluster import RayExecutor
 
     return RayExecutor(address, jobs=getattr(args, "jobs", None))
@@ -245,7 +255,7 @@ def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
 
 def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
          games_file: Optional[TextIO], total: int, stdout: TextIO, stderr: TextIO) -> int:
-    if executor is not None:
+    if executor is not None and not isinstance(executor, ProcessExecutor):
         print(f"playing {executor.describe()}", file=stderr)
     else:
         jobs = event.jobs_used(total)

@@ -6,8 +6,9 @@ so (a round robin), or with ``gauntlet`` only the first player against
 each of the others. The games are played by :func:`~brandubh.arena.loop.play_game`,
 by default up to ``jobs`` at once, each in a thread of its own (an engine
 searches with the interpreter's lock released, and a program is waited
-on), or as Ray tasks on a cluster (:mod:`brandubh.arena.executor`), and
-reported as they finish.
+on), in worker processes (what the command line's ``--jobs N`` uses), or
+as Ray tasks on a cluster (:mod:`brandubh.arena.executor`), and reported
+as they finish.
 
 >>> from brandubh.arena import EnginePlayer
 >>> e = Event([EnginePlayer.from_text('budget=200'), EnginePlayer.from_text('budget=100'),
@@ -163,7 +164,8 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
 
     The games are played by ``executor`` (:mod:`brandubh.arena.executor`):
     by default threads of this process, ``event.jobs_used()`` at once; a
-    :class:`~brandubh.arena.cluster.RayExecutor` plays them on a Ray
+    :class:`~brandubh.arena.workers.ProcessExecutor` plays them in worker
+    processes, a :class:`~brandubh.arena.cluster.RayExecutor` on a Ray
     cluster. A game the executor gives back unplayed (its machine was
     lost) is played again before any game not yet started; each game is
     counted once. The caller keeps an executor it passes (and closes it)."""
@@ -179,13 +181,16 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
 
     games: list = []
     replayed = 0
-    stopped = interrupted = False
+    stopped = interrupted = told = False
     t0 = time.monotonic()
     old_interval = sys.getswitchinterval()
     sys.setswitchinterval(min(old_interval, 0.001))  # less waiting for the GIL, truer times
     try:
         queue = deque(specs)
         while pool.running or (queue and not stopped and not abort.is_set()):
+            if abort.is_set() and not told:  # the games out stop at their next turn
+                pool.stop()
+                told = True
             while queue and pool.running < pool.slots and not stopped and not abort.is_set():
                 pool.submit(queue.popleft())
             for spec, record in pool.finished(timeout=0.2):
