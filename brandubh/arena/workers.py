@@ -181,6 +181,62 @@ class _Worker:
                 pass
 
 
+# The resource tracker: multiprocessing starts one process a parent, with
+# its first spawned child, and leaves it running until the parent exits.
+# The executors stop it when the last of them closes, if one of them
+# started it (a program's own use of multiprocessing keeps its own).
+_executors_lock = threading.Lock()
+_executors_open = 0
+_tracker_ours = False
+
+
+def _tracker() -> Any:
+    try:
+        from multiprocessing import resource_tracker
+
+        return resource_tracker._resource_tracker
+    except (ImportError, AttributeError):  # pragma: no cover - another Python's multiprocessing
+        return None
+
+
+def _opened() -> None:
+    global _executors_open, _tracker_ours
+    with _executors_lock:
+        if _executors_open == 0:
+            tracker = _tracker()
+            _tracker_ours = tracker is not None and getattr(tracker, "_fd", 0) is None
+        _executors_open += 1
+
+
+def _closed() -> None:
+    """The last executor closed: stop the resource tracker if one of them
+    started it. It leaves when every holder of its pipe has closed it (the
+    workers are gone by now); it is reaped if it leaves within a second."""
+    global _executors_open
+    with _executors_lock:
+        _executors_open -= 1
+        if _executors_open or not _tracker_ours:
+            return
+        tracker = _tracker()
+        try:
+            with tracker._lock:
+                fd, pid = tracker._fd, tracker._pid
+                if fd is None or pid is None:
+                    return
+                os.close(fd)
+                tracker._fd = tracker._pid = None
+        except Exception:  # pragma: no cover - another Python's multiprocessing
+            return
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return
+        except ChildProcessError:  # pragma: no cover - reaped elsewhere
+            return
+        time.sleep(0.005)
+
+
 def _kill_marked(marks: list) -> None:
     """Kill every process that carries one of the worker ``marks`` (the
     programs a worker started, and theirs), and each one's process group."""
@@ -232,6 +288,7 @@ class ProcessExecutor(Executor):
         self.replayed = 0
         self.started = 0
         self._closed = False
+        _opened()
         try:
             for _ in range(self.slots):
                 self._workers.append(self._start())
@@ -247,6 +304,11 @@ class ProcessExecutor(Executor):
     def pids(self) -> list:
         """The workers' process ids."""
         return [w.pid for w in self._workers]
+
+    @property
+    def marks(self) -> list:
+        """The marks (values of :data:`WORKER_MARK`) of the workers' programs."""
+        return [w.mark for w in self._workers]
 
     # -- playing ------------------------------------------------------------------
 
@@ -398,6 +460,7 @@ class ProcessExecutor(Executor):
         for worker in self._workers:
             worker.kill()
         _kill_marked([w.mark for w in self._workers])
+        _closed()
 
     def describe(self) -> str:
         return f"{self.slots} at a time in worker processes"
