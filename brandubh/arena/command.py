@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Any, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
@@ -264,6 +265,7 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
                   + ("games" if total <= default_jobs() else "cores") + " there are)", file=stderr)
     progress = Progress(total, stream=stderr, enabled=False if args.no_progress or args.json else None)
     done = [0]
+    drawn = [0.0]
     written: set = set()
 
     def write(game: GameRecord) -> None:
@@ -285,7 +287,13 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
             elif game.fault and game.stderr.get(game.fault):
                 for line in game.stderr[game.fault].rstrip().splitlines()[-5:]:
                     print(f"    {game.fault}> {line}", file=stderr)
-        progress.update(done[0], so_far.progress_text())
+        # The bar's text counts every game so far: made only when it is
+        # drawn (a terminal, at most ten times a second), so that a fast
+        # run's report costs this process little while its workers play.
+        now = time.monotonic()
+        if progress.enabled and (now - drawn[0] >= 0.1 or done[0] == total):
+            drawn[0] = now
+            progress.update(done[0], so_far.progress_text(), force=True)
 
     # A terminated run ends its programs first: they run in sessions of
     # their own, and nothing else would stop one that hangs.
