@@ -238,6 +238,26 @@ def test_ctrl_c_at_a_terminal_reports_the_games_and_leaves_no_process(tmp_path):
     assert sum(r["reason"] not in ("aborted", "error") for r in records) == int(stdout.split()[0])
 
 
+def test_a_killed_run_leaves_no_worker_and_no_program(tmp_path):
+    """The command SIGKILLed (nothing of it runs to clean up): each worker
+    sees its pipe close, kills its programs and leaves."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "brandubh", "match", "level=3", f"cmd={SLEEPER}", "budget=300",
+         "--games", "40", "--jobs", "2", "--verbose", "--variant", "codingame", "--hang-ms", "100000"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        assert first.startswith("game "), first + proc.stderr.read()
+        time.sleep(1.0)
+        seen = descendants(proc.pid)
+        proc.kill()
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert len(seen) >= 4, seen  # two workers, a sleeper bot and its child at least
+    assert gone_soon(seen), [p for p in seen if running(p)]
+
+
 def test_fork_is_refused():
     with pytest.raises(ValueError, match="spawn or forkserver"):
         ProcessExecutor(2, start_method="fork")

@@ -54,15 +54,12 @@ import uuid
 from multiprocessing.connection import wait as wait_any
 from typing import Any, Optional
 
+from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, play_game, unplayed
 from .process import Registry, marked
 
 __all__ = ["ProcessExecutor", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
-
-#: How many times one game may be lost with its worker before the run gives
-#: up on it (an arena error: a game that kills every worker it meets).
-MAX_LOSSES = 3
 
 #: The environment variable that marks every program one worker starts.
 WORKER_MARK = "BRANDUBH_ARENA_WORKER"
