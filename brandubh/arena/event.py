@@ -199,6 +199,8 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
                     queue.appendleft(spec)
                     continue
                 games.append(record)
+                if event.sprt is None and on_game is None:
+                    continue  # nobody asks for the result so far (a tuning step)
                 so_far = result(games, replayed=replayed)
                 if event.sprt is not None and not stopped:
                     stopped = so_far.sprt().decision is not None

@@ -14,6 +14,7 @@ faults, the games that repeated an earlier one, and the answer times.
 
 from __future__ import annotations
 
+import operator
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from .loop import GameRecord
 __all__ = ["EventResult"]
 
 SIDES = ("attackers", "defenders")
+_INDEX = operator.attrgetter("index")  # a game's place in the event
 
 
 @dataclass
@@ -49,7 +51,7 @@ class EventResult:
 
     def __post_init__(self) -> None:
         self.players = [tuple(p) for p in self.players]  # type: ignore[misc]
-        self.games = sorted(self.games, key=lambda g: g.index)
+        self.games = sorted(self.games, key=_INDEX)
 
     # -- counting ------------------------------------------------------------------
 
