@@ -258,9 +258,13 @@ def test_a_killed_run_leaves_no_worker_and_no_program(tmp_path):
     assert gone_soon(seen), [p for p in seen if running(p)]
 
 
-def test_fork_is_refused():
-    with pytest.raises(ValueError, match="spawn or forkserver"):
-        ProcessExecutor(2, start_method="fork")
+@pytest.mark.parametrize("kw, words", [({"start_method": "fork"}, "spawn or forkserver"),
+                                       ({"slots": 0}, "at least one worker")])
+def test_bad_settings_are_refused_before_any_process_starts(kw, words):
+    before = descendants(os.getpid())
+    with pytest.raises(ValueError, match=words):
+        ProcessExecutor(**kw)
+    assert descendants(os.getpid()) <= before
 
 
 def test_tune_with_two_jobs_writes_the_same_log(tmp_path, capsys):

@@ -54,6 +54,7 @@ import uuid
 from multiprocessing.connection import wait as wait_any
 from typing import Any, Optional
 
+from ..errors import ArgumentError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, play_game, unplayed
@@ -273,10 +274,12 @@ class ProcessExecutor(Executor):
     ``started`` the workers started (``slots`` and one for each lost)."""
 
     def __init__(self, slots: int = 2, start_method: str = "spawn", grace: float = STOP_GRACE) -> None:
-        if start_method == "fork":
-            raise ValueError("worker processes are not forked: the run's threads would be copied "
-                             "half-way through what they do (use spawn or forkserver)")
-        self.slots = max(1, int(slots))
+        if start_method not in ("spawn", "forkserver"):
+            raise ArgumentError(f"worker processes start by spawn or forkserver, not {quote(start_method)} "
+                                "(a forked worker would copy this process's threads' locks as they are)")
+        if not isinstance(slots, int) or isinstance(slots, bool) or slots < 1:
+            raise ArgumentError(f"a process executor needs at least one worker, not {quote(slots)}")
+        self.slots = slots
         self.grace = float(grace)
         self._context = multiprocessing.get_context(start_method)
         self._workers: list = []
