@@ -404,6 +404,7 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise ArgumentError(f"cannot write {quote(path)} ({what}): its folder is missing or not writable")
     jobs = args.jobs or default_jobs()
+    executor: Any
     if args.ray:
         from .arena.cluster import RayExecutor
 

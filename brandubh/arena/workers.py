@@ -103,9 +103,9 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
                     games.put((message[1], message[2], abort))
                 elif message[0] == "stop":
                     with lock:
-                        abort = aborts.get(message[1])
-                    if abort is not None:
-                        abort.set()
+                        stopping = aborts.get(message[1])
+                    if stopping is not None:
+                        stopping.set()
                         registry.kill_all()
         except BaseException:  # EOF: the run is over or gone (or its message was cut)
             pass
