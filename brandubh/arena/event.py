@@ -185,20 +185,32 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     t0 = time.monotonic()
     old_interval = sys.getswitchinterval()
     sys.setswitchinterval(min(old_interval, 0.001))  # less waiting for the GIL, truer times
+    queue = deque(specs)
+    taken: deque = deque()  # records taken from the executor, not yet reported
+
+    def refill() -> None:
+        while queue and pool.running < pool.slots and not stopped and not abort.is_set():
+            pool.submit(queue.popleft())
+
     try:
-        queue = deque(specs)
         while pool.running or (queue and not stopped and not abort.is_set()):
             if abort.is_set() and not told:  # the games out stop at their next turn
                 pool.stop()
                 told = True
-            while queue and pool.running < pool.slots and not stopped and not abort.is_set():
-                pool.submit(queue.popleft())
-            for spec, record in pool.finished(timeout=0.2):
-                if record is None:  # lost with its machine: played again, first
-                    replayed += 1
-                    queue.appendleft(spec)
-                    continue
-                games.append(record)
+            refill()
+            done = pool.finished(timeout=0.2)
+            lost = [spec for spec, record in done if record is None]
+            for spec in reversed(lost):  # lost with its machine: played again, first
+                replayed += 1
+                queue.appendleft(spec)
+            taken.extend(record for _, record in done if record is not None)
+            if event.sprt is None:
+                # The next games start before these are reported, so that
+                # no worker waits while this process writes and counts.
+                # (An SPRT decides first whether there are next games.)
+                refill()
+            while taken:
+                games.append(taken.popleft())
                 if event.sprt is None and on_game is None:
                     continue  # nobody asks for the result so far (a tuning step)
                 so_far = result(games, replayed=replayed)
@@ -209,6 +221,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     except KeyboardInterrupt:
         interrupted = True
         abort.set()
+        games.extend(taken)
         games.extend(pool.interrupt())
     finally:
         if own:
