@@ -276,3 +276,19 @@ def test_tune_with_two_jobs_writes_the_same_log(tmp_path, capsys):
         logs.append(json.loads(Path(f"{out}.state.json").read_text())["log"])
     assert "worker processes" in capsys.readouterr().err
     assert logs[0] == logs[1] and len(logs[0]) == 3
+
+
+def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path):
+    """Each worker imports the script's main module: one that makes an
+    executor at the top level cannot start a worker, and says why, rather
+    than losing every game."""
+    script = tmp_path / "script.py"
+    script.write_text(
+        "from brandubh.arena import EnginePlayer, Event, ProcessExecutor, run_event\n"
+        "event = Event([EnginePlayer.from_text('budget=100'), EnginePlayer.from_text('budget=50')], games=4)\n"
+        "with ProcessExecutor(2) as pool:\n"
+        "    run_event(event, executor=pool)\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode != 0
+    assert "WorkerError" in run.stderr and "if __name__" in run.stderr.splitlines()[-1]

@@ -54,13 +54,13 @@ import uuid
 from multiprocessing.connection import wait as wait_any
 from typing import Any, Optional
 
-from ..errors import ArgumentError, quote
+from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, play_game, unplayed
 from .process import Registry, marked
 
-__all__ = ["ProcessExecutor", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
+__all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
 
 #: The environment variable that marks every program one worker starts.
 WORKER_MARK = "BRANDUBH_ARENA_WORKER"
@@ -72,6 +72,10 @@ STOP_GRACE = 10.0
 #: How long a closing executor waits for its workers to leave by
 #: themselves before it kills them.
 _LEAVE = 2.0
+
+
+class WorkerError(BrandubhError):
+    """The worker processes cannot play: one could not even start."""
 
 
 # -- the worker ------------------------------------------------------------------------
@@ -156,6 +160,7 @@ class _Worker:
         self.spec: Optional[GameSpec] = None
         self.stopping = False
         self.broken = False  # a message to or from it was cut by an interrupt
+        self.played = 0  # games it sent back
 
     @property
     def pid(self) -> Optional[int]:
@@ -373,8 +378,15 @@ class ProcessExecutor(Executor):
         worker.spec = None
         worker.stopping = False
         if message is not None and message[1] == spec.index:
+            worker.played += 1
             return self._record(spec, message)
+        code = worker.process.exitcode
         self._retire(worker)  # a new worker takes its place at the next game
+        if not worker.played and code is not None and code > 0:
+            raise WorkerError(f"a worker process could not start (exit code {code}; what it said is on "
+                              "standard error). A script that makes a ProcessExecutor must do its work "
+                              "under 'if __name__ == \"__main__\":', since each worker imports the "
+                              "script's main module")
         lost = self._losses.get(spec.index, 0) + 1
         self._losses[spec.index] = lost
         if lost >= MAX_LOSSES:
