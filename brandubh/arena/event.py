@@ -19,6 +19,7 @@ as they finish.
 
 from __future__ import annotations
 
+import bisect
 import os
 import string
 import sys
@@ -174,12 +175,16 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     own = executor is None
     pool = ThreadExecutor(event.jobs_used(len(specs)), abort) if executor is None else executor
     named = [(p.name, p.describe()) for p in event.players]
+    settings = event.settings()
 
     def result(games: list, **kw) -> EventResult:
-        return EventResult(named, games, event.settings(), event.sprt, event.alpha, event.beta,
+        return EventResult(named, games, settings, event.sprt, event.alpha, event.beta,
                            len(specs), **kw)
 
+    # The games in the event's order as they come (and their numbers, to
+    # place each): the result so far is made once a game without a sort.
     games: list = []
+    order: list = []
     replayed = 0
     stopped = interrupted = told = False
     t0 = time.monotonic()
@@ -210,14 +215,18 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
                 # (An SPRT decides first whether there are next games.)
                 refill()
             while taken:
-                games.append(taken.popleft())
+                record = taken[0]
+                at = bisect.bisect(order, record.index)
+                order.insert(at, record.index)
+                games.insert(at, record)
+                taken.popleft()
                 if event.sprt is None and on_game is None:
                     continue  # nobody asks for the result so far (a tuning step)
-                so_far = result(games, replayed=replayed)
+                so_far = result(games, replayed=replayed, in_order=True)
                 if event.sprt is not None and not stopped:
                     stopped = so_far.sprt().decision is not None
                 if on_game is not None:
-                    on_game(games[-1], so_far)
+                    on_game(record, so_far)
     except KeyboardInterrupt:
         interrupted = True
         abort.set()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any, Optional, Sequence
 
 from ..stats import Tally, elo_estimate, format_elo
@@ -48,10 +48,13 @@ class EventResult:
     #: Games given back unplayed by the executor (a lost machine) and
     #: played again: each is in ``games`` once.
     replayed: int = 0
+    #: ``games`` is in order already (a run keeps it so): not sorted again,
+    #: which would cost the run a pass over every game each time one ends.
+    in_order: InitVar[bool] = False
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, in_order: bool) -> None:
         self.players = [tuple(p) for p in self.players]  # type: ignore[misc]
-        self.games = sorted(self.games, key=_INDEX)
+        self.games = list(self.games) if in_order else sorted(self.games, key=_INDEX)
 
     # -- counting ------------------------------------------------------------------
 
