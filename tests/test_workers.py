@@ -292,3 +292,25 @@ def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path):
                          timeout=120)
     assert run.returncode != 0
     assert "WorkerError" in run.stderr and "if __name__" in run.stderr.splitlines()[-1]
+
+
+def test_the_command_line_picks_processes_for_more_than_one_job_and_threads_on_request():
+    from brandubh.arena.command import event_from_args, make_executor, parse_player
+    from brandubh.arena.event import default_jobs
+    from brandubh.cli import build_parser
+
+    parser = build_parser()
+
+    def executor(*extra):
+        args = parser.parse_args(["match", A, B, "--games", "4", *extra])
+        players = [parse_player(t, n) for t, n in zip(args.players, "AB")]
+        return make_executor(args, event_from_args(args, players))
+
+    assert executor("--jobs", "1") is None
+    assert executor("--jobs", "2", "--threads") is None
+    pool = executor("--jobs", "2")
+    try:
+        assert isinstance(pool, ProcessExecutor) == (default_jobs() > 1)
+    finally:
+        if pool is not None:
+            pool.close()
