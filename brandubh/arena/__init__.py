@@ -11,7 +11,8 @@
 - :mod:`~brandubh.arena.loop`: one game (:func:`play_game`);
 - :mod:`~brandubh.arena.event`: a schedule and a run (:func:`run_event`);
 - :mod:`~brandubh.arena.executor`: where the games are played (threads of
-  this process), and :mod:`~brandubh.arena.cluster`: Ray tasks on a cluster;
+  this process), :mod:`~brandubh.arena.workers`: worker processes, and
+  :mod:`~brandubh.arena.cluster`: Ray tasks on a cluster;
 - :mod:`~brandubh.arena.report`: what the games say (:class:`EventResult`).
 
 ``brandubh match`` and ``brandubh referee`` are two front doors to it.
@@ -31,10 +32,11 @@ from .openings import Opening, load_openings, parse_openings, random_openings
 from .player import Answer, Limits, Player, Seat, Table
 from .process import ProcessPlayer
 from .report import EventResult
+from .workers import ProcessExecutor
 
 __all__ = [
     "Answer", "EnginePlayer", "Event", "EventResult", "Executor", "GameRecord", "GameSpec", "Limits",
-    "Opening", "Player", "ProcessPlayer", "RayExecutor", "Seat", "Table", "ThreadExecutor",
+    "Opening", "Player", "ProcessExecutor", "ProcessPlayer", "RayExecutor", "Seat", "Table", "ThreadExecutor",
     "load_openings", "parse_openings",
     "parse_setting", "play_game", "random_openings", "run_event",
 ]

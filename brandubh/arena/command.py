@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Any, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
@@ -31,6 +32,7 @@ from .openings import Opening, load_openings, random_openings
 from .player import Limits, Player
 from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
+from .workers import ProcessExecutor, local_executor
 
 __all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
            "save_game", "save_summary", "make_executor"]
@@ -73,7 +75,12 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
     jobs_default = "the number of cores" if jobs is None else str(jobs)
     g.add_argument("--jobs", "-j", type=whole(1), default=jobs, metavar="N",
                    help=f"games played at once (default {jobs_default}; at most the games and "
-                        "the cores; more than the cores would slow the programs' answers)")
+                        "the cores; more than the cores would slow the programs' answers), each "
+                        "in a worker process of its own")
+    g.add_argument("--threads", action="store_true",
+                   help="play the --jobs games in threads of this process instead of worker "
+                        "processes (no start-up; slower for fast games, whose Python holds the "
+                        "interpreter's lock)")
     g.add_argument("--ray", metavar="ADDRESS",
                    help="play the games as tasks on a Ray cluster: auto (the one started on this "
                         "machine by 'ray start --head', or RAY_ADDRESS), local (one started for "
@@ -233,11 +240,15 @@ def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO]
 
 
 def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
-    """The executor ``--ray`` asks for (a :class:`~brandubh.arena.cluster.RayExecutor`,
-    ``--jobs`` at once or the cluster's CPUs), or None: the run's own threads."""
+    """The executor the options ask for: with ``--ray`` a
+    :class:`~brandubh.arena.cluster.RayExecutor` (``--jobs`` at once or the
+    cluster's CPUs); for more than one game at once a
+    :class:`~brandubh.arena.workers.ProcessExecutor` (its workers started
+    here, once for the run), or with ``--threads`` None, as for one game at
+    once: the run's own threads."""
     address = getattr(args, "ray", None)
     if not address:
-        return None
+        return local_executor(event.jobs_used(), threads=getattr(args, "threads", False))
     from .cluster import RayExecutor
 
     return RayExecutor(address, jobs=getattr(args, "jobs", None))
@@ -245,7 +256,7 @@ def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
 
 def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
          games_file: Optional[TextIO], total: int, stdout: TextIO, stderr: TextIO) -> int:
-    if executor is not None:
+    if executor is not None and not isinstance(executor, ProcessExecutor):
         print(f"playing {executor.describe()}", file=stderr)
     else:
         jobs = event.jobs_used(total)
@@ -254,6 +265,7 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
                   + ("games" if total <= default_jobs() else "cores") + " there are)", file=stderr)
     progress = Progress(total, stream=stderr, enabled=False if args.no_progress or args.json else None)
     done = [0]
+    drawn = [0.0]
     written: set = set()
 
     def write(game: GameRecord) -> None:
@@ -275,7 +287,13 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
             elif game.fault and game.stderr.get(game.fault):
                 for line in game.stderr[game.fault].rstrip().splitlines()[-5:]:
                     print(f"    {game.fault}> {line}", file=stderr)
-        progress.update(done[0], so_far.progress_text())
+        # The bar's text counts every game so far: made only when it is
+        # drawn (a terminal, at most ten times a second), so that a fast
+        # run's report costs this process little while its workers play.
+        now = time.monotonic()
+        if progress.enabled and (now - drawn[0] >= 0.1 or done[0] == total):
+            drawn[0] = now
+            progress.update(done[0], so_far.progress_text(), force=True)
 
     # A terminated run ends its programs first: they run in sessions of
     # their own, and nothing else would stop one that hangs.

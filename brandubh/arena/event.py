@@ -6,8 +6,9 @@ so (a round robin), or with ``gauntlet`` only the first player against
 each of the others. The games are played by :func:`~brandubh.arena.loop.play_game`,
 by default up to ``jobs`` at once, each in a thread of its own (an engine
 searches with the interpreter's lock released, and a program is waited
-on), or as Ray tasks on a cluster (:mod:`brandubh.arena.executor`), and
-reported as they finish.
+on), in worker processes (what the command line's ``--jobs N`` uses), or
+as Ray tasks on a cluster (:mod:`brandubh.arena.executor`), and reported
+as they finish.
 
 >>> from brandubh.arena import EnginePlayer
 >>> e = Event([EnginePlayer.from_text('budget=200'), EnginePlayer.from_text('budget=100'),
@@ -18,6 +19,7 @@ reported as they finish.
 
 from __future__ import annotations
 
+import bisect
 import os
 import string
 import sys
@@ -163,7 +165,8 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
 
     The games are played by ``executor`` (:mod:`brandubh.arena.executor`):
     by default threads of this process, ``event.jobs_used()`` at once; a
-    :class:`~brandubh.arena.cluster.RayExecutor` plays them on a Ray
+    :class:`~brandubh.arena.workers.ProcessExecutor` plays them in worker
+    processes, a :class:`~brandubh.arena.cluster.RayExecutor` on a Ray
     cluster. A game the executor gives back unplayed (its machine was
     lost) is played again before any game not yet started; each game is
     counted once. The caller keeps an executor it passes (and closes it)."""
@@ -172,36 +175,62 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     own = executor is None
     pool = ThreadExecutor(event.jobs_used(len(specs)), abort) if executor is None else executor
     named = [(p.name, p.describe()) for p in event.players]
+    settings = event.settings()
 
     def result(games: list, **kw) -> EventResult:
-        return EventResult(named, games, event.settings(), event.sprt, event.alpha, event.beta,
+        return EventResult(named, games, settings, event.sprt, event.alpha, event.beta,
                            len(specs), **kw)
 
+    # The games in the event's order as they come (and their numbers, to
+    # place each): the result so far is made once a game without a sort.
     games: list = []
+    order: list = []
     replayed = 0
-    stopped = interrupted = False
+    stopped = interrupted = told = False
     t0 = time.monotonic()
     old_interval = sys.getswitchinterval()
     sys.setswitchinterval(min(old_interval, 0.001))  # less waiting for the GIL, truer times
+    queue = deque(specs)
+    taken: deque = deque()  # records taken from the executor, not yet reported
+
+    def refill() -> None:
+        while queue and pool.running < pool.slots and not stopped and not abort.is_set():
+            pool.submit(queue.popleft())
+
     try:
-        queue = deque(specs)
         while pool.running or (queue and not stopped and not abort.is_set()):
-            while queue and pool.running < pool.slots and not stopped and not abort.is_set():
-                pool.submit(queue.popleft())
-            for spec, record in pool.finished(timeout=0.2):
-                if record is None:  # lost with its machine: played again, first
-                    replayed += 1
-                    queue.appendleft(spec)
-                    continue
-                games.append(record)
-                so_far = result(games, replayed=replayed)
+            if abort.is_set() and not told:  # the games out stop at their next turn
+                pool.stop()
+                told = True
+            refill()
+            done = pool.finished(timeout=0.2)
+            lost = [spec for spec, record in done if record is None]
+            for spec in reversed(lost):  # lost with its machine: played again, first
+                replayed += 1
+                queue.appendleft(spec)
+            taken.extend(record for _, record in done if record is not None)
+            if event.sprt is None:
+                # The next games start before these are reported, so that
+                # no worker waits while this process writes and counts.
+                # (An SPRT decides first whether there are next games.)
+                refill()
+            while taken:
+                record = taken[0]
+                at = bisect.bisect(order, record.index)
+                order.insert(at, record.index)
+                games.insert(at, record)
+                taken.popleft()
+                if event.sprt is None and on_game is None:
+                    continue  # nobody asks for the result so far (a tuning step)
+                so_far = result(games, replayed=replayed, in_order=True)
                 if event.sprt is not None and not stopped:
                     stopped = so_far.sprt().decision is not None
                 if on_game is not None:
-                    on_game(games[-1], so_far)
+                    on_game(record, so_far)
     except KeyboardInterrupt:
         interrupted = True
         abort.set()
+        games.extend(taken)
         games.extend(pool.interrupt())
     finally:
         if own:

@@ -3,8 +3,10 @@
 Every game of a run is :func:`~brandubh.arena.loop.play_game` of its
 :class:`~brandubh.arena.loop.GameSpec`; an executor only decides where that
 call happens. :class:`ThreadExecutor` (the default) calls it in threads of
-this process; :class:`~brandubh.arena.cluster.RayExecutor` calls it as Ray
-tasks on a cluster (``--ray ADDRESS``). :func:`~brandubh.arena.event.run_event`
+this process; :class:`~brandubh.arena.workers.ProcessExecutor` in worker
+processes (what ``--jobs N`` uses for more than one game at once);
+:class:`~brandubh.arena.cluster.RayExecutor` as Ray tasks on a cluster
+(``--ray ADDRESS``). :func:`~brandubh.arena.event.run_event`
 hands games to an executor and takes back what it finished, in the same
 loop whichever it is, so the same event gives the same games either way.
 
@@ -58,6 +60,11 @@ class Executor(abc.ABC):
     def running(self) -> int:
         """How many games are out."""
 
+    def stop(self) -> None:
+        """Tell the games out to stop at their next turn (the run was
+        stopped); their records, ``aborted``, still come through
+        :meth:`finished`. By default nothing: the games play on."""
+
     @abc.abstractmethod
     def interrupt(self) -> list[GameRecord]:
         """End every game out; the records of those that returned one."""
@@ -79,7 +86,9 @@ class Executor(abc.ABC):
 class ThreadExecutor(Executor):
     """Games in threads of this process, ``slots`` at once: an engine
     searches with the interpreter's lock released, and a program is waited
-    on. ``abort`` (set by :meth:`interrupt`) tells every game to stop at its
+    on (but the game loop's own Python holds the lock, so fast games gain
+    little from a second thread: :class:`~brandubh.arena.workers.ProcessExecutor`
+    plays them in processes). ``abort`` (set by :meth:`interrupt`) tells every game to stop at its
     next turn; the programs of the run are kept in one registry so that an
     interrupt kills them all at once."""
 
@@ -105,6 +114,9 @@ class ThreadExecutor(Executor):
         # reported alike on every run.
         ordered = sorted(done, key=lambda fut: self._out[fut].index)
         return [(self._out.pop(fut), fut.result()) for fut in ordered]
+
+    def stop(self) -> None:
+        self.abort.set()
 
     def interrupt(self) -> list[GameRecord]:
         self.abort.set()

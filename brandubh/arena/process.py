@@ -234,10 +234,10 @@ class _Process:
                 pass
 
 
-def marked(mark: str) -> list[int]:
-    """The processes whose environment holds ``MARK=mark`` (Linux; an
-    empty list where there is no /proc to read)."""
-    needle = f"{MARK}={mark}".encode()
+def marked(*marks: str, name: str = MARK) -> list[int]:
+    """The processes whose environment holds ``name=mark`` for one of the
+    ``marks`` (Linux; an empty list where there is no /proc to read)."""
+    needles = {f"{name}={mark}".encode() for mark in marks}
     out: list[int] = []
     try:
         entries = os.listdir("/proc")
@@ -251,7 +251,7 @@ def marked(mark: str) -> list[int]:
                 env = f.read()
         except OSError:  # gone, or not ours
             continue
-        if needle in env.split(b"\0"):
+        if needles.intersection(env.split(b"\0")):
             out.append(int(entry))
     return out
 

@@ -14,9 +14,10 @@ faults, the games that repeated an earlier one, and the answer times.
 
 from __future__ import annotations
 
+import operator
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any, Optional, Sequence
 
 from .. import notation
@@ -26,6 +27,7 @@ from .loop import GameRecord
 __all__ = ["EventResult"]
 
 SIDES = notation.SIDES
+_INDEX = operator.attrgetter("index")  # a game's place in the event
 
 
 @dataclass
@@ -47,10 +49,13 @@ class EventResult:
     #: Games given back unplayed by the executor (a lost machine) and
     #: played again: each is in ``games`` once.
     replayed: int = 0
+    #: ``games`` is in order already (a run keeps it so): not sorted again,
+    #: which would cost the run a pass over every game each time one ends.
+    in_order: InitVar[bool] = False
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, in_order: bool) -> None:
         self.players = [tuple(p) for p in self.players]  # type: ignore[misc]
-        self.games = sorted(self.games, key=lambda g: g.index)
+        self.games = list(self.games) if in_order else sorted(self.games, key=_INDEX)
 
     # -- counting ------------------------------------------------------------------
 

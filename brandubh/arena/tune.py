@@ -13,8 +13,9 @@ steps: the Fishtest schedule, ``alpha = 0.602``, ``gamma = 0.101``.
 
 Every game is played by the arena's one game function
 (:func:`~brandubh.arena.loop.play_game`) through :func:`~brandubh.arena.event.run_event`,
-in this process's threads or on a Ray cluster
-(:class:`~brandubh.arena.cluster.RayExecutor`). Everything a step does
+in worker processes started once for the run
+(:class:`~brandubh.arena.workers.ProcessExecutor`; one job: this process),
+or on a Ray cluster (:class:`~brandubh.arena.cluster.RayExecutor`). Everything a step does
 follows from the configuration and the step's number (the signs, the
 openings, the engines' seeds), so a run, its log and its weights are the
 same on every machine, however many workers play, and however often it

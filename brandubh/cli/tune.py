@@ -10,7 +10,7 @@ import json
 import os
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from ..argtypes import real, whole
 from ..arena.event import default_jobs
@@ -115,12 +115,16 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise ArgumentError(f"cannot write {quote(path)} ({what}): its folder is missing or not writable")
-    executor = None
+    jobs = args.jobs or default_jobs()
+    executor: Any
     if args.ray:
         from ..arena.cluster import RayExecutor
 
         executor = RayExecutor(args.ray, jobs=args.jobs)
-    jobs = args.jobs or default_jobs()
+    else:  # worker processes, started once for the run, as many as a step's games can use
+        from ..arena.workers import local_executor
+
+        executor = local_executor(min(jobs, 2 * config.pairs, default_jobs()))
     try:
         tuner = SpsaTuner(config, state, jobs=jobs, executor=executor)
         where = executor.describe() if executor is not None else f"{jobs} at a time in this process"

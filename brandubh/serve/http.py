@@ -160,7 +160,7 @@ class Handler(BaseHTTPRequestHandler):
         self.requestline, self.command, self.request_version = "", "", self.protocol_version
         self._reader.deadline = time.monotonic() + self.server.idle_timeout
         try:
-            if not self.rfile.peek(1):
+            if not self.rfile.peek(1):  # type: ignore[attr-defined]
                 return  # the client closed the connection
         except OSError:  # idle too long (TimeoutError), or the client went away
             return
