@@ -1,7 +1,8 @@
 /* The transposition table: positions already searched, by Zobrist key.
  * A search owns its table, sized from its budget or by its caller, so its
  * result never depends on an earlier one; unless its caller hands it a
- * table kept from search to search (bd_table, engine.h). */
+ * table kept from search to search (bd_table, engine.h). The threads of one
+ * search share its table, with no lock (see bd_tt_entry). */
 #ifndef BD_TT_H
 #define BD_TT_H
 
