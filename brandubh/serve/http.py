@@ -149,7 +149,8 @@ class Handler(BaseHTTPRequestHandler):
         super().setup()
         self.rfile.close()  # the socket is read through a deadline instead
         self._reader = _Deadline(self.connection)
-        self.rfile = io.BufferedReader(self._reader)
+        self._buffered = io.BufferedReader(self._reader)
+        self.rfile = self._buffered
 
     def handle_one_request(self) -> None:
         """One request on the connection: wait up to the idle timeout for
@@ -161,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
         self._reader.deadline = time.monotonic() + self.server.idle_timeout
         self.server.idle(self, True)  # the server may close it now to make room for another
         try:
-            if not self.rfile.peek(1):
+            if not self._buffered.peek(1):
                 return  # the client closed the connection (or the server, to make room)
         except OSError:  # idle too long (TimeoutError), or the client went away
             return
