@@ -389,6 +389,15 @@ def test_an_absolute_target_naming_another_host_is_refused(serve, target):
     assert json.loads(body)["error"] == f"this server answers requests for {server.url} only, not for '{target}'"
 
 
+def test_an_absolute_target_that_is_no_address_is_refused(serve):
+    server, log = serve()
+    for target in ("http://[127.0.0.1/api", "http://[::1/api"):
+        status, headers, body = ask_raw(server, f"GET {target} HTTP/1.1\r\nHost: {host(server)}\r\n\r\n".encode())
+        assert status == 400, body
+        assert json.loads(body)["error"] == f"the request target '{target}' is not an address this server can read"
+    assert log.getvalue() == ""
+
+
 def test_an_absolute_target_naming_this_server_is_answered(serve):
     server, log = serve()
     status, headers, body = ask_raw(server, f"GET http://{host(server)}/api HTTP/1.1\r\nHost: {host(server)}\r\n"

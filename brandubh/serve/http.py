@@ -248,7 +248,10 @@ class Handler(BaseHTTPRequestHandler):
         if not target.startswith("/") and "://" in target:
             # The absolute form (GET http://host/path), as a proxy is sent: the
             # host it names must be this server too, and the path is what is asked.
-            parts = urlsplit(target)
+            try:
+                parts = urlsplit(target)
+            except ValueError:  # an address it cannot read, http://[::1 say
+                return self._refuse(f"the request target {quote(target)} is not an address this server can read")
             if parts.scheme.lower() != "http" or not self.server.host_ok(parts.netloc):
                 return self._refuse(f"this server answers requests for {self.server.url} only, not for "
                                     f"{quote(target)}")
