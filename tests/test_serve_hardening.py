@@ -416,6 +416,16 @@ def test_a_body_shorter_than_its_length_is_refused_and_changes_nothing(serve):
     assert len(server.api) == 0
 
 
+@pytest.mark.parametrize("length", ["+2", "0_2", "2.0", "0x2", "-0", ""])
+def test_a_content_length_that_is_not_digits_is_refused(serve, length):
+    server, log = serve()
+    status, headers, body = ask_raw(server, f"POST /api/games HTTP/1.1\r\nHost: {host(server)}\r\nContent-Type: "
+                                            f"application/json\r\nContent-Length: {length}\r\n\r\n{{}}".encode())
+    assert status == 400 and headers["connection"] == "close"
+    assert json.loads(body)["error"] == f"Content-Length must be a number of bytes, not '{length}'"
+    assert len(server.api) == 0
+
+
 def test_a_body_that_never_comes_whole_is_refused_after_the_timeout(serve):
     server, log = serve(request_timeout=1.0)
     head = (f"POST /api/games HTTP/1.1\r\nHost: {host(server)}\r\nContent-Type: application/json\r\n"

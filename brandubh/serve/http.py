@@ -261,10 +261,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._refuse("send the body with a Content-Length, not in chunks", 411)
         if len(self.headers.get_all("Content-Length") or []) > 1:
             return self._refuse("a request gives its Content-Length once")
-        try:
-            length = int(length_text) if length_text is not None else 0
-        except ValueError:
-            length = -1
+        # Digits only (int() would also take '+5', '5_0' and other scripts' digits).
+        digits = length_text.strip(" \t") if length_text is not None else "0"
+        length = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else -1
         if length < 0:
             return self._refuse(f"Content-Length must be a number of bytes, not {quote(length_text)}")
         if length > MAX_BODY:
