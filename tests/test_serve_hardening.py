@@ -155,18 +155,18 @@ def test_a_client_that_trickles_its_request_is_dropped(serve, capfd, where):
     else:
         request = (f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\n" + "X-Slow: " + "x" * 400 + "\r\n\r\n").encode()
     with connect(server) as s:
-        answered = b""
         for byte in request:  # one byte every 50 ms: 20 s for the whole, were it let through
             try:
                 s.sendall(bytes([byte]))
             except OSError:
                 break
             if select.select([s], [], [], 0.05)[0]:
-                answered = s.recv(65536)
                 break
-        assert answered, "the server waited on a client sending a byte now and then to the end"
-        assert answered.startswith(b"HTTP/1.1 408 ")
-        assert b"the request did not arrive whole within 1 seconds" in answered
+        else:
+            raise AssertionError("the server waited on a client sending a byte now and then to the end")
+        status, headers, body = read_answer(s)
+        assert status == 408 and headers["connection"] == "close"
+        assert body == b"408 Request Timeout: the request did not arrive whole within 1 seconds\n"
         assert closed_by_server(s)
     assert "Traceback" not in capfd.readouterr().err and "Traceback" not in log.getvalue()
 
@@ -207,23 +207,50 @@ def test_idle_connections_hold_a_bounded_number_of_threads_and_go(serve):
         assert read_answer(s)[0] == 200
 
 
-def test_past_the_cap_a_connection_waits_its_turn_and_is_served(serve):
+def test_past_the_cap_the_connection_idle_longest_makes_room(serve):
     server, log = serve(idle_timeout=PATIENCE, max_connections=4)
     before = handler_threads()
-    silent = [connect(server) for _ in range(12)]
+    silent = []
     try:
+        for _ in range(12):
+            silent.append(connect(server))
+            time.sleep(0.02)  # one after another: the first has waited longest
         assert wait_until(lambda: server.connections == 4)
         time.sleep(0.3)  # time enough for a fifth thread, were one to start
         assert server.connections == 4 and handler_threads() - before == 4
+        # A client with a request is served, the silent ones still open: the
+        # server closed those that waited longest to make room for it.
         with connect(server) as s:
             s.sendall(f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\nConnection: close\r\n\r\n".encode())
-            for quiet in silent:  # as they go, the clients waiting in the queue are served in turn
-                quiet.close()
-            s.settimeout(PATIENCE)
             assert read_answer(s)[0] == 200
+        closed = [i for i, quiet in enumerate(silent) if select.select([quiet], [], [], 0)[0]
+                  and not quiet.recv(1)]
+        assert closed[:8] == list(range(8)) and len(closed) >= 9, closed
+        assert server.connections <= 4
     finally:
         for quiet in silent:
             quiet.close()
+
+
+def test_past_the_cap_with_none_idle_a_connection_waits_its_turn(serve):
+    api = HeldApi()
+    server, log = serve(api=api, idle_timeout=PATIENCE, max_connections=2)
+    busy = [connect(server) for _ in range(2)]
+    try:
+        for s in busy:  # two requests held inside the interface: no connection is idle
+            s.sendall(f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\nConnection: close\r\n\r\n".encode())
+        assert wait_until(lambda: server.connections == 2)
+        with connect(server) as s:
+            s.sendall(f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\nConnection: close\r\n\r\n".encode())
+            time.sleep(0.3)
+            assert server.connections == 2 and not select.select([s], [], [], 0)[0]  # waiting, not refused
+            api.release.set()
+            assert read_answer(s)[0] == 200
+        assert [read_answer(b)[0] for b in busy] == [200, 200]
+    finally:
+        api.release.set()
+        for s in busy:
+            s.close()
 
 
 CHILD = textwrap.dedent("""\
@@ -325,10 +352,10 @@ def test_each_answer_on_a_kept_alive_connection_arrives_in_one_piece(serve):
         status, headers, body = read_answer(s)
         assert status == 201
         game = json.loads(body)["id"]
-        for path in ["/api", "/", f"/api/games/{game}", "/api/nothing"] * 5:
+        # (the last a request line HTTP cannot read: its error is one piece too)
+        for path in ["/api", "/", f"/api/games/{game}", "/api/nothing"] * 5 + ["/a b c"]:
             s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host(server)}\r\n\r\n".encode())
-            first = s.recv(1 << 20)
-            head, _, body = first.partition(b"\r\n\r\n")
+            head, _, body = s.recv(1 << 20).partition(b"\r\n\r\n")
             length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
                               if line.lower().startswith(b"content-length:")))
             assert len(body) == length, (path, len(body), length)
@@ -362,6 +389,15 @@ def test_an_absolute_target_naming_another_host_is_refused(serve, target):
     assert json.loads(body)["error"] == f"this server answers requests for {server.url} only, not for '{target}'"
 
 
+def test_an_absolute_target_that_is_no_address_is_refused(serve):
+    server, log = serve()
+    for target in ("http://[127.0.0.1/api", "http://[::1/api"):
+        status, headers, body = ask_raw(server, f"GET {target} HTTP/1.1\r\nHost: {host(server)}\r\n\r\n".encode())
+        assert status == 400, body
+        assert json.loads(body)["error"] == f"the request target '{target}' is not an address this server can read"
+    assert log.getvalue() == ""
+
+
 def test_an_absolute_target_naming_this_server_is_answered(serve):
     server, log = serve()
     status, headers, body = ask_raw(server, f"GET http://{host(server)}/api HTTP/1.1\r\nHost: {host(server)}\r\n"
@@ -377,6 +413,16 @@ def test_a_body_shorter_than_its_length_is_refused_and_changes_nothing(serve):
     assert status == 400 and headers["connection"] == "close"
     assert json.loads(body)["error"] == ("the request body is 2 bytes, shorter than its Content-Length of 50: "
                                          "the client closed the connection before sending the rest")
+    assert len(server.api) == 0
+
+
+@pytest.mark.parametrize("length", ["+2", "0_2", "2.0", "0x2", "-0", ""])
+def test_a_content_length_that_is_not_digits_is_refused(serve, length):
+    server, log = serve()
+    status, headers, body = ask_raw(server, f"POST /api/games HTTP/1.1\r\nHost: {host(server)}\r\nContent-Type: "
+                                            f"application/json\r\nContent-Length: {length}\r\n\r\n{{}}".encode())
+    assert status == 400 and headers["connection"] == "close"
+    assert json.loads(body)["error"] == f"Content-Length must be a number of bytes, not '{length}'"
     assert len(server.api) == 0
 
 

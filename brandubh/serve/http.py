@@ -149,7 +149,8 @@ class Handler(BaseHTTPRequestHandler):
         super().setup()
         self.rfile.close()  # the socket is read through a deadline instead
         self._reader = _Deadline(self.connection)
-        self.rfile = io.BufferedReader(self._reader)
+        self._buffered = io.BufferedReader(self._reader)
+        self.rfile = self._buffered
 
     def handle_one_request(self) -> None:
         """One request on the connection: wait up to the idle timeout for
@@ -159,11 +160,14 @@ class Handler(BaseHTTPRequestHandler):
         # What an answer before the request line is read needs (parse_request sets them after).
         self.requestline, self.command, self.request_version = "", "", self.protocol_version
         self._reader.deadline = time.monotonic() + self.server.idle_timeout
+        self.server.idle(self, True)  # the server may close it now to make room for another
         try:
-            if not self.rfile.peek(1):  # type: ignore[attr-defined]
-                return  # the client closed the connection
+            if not self._buffered.peek(1):
+                return  # the client closed the connection (or the server, to make room)
         except OSError:  # idle too long (TimeoutError), or the client went away
             return
+        finally:
+            self.server.idle(self, False)
         self._reader.deadline = time.monotonic() + self.server.request_timeout
         try:
             self.raw_requestline = self.rfile.readline(65537)
@@ -185,14 +189,15 @@ class Handler(BaseHTTPRequestHandler):
             self._went_away(error, "in the middle of its request")
 
     def send_error(self, code: int, message: Optional[str] = None, explain: Optional[str] = None) -> None:
-        """The base class's plain-text error, written under the request
-        timeout; a client gone meanwhile is let go quietly."""
-        self.connection.settimeout(self.server.request_timeout)
+        """The base class's plain-text error, gathered and written in one
+        piece under the request timeout like every answer."""
+        wfile, self.wfile = self.wfile, io.BytesIO()
         try:
             super().send_error(code, message, explain)
-        except OSError as error:
-            self.close_connection = True
-            self._went_away(error)
+            data = self.wfile.getvalue()
+        finally:
+            self.wfile = wfile
+        self._send(data)
 
     def do_GET(self) -> None:
         self._answer("GET")
@@ -243,7 +248,10 @@ class Handler(BaseHTTPRequestHandler):
         if not target.startswith("/") and "://" in target:
             # The absolute form (GET http://host/path), as a proxy is sent: the
             # host it names must be this server too, and the path is what is asked.
-            parts = urlsplit(target)
+            try:
+                parts = urlsplit(target)
+            except ValueError:  # an address it cannot read, http://[::1 say
+                return self._refuse(f"the request target {quote(target)} is not an address this server can read")
             if parts.scheme.lower() != "http" or not self.server.host_ok(parts.netloc):
                 return self._refuse(f"this server answers requests for {self.server.url} only, not for "
                                     f"{quote(target)}")
@@ -253,10 +261,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._refuse("send the body with a Content-Length, not in chunks", 411)
         if len(self.headers.get_all("Content-Length") or []) > 1:
             return self._refuse("a request gives its Content-Length once")
-        try:
-            length = int(length_text) if length_text is not None else 0
-        except ValueError:
-            length = -1
+        # Digits only (int() would also take '+5', '5_0' and other scripts' digits).
+        digits = length_text.strip(" \t") if length_text is not None else "0"
+        length = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else -1
         if length < 0:
             return self._refuse(f"Content-Length must be a number of bytes, not {quote(length_text)}")
         if length > MAX_BODY:
@@ -300,6 +307,11 @@ class Handler(BaseHTTPRequestHandler):
         data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1")
         if method != "HEAD":
             data += reply.body
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
+        """An answer in one write, waiting no longer than the request
+        timeout for the client to take it."""
         self.connection.settimeout(self.server.request_timeout)
         try:
             self.connection.sendall(data)
@@ -362,6 +374,7 @@ class Server(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(self.max_connections)
         self._served = 0
         self._count_lock = threading.Lock()
+        self._idle: dict[Handler, float] = {}  # connections waiting for a request to begin, since when
         self._stopping = threading.Event()
         if ":" in host.strip("[]"):
             self.address_family = socket.AF_INET6
@@ -405,14 +418,42 @@ class Server(ThreadingHTTPServer):
                 self._stopping.wait(ACCEPT_PAUSE)
             raise
 
+    def idle(self, handler: Handler, waiting: bool) -> None:
+        """A connection begins (``waiting``) or ends waiting for a request."""
+        with self._count_lock:
+            if waiting:
+                self._idle[handler] = time.monotonic()
+            else:
+                self._idle.pop(handler, None)
+
+    def _make_room(self) -> None:
+        """Close the connection that has waited longest for a request to
+        begin, if any does: its thread ends, and a new connection has its
+        place. A browser opens another when it needs one."""
+        with self._count_lock:
+            if not self._idle:
+                return
+            handler = min(self._idle, key=self._idle.__getitem__)
+            del self._idle[handler]
+        try:
+            handler.connection.shutdown(socket.SHUT_RDWR)  # wakes its read with the end of the stream
+        except OSError:
+            pass  # already closed by the client
+
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve the connection on a thread of its own once fewer than
-        ``max_connections`` are served: until then it waits (and the next
-        ones in the listen queue)."""
-        while not self._slots.acquire(timeout=0.1):
-            if self._stopping.is_set():
-                self.shutdown_request(request)
-                return
+        ``max_connections`` are served. At the cap, the connection idle
+        longest is closed to make room; with none idle (every one in the
+        middle of a request) the new one waits, and the next ones in the
+        listen queue."""
+        if not self._slots.acquire(blocking=False):
+            while True:
+                self._make_room()  # one at a time: its place is free as soon as its thread ends
+                if self._slots.acquire(timeout=0.1):
+                    break
+                if self._stopping.is_set():
+                    self.shutdown_request(request)
+                    return
         try:
             super().process_request(request, client_address)
         except BaseException:
