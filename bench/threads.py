@@ -27,11 +27,12 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from brandubh import Rules, kernels  # noqa: E402
+from brandubh import Rules  # noqa: E402
+from brandubh.core import kernels  # noqa: E402
 from brandubh._engine import ffi, lib  # noqa: E402
-from brandubh.bench import POSITIONS, SETUP  # noqa: E402
-from brandubh.search import c_weights  # noqa: E402
-from brandubh.stats import elo_estimate  # noqa: E402
+from brandubh.cli.bench import POSITIONS, SETUP  # noqa: E402
+from brandubh.core.weights import c_weights  # noqa: E402
+from brandubh.arena.stats import elo_estimate  # noqa: E402
 from brandubh.variant import PRESETS  # noqa: E402
 
 WEIGHTS = c_weights(None)
