@@ -4,6 +4,8 @@
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
+    brandubh selfplay --out FILE [--positions N] [--seed S] [--variant V] [--budget B]
+    brandubh train DATA --out NET [--epochs N] [--blend L]
     brandubh codingame [--level N] [--budget N] [--seed N]
     brandubh opentafl [--level N] [--budget N] [--seed N] [--write-ini DIR]
     brandubh referee "BOT A" "BOT B" [--games N] [--jobs N] ...
@@ -110,10 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=_bench)
 
-    from . import codingame, match, opentafl, play, referee, serve, show, tune
+    from . import codingame, match, opentafl, play, referee, selfplay, serve, show, train, tune
 
     match.register(sub)
     tune.register(sub)
+    selfplay.register(sub)
+    train.register(sub)
     codingame.register(sub)
     opentafl.register(sub)
     referee.register(sub)

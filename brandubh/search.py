@@ -46,6 +46,11 @@ INLINE_DEPTH = 6
 WEIGHT_NAMES = tuple(name for name, _ in ffi.typeof("bd_weights").fields)
 
 
+#: The evaluations by name, and the number of each (``enum bd_eval``):
+#: ``weights={'eval': 'learned'}`` picks the learned one (docs/learned.md).
+EVALS = {name.lower(): value for name, value in c_constants("bd_eval", "EVAL_").items()}
+
+
 def default_weights() -> dict[str, int]:
     """The seven evaluation weights the search uses unless told otherwise.
 
@@ -77,6 +82,12 @@ def c_weights(weights: Any):
     for name, value in weights.items():
         if name not in WEIGHT_NAMES:
             raise ArgumentError(f"no weight named {quote(name)}; the weights are {', '.join(WEIGHT_NAMES)}")
+        if name == "eval":
+            # Which evaluation: a name (EVALS) or its number; not a weight.
+            if value not in EVALS and value not in EVALS.values() or isinstance(value, bool):
+                raise ArgumentError(f"eval must be one of {', '.join(EVALS)}, not {quote(value)}")
+            w.eval = EVALS.get(value, value)
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
             raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {quote(value)}")
         setattr(w, name, value)

@@ -9,7 +9,8 @@ A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 ``brandubh tune`` writes: :mod:`brandubh.weights`; a weight also written in
 the setting wins over the file's), and ``off=`` search features to turn
 off, joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``,
-``threats``, ``qsearch``, ``blocks``, ``lmr``).
+``threats``, ``qsearch``, ``blocks``, ``lmr``); ``eval=learned`` or
+``eval=classical`` picks the evaluation (docs/learned.md).
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}
@@ -63,6 +64,9 @@ def parse_setting(text: str) -> dict:
             out["off"] = names
             continue
         raw = raw.strip()
+        if key == "eval" and eq and not re.fullmatch(r"-?[0-9]+", raw):
+            weights[key] = raw  # a name: learned or classical (checked by the bot)
+            continue
         if not eq or not re.fullmatch(r"-?[0-9]{1,12}", raw):
             raise ArgumentError(f"{quote(part)} in {quote(text)} is not key=whole-number (at most 12 digits)")
         value = int(raw)
