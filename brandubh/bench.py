@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from .rules import Rules
 from .variant import PRESETS
@@ -57,15 +58,16 @@ class BenchResult:
         return self.nodes / self.seconds if self.seconds > 0 else float("inf")
 
 
-def run_bench(depth: int = DEFAULT_DEPTH, budget: int = DEFAULT_BUDGET) -> BenchResult:
+def run_bench(depth: int = DEFAULT_DEPTH, budget: int = DEFAULT_BUDGET, weights: Any = None) -> BenchResult:
     """Search every bench position to ``depth`` (each capped at ``budget``
-    positions) and add up the nodes."""
+    positions) and add up the nodes; ``weights`` as the search takes them
+    (``{'eval': 'classical'}``: the classical evaluation's signature)."""
     games = [Rules(position, PRESETS[preset]) for preset, position in POSITIONS]
     nodes = 0
     moves: list[int] = []
     start = time.perf_counter()
     for game in games:
-        found = game.search(budget=budget, depth=depth, seed=1)
+        found = game.search(budget=budget, depth=depth, seed=1, weights=weights)
         assert found is not None  # no bench position is a finished game
         nodes += found.nodes
         moves.append(int(found.move))

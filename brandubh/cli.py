@@ -1,6 +1,6 @@
 """The ``brandubh`` command.
 
-    brandubh bench [--depth N] [--budget N] [--verbose]
+    brandubh bench [--depth N] [--budget N] [--eval classical|learned] [--verbose]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
@@ -55,7 +55,8 @@ def _bench(args: argparse.Namespace) -> int:
     from . import kernels
     from .bench import POSITIONS, run_bench
 
-    result = run_bench(depth=args.depth, budget=args.budget)
+    result = run_bench(depth=args.depth, budget=args.budget,
+                       weights=None if args.eval is None else {"eval": args.eval})
     if args.verbose:
         from .engine import move_text
 
@@ -110,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
                    help=f"the most positions any one search may visit (default {DEFAULT_BUDGET})")
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
+    p.add_argument("--eval", choices=("classical", "learned"),
+                   help="the evaluation to search with (default: the engine's default)")
     p.set_defaults(run=_bench)
 
     from . import codingame, match, opentafl, play, referee, selfplay, serve, show, train, tune
