@@ -10,7 +10,9 @@ A setting is comma-separated ``key=value`` pairs: ``level`` (1-6),
 the setting wins over the file's), and ``off=`` search features to turn
 off, joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``,
 ``threats``, ``qsearch``, ``blocks``, ``lmr``); ``eval=learned`` or
-``eval=classical`` picks the evaluation (docs/learned.md).
+``eval=classical`` picks the evaluation (docs/learned.md); ``ms=50``
+stops each search after 50 milliseconds too (a clock: not deterministic,
+for matches at equal time; give a budget large enough not to stop first).
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}
@@ -70,12 +72,12 @@ def parse_setting(text: str) -> dict:
         if not eq or not re.fullmatch(r"-?[0-9]{1,12}", raw):
             raise ArgumentError(f"{quote(part)} in {quote(text)} is not key=whole-number (at most 12 digits)")
         value = int(raw)
-        if key in ("level", "budget", "depth"):
+        if key in ("level", "budget", "depth", "ms"):
             out[key] = value
         elif key in weight_names:
             weights[key] = value
         else:
-            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, off, cmd, "
+            raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, ms, eval, off, cmd, "
                                 f"weights=FILE or a weight ({', '.join(weight_names)})")
     if weights or from_file:
         # A weight written in the setting wins over the file's.
@@ -91,7 +93,13 @@ def make_bot(setting: dict, seed: Any):
     from ..bot import Bot
 
     kwargs = dict(setting)
-    return Bot(kwargs.pop("level", 4), seed=seed, **kwargs)
+    ms = kwargs.pop("ms", None)
+    bot = Bot(kwargs.pop("level", 4), seed=seed, **kwargs)
+    if ms is not None:
+        if not 1 <= ms <= 3_600_000:
+            raise ArgumentError(f"ms must be a whole number of milliseconds from 1 to 3600000, not {quote(ms)}")
+        bot.time_ms = float(ms)
+    return bot
 
 
 class EnginePlayer(Player):
