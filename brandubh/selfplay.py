@@ -231,7 +231,8 @@ def _run(args: Any) -> int:
     t0 = time.perf_counter()
     try:
         n = generate(args.out, args.positions, seed=args.seed, variants=variants, budget=args.budget,
-                     random_plies=plies, progress=None if args.quiet else progress)
+                     random_plies=plies, weights=None if args.eval is None else {"eval": args.eval},
+                     progress=None if args.quiet else progress)
     except KeyboardInterrupt:
         info, _ = read_header_of(args.out)
         sys.stderr.write(f"\nstopped: {info.count:,} positions kept in {args.out}\n")
@@ -268,5 +269,7 @@ def register(sub: Any) -> None:
     p.add_argument("--budget", type=int, default=2000, help="positions each search may visit (default 2000)")
     p.add_argument("--random-plies", default="2,10",
                    help="FEWEST,MOST random moves that open each game (default 2,10)")
+    p.add_argument("--eval", choices=("classical", "learned"),
+                   help="the evaluation the games are searched with (default: the engine's default)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=_run)
