@@ -261,13 +261,14 @@ def _game_numbers(rec: Any) -> Any:
     return np.cumsum(new) - 1
 
 
-def train(data: Union[str, "os.PathLike[str]"], out: Union[str, "os.PathLike[str]", None] = None,
+def train(data: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]], out: Union[str, "os.PathLike[str]", None] = None,
           epochs: int = 12, blend: float = 0.5, lr: float = 4.0, sets: str = "one", seed: int = 1,
           held_out: int = 10, variant: Any = "brandubh", quiet_only: bool = False, batch: int = 16384,
           command: Optional[str] = None, progress: Optional[Callable[[int, float, Optional[float]], None]] = None,
           ) -> dict:
-    """Fit a net to a data file and write it to ``out`` (if given); returns
-    the net. Every ``held_out``-th game is kept out of the fit and its loss
+    """Fit a net to a data file (or several: each its own scale and
+    centre, the net in the first's units) and write it to ``out`` (if
+    given); returns the net. Every ``held_out``-th game is kept out of the fit and its loss
     reported (0: none)."""
     np = _np()
     for name, value, low, high in (("epochs", epochs, 1, 10_000), ("held_out", held_out, 0, 1000),
@@ -278,28 +279,43 @@ def train(data: Union[str, "os.PathLike[str]"], out: Union[str, "os.PathLike[str
         raise ArgumentError(f"blend must be a number from 0 to 1, not {quote(blend)}")
     if not isinstance(lr, (int, float)) or not 0 < lr <= 1000:
         raise ArgumentError(f"lr must be a number above 0 and at most 1000, not {quote(lr)}")
-    rec = load_arrays(data)
-    keep = (rec["flags"] & 4) == 0  # not a win or loss the search found
-    keep &= (rec["king"] >= 0) & (rec["king"] < 49)
-    if quiet_only:
-        keep &= (rec["flags"] & 3) == 0
-    games = _game_numbers(rec)
-    rec, games = rec[keep], games[keep]
-    if len(rec) < 10:
-        raise NetError(f"the data file {quote(os.fspath(data), 300)} has {len(rec)} positions to learn from; "
-                       "at least 10 are needed")
+    paths = [data] if isinstance(data, (str, os.PathLike)) else list(data)
+    if not paths:
+        raise ArgumentError("no data file to learn from")
+    parts, offset, fitted = [], 0, []
+    for path in paths:
+        rec = load_arrays(path)
+        keep = (rec["flags"] & 4) == 0  # not a win or loss the search found
+        keep &= (rec["king"] >= 0) & (rec["king"] < 49)
+        if quiet_only:
+            keep &= (rec["flags"] & 3) == 0
+        games = _game_numbers(rec) + offset
+        offset = int(games[-1]) + 1 if len(games) else offset
+        rec, games = rec[keep], games[keep]
+        if len(rec) < 10:
+            raise NetError(f"the data file {quote(os.fspath(path), 300)} has {len(rec)} positions to learn from; "
+                           "at least 10 are needed")
+        result01 = (rec["result"].astype(np.float64) + 1) / 2
+        score = rec["score"].astype(np.float64)
+        test = (games % held_out == held_out - 1) if held_out else np.zeros(len(rec), dtype=bool)
+        if test.all():
+            test[:] = False
+        # Each file's own scale and centre: its scores may come from
+        # another evaluation.
+        k, c = fit_scale(score[~test], result01[~test])
+        fitted.append((k, c))
+        parts.append((rec, test, result01, _sigmoid((score - c) / k)))
+    rec = np.concatenate([x[0] for x in parts])
+    test = np.concatenate([x[1] for x in parts])
+    result01 = np.concatenate([x[2] for x in parts])
+    foretold = np.concatenate([x[3] for x in parts])
+    tr = ~test
+    scale, centre = fitted[0]
     set_idx, set_of, _ = _sets(rec, sets, variant)
     layout = Layout(max(set_of) + 1)
     counts = inputs(rec, variant)
     design = features(rec, set_idx, layout, counts)
-    result01 = (rec["result"].astype(np.float64) + 1) / 2
-    score = rec["score"].astype(np.float64)
-    test = (games % held_out == held_out - 1) if held_out else np.zeros(len(rec), dtype=bool)
-    if test.all():
-        test[:] = False
-    tr = ~test
-    scale, centre = fit_scale(score[tr], result01[tr])
-    target = blend * result01 + (1 - blend) * _sigmoid((score - centre) / scale)
+    target = blend * result01 + (1 - blend) * foretold
     part = lambda d, rows: tuple(a[rows] for a in d)  # noqa: E731
     held = (part(design, test), target[test]) if test.any() else None
     theta, log = fit(part(design, tr), target[tr], scale, layout, epochs=epochs, lr=lr, batch=batch, seed=seed,
@@ -318,14 +334,15 @@ def train(data: Union[str, "os.PathLike[str]"], out: Union[str, "os.PathLike[str
     def losses(rows: Any) -> dict:
         e_int = _evaluate(whole.astype(np.float64), part(design, rows))
         return {"positions": int(rows.sum()), "loss": round(_xent(_sigmoid(e_int / scale), target[rows]), 6),
-                "loss_of_search_score": round(_xent(_sigmoid((score[rows] - centre) / scale), target[rows]), 6)}
+                "loss_of_search_score": round(_xent(foretold[rows], target[rows]), 6)}
 
-    info, _ = read_header_of(data)
+    infos = [read_header_of(path)[0] for path in paths]
     net["notes"] = {
-        "command": command or f"brandubh train {os.fspath(data)} --epochs {epochs} --blend {blend} --lr {lr} "
+        "command": command or f"brandubh train {' '.join(map(os.fspath, paths))} --epochs {epochs} --blend {blend} --lr {lr} "
                               f"--sets {sets} --seed {seed} --batch {batch}{' --quiet-only' if quiet_only else ''}",
-        "data": {"file": os.path.basename(os.fspath(data)), "positions": info.count, "seed": info.seed,
-                 "budget": info.budget, "random_plies": list(info.random_plies)},
+        "data": [{"file": os.path.basename(os.fspath(path)), "positions": info.count, "seed": info.seed,
+                  "budget": info.budget, "random_plies": list(info.random_plies), "scale": round(k, 3),
+                  "centre": round(c, 3)} for path, info, (k, c) in zip(paths, infos, fitted)],
         "fit": {"train": losses(tr), **({"held_out": losses(test)} if test.any() else {}),
                 "epochs": [[e, round(a, 6), None if b is None else round(b, 6)] for e, a, b in log]},
     }
@@ -341,8 +358,9 @@ def _run(args: Any) -> int:
 
     t0 = time.perf_counter()
     command = "brandubh train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
-    net = train(args.data, args.out, epochs=args.epochs, blend=args.blend, lr=args.lr, sets=args.sets,
-                seed=args.seed, held_out=args.held_out, quiet_only=args.quiet_only, batch=args.batch, command=command,
+    data = args.data if len(args.data) > 1 else args.data[0]
+    net = train(data, args.out, epochs=args.epochs, blend=args.blend, lr=args.lr, sets=args.sets, seed=args.seed,
+                held_out=args.held_out, quiet_only=args.quiet_only, batch=args.batch, command=command,
                 progress=progress)
     fitted = net["notes"]["fit"]
     line = f"train loss {fitted['train']['loss']}"
@@ -358,7 +376,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("train", help="fit the learned evaluation to self-play data (numpy)",
                        description="Fit the learned evaluation's tables to a self-play data file "
                        "(brandubh selfplay) and write a net file (docs/learned.md).")
-    p.add_argument("data", help="the data file")
+    p.add_argument("data", nargs="+", help="the data file(s)")
     p.add_argument("--out", required=True, help="the net file to write (JSON)")
     p.add_argument("--epochs", type=int, default=12, help="passes over the data (default 12)")
     p.add_argument("--blend", type=float, default=0.5,

@@ -39,7 +39,13 @@ def render(net_path: "str | None") -> str:
             pass
         header = f"From {rel.as_posix()}: python tools/gen_learned.py {rel.as_posix()}\n"
         for key in sorted(net.get("notes", {})):
-            header += f"{key}: {json.dumps(net['notes'][key], sort_keys=True)}\n"
+            value = net["notes"][key]
+            if key == "fit" and isinstance(value, dict):  # the losses, not every epoch's
+                value = {k: v for k, v in value.items() if k != "epochs"}
+            if isinstance(value, list):
+                header += f"{key}:\n" + "".join(f"  {json.dumps(v, sort_keys=True)}\n" for v in value)
+            else:
+                header += f"{key}: {json.dumps(value, sort_keys=True)}\n"
         header += f"scale: {net['scale']}"
     return c_source(net, header.replace("*/", "* /"))
 
