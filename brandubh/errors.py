@@ -32,6 +32,16 @@ class WeightsError(ArgumentError):
     """A weights file cannot be read, or does not hold the evaluation's weights."""
 
 
+class DataError(BrandubhError):
+    """A self-play data file is truncated, damaged, or not one at all
+    (brandubh.selfplay)."""
+
+
+class NetError(BrandubhError):
+    """A net file cannot be read, does not hold a learned evaluation, or a
+    training run cannot go on (brandubh.learned, brandubh.train)."""
+
+
 class ClusterError(BrandubhError):
     """A Ray cluster was asked for and cannot be used: Ray is not installed,
     or no cluster answers at the address."""

@@ -319,10 +319,31 @@ typedef struct bd_weights {
     int freedom;       /* each square the king can move to */
     int corner_guard;  /* each attacker on a square that closes a corner */
     int ring;          /* each attacker beside the king */
+    int eval;          /* enum bd_eval: which evaluation scores; the seven
+                          weights above are read only by the classical one */
 } bd_weights;
+
+/* The evaluations: the classical one (the seven weights above) and the
+ * learned one (learned.c: tables fitted to self-play, docs/learned.md). */
+enum bd_eval { BD_EVAL_CLASSICAL = 0, BD_EVAL_LEARNED = 1 };
 
 BD_FN void bd_default_weights(bd_weights *w);
 BD_FN int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);
+
+/* ---- The learned evaluation's inputs (learned.c), for the trainer.
+ *
+ * The learned evaluation is a sum of table entries: one for each soldier,
+ * looked up by the pair (the king's square, the soldier's square), one for
+ * the king's square, and a few counts (the inputs below) times a weight.
+ * The pairs are taken up to the board's eight symmetries: a pair and its
+ * mirror images share one entry (tools/gen_learned.py numbers them). */
+#define BD_LEARNED_INPUTS 4
+enum bd_learned_input {
+    BD_INPUT_LANE_ONE = 0,  /* escape squares the king reaches in one move */
+    BD_INPUT_LANE_TWO = 1,  /* those he reaches in two, not one */
+    BD_INPUT_FREEDOM = 2,   /* squares the king can move to */
+    BD_INPUT_TO_MOVE = 3    /* 1 when the attackers are to move, else 0 */
+};
 
 /* ---- The search (search.c): iterative deepening alpha-beta over the game
  * record, limited by a count of positions and never by a clock.
@@ -417,6 +438,45 @@ typedef struct bd_search_result {
  * left as it was. */
 BD_FN int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                     bd_search_result *out);
+
+/* ---- Self-play for learning (selfplay.c): whole games of the search
+ * against itself, each position written down with the search's score and,
+ * once the game is over, its result. */
+typedef struct bd_sample {
+    uint64_t att;       /* the attackers' squares */
+    uint64_t dfn;       /* the defenders', the king not included */
+    int16_t score;      /* the search's score, from the attackers' side */
+    uint16_t ply;       /* moves made before this position */
+    int8_t king;        /* the king's square, or -1 */
+    uint8_t side;       /* enum bd_side: to move */
+    int8_t result;      /* the game's end: 1 the attackers won, -1 the
+                           defenders, 0 a draw */
+    uint8_t flags;      /* enum bd_sample_flag in the low four bits; the
+                           caller's tag (0-15) in the high four */
+} bd_sample;
+
+enum bd_sample_flag {
+    BD_SAMPLE_LANE = 1,     /* the king had an open line home */
+    BD_SAMPLE_CAPTURE = 2,  /* the side to move had a capture */
+    BD_SAMPLE_MATE = 4      /* the search's score was a win or a loss found */
+};
+
+/* One game from `start` (not an ending): `random_plies` moves chosen
+ * uniformly by a generator seeded with `seed`, then the search's move each
+ * turn (limits, weights; its seed is limits->seed plus the ply), each of
+ * those positions written into out[max] with the game's result, until the
+ * game ends or `max` are written (the game is then cut there, a draw).
+ * `popcnt`: 1 to run the popcount build's search (only when
+ * bd_cpu_has_popcnt says 1). `tag`, 0-15, goes into each sample's flags.
+ * Returns how many were written, or -1 when out of memory. The same
+ * arguments give the same samples on every machine. */
+BD_FN int bd_selfplay(const bd_variant *v, const bd_pos *start, uint64_t seed, int random_plies,
+                      const bd_search_limits *limits, const bd_weights *w, int popcnt, int tag,
+                      bd_sample *out, int max);
+/* The learned evaluation's counts (enum bd_learned_input) for each of n
+ * samples, into out[n][BD_LEARNED_INPUTS]; a sample with no king gets
+ * zeros. */
+BD_FN void bd_learned_inputs(const bd_variant *v, const bd_sample *samples, int n, int16_t *out);
 
 /* ---- Encodings for learning programs (encode.c): a fixed set of action
  * numbers, and the board as planes of bytes (docs/rl.md draws them).

@@ -1,5 +1,6 @@
 #include "eval.h"
 
+#include "learned.h"
 #include "movegen.h"
 
 /* The three squares that close each corner: a2 b1 b2, f1 g2 f2, a6 b7 b6,
@@ -26,6 +27,7 @@ void bd_default_weights(bd_weights *w) {
     w->freedom = 5;
     w->corner_guard = -17;
     w->ring = 8;
+    w->eval = BD_EVAL_CLASSICAL;
 }
 
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
@@ -44,18 +46,23 @@ static BD_NOINLINE bd_bb two_move_escapes(const bd_variant *v, const bd_pos *p, 
     return bd_slide_union(sets) & bd_escapes(v) & ~one;
 }
 
-int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
-    bd_bb escapes = bd_escapes(v), one, two = 0, from;
-    int score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
-    score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
-    if (p->king == BD_NONE) return score;
-    one = reach & escapes;
+bd_bb bd_king_lanes_two(const bd_variant *v, const bd_pos *p, bd_bb reach) {
+    bd_bb escapes = bd_escapes(v), one = reach & escapes;
     /* Only a square on the edge lies on a line with a corner, so when the
      * corners are the escapes most positions need no slide at all (the
      * slides were a third of the evaluation's cost). */
-    from = reach & ~escapes & (v->escape == BD_ESCAPE_CORNER ? BD_EDGE : BD_ALL);
-    if (from) two = two_move_escapes(v, p, from, one);
-    score -= w->lane_one * bd_popcount(one) + w->lane_two * bd_popcount(two) +
+    bd_bb from = reach & ~escapes & (v->escape == BD_ESCAPE_CORNER ? BD_EDGE : BD_ALL);
+    return from ? two_move_escapes(v, p, from, one) : 0;
+}
+
+int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
+    int score;
+    if (w->eval == BD_EVAL_LEARNED) return bd_evaluate_learned(v, p, reach);
+    score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
+    score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
+    if (p->king == BD_NONE) return score;
+    score -= w->lane_one * bd_popcount(reach & bd_escapes(v)) +
+             w->lane_two * bd_popcount(bd_king_lanes_two(v, p, reach)) +
              w->freedom * bd_popcount(reach);
     score += w->ring * bd_popcount(p->att & BD_ADJACENT[p->king]);
     return score;

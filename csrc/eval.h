@@ -8,6 +8,9 @@
 
 /* bd_evaluate, given bd_king_reach(v, p), for a caller that has it already. */
 BD_FN int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach);
+/* The escape squares the king reaches in two moves and not in one, given
+ * his reach (bd_king_reach); 0 when there is no king. */
+BD_FN bd_bb bd_king_lanes_two(const bd_variant *v, const bd_pos *p, bd_bb reach);
 /* The squares the king could move to if it were the defenders' move (his
  * targets do not depend on whose move it is). */
 static inline bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p) {

@@ -75,6 +75,7 @@ int bd_cpu_has_popcnt(void) {
 #include "perft.c"
 #include "playout.c"
 #include "eval.c"
+#include "learned.c"
 #include "tt.c"
 #include "thread.c"
 #include "movepick.c"

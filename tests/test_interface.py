@@ -183,19 +183,33 @@ MIRRORED = {
     "bd_king_capture": lambda: {f"BD_KING_{k.upper()}": v for k, v in engine.CHOICES["king_capture"].items()},
     "bd_end": lambda: {f"BD_END_{k.upper()}": v for k, v in engine.CHOICES["no_move"].items()},
     "bd_plane": lambda: {f"BD_PLANE_{name.upper()}": i for i, name in enumerate(encoding.PLANES)},
+    "bd_eval": lambda: {f"BD_EVAL_{name.upper()}": i for name, i in search.EVALS.items()},
+    "bd_learned_input": lambda: {f"BD_INPUT_{name.upper()}": i for i, name in enumerate(learned_net().INPUTS)},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
 USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
+
+
+def learned_net():
+    from brandubh.learn import net
+
+    return net
+
+
+# Enums only C reads: what a self-play sample's flags say is for the
+# engine's own sampling (docs/learned.md), not read back in Python.
+C_ONLY_ENUMS = {"bd_sample_flag"}
 # Constants C keeps to itself, and why.
 C_ONLY = {
     "BD_MAX_PLY": "the length of bd_search_result.pv; Python reads pv_length",
     "BD_OUTCOMES": "the length of bd_playout_stats.outcomes: len(Outcome), checked below",
+    "BD_LEARNED_INPUTS": "the width of the learned tables' counts: len(brandubh.learn.net.INPUTS), mirrored above",
 }
 
 
 def test_every_enum_of_the_header_has_a_place_in_python():
     enums = header_enums()
-    assert set(enums) == set(MIRRORED) | USED_BY_NAME, "name the new enum in MIRRORED or USED_BY_NAME"
+    assert set(enums) == set(MIRRORED) | USED_BY_NAME | C_ONLY_ENUMS, "name the new enum in MIRRORED or USED_BY_NAME"
 
 
 @pytest.mark.parametrize("tag", sorted(MIRRORED))
@@ -266,7 +280,8 @@ def test_the_rule_set_struct_has_the_variant_s_fields():
 
 
 def test_the_weights_are_the_struct_s_fields():
-    assert search.WEIGHT_NAMES == tuple(name for name, _ in ffi.typeof("bd_weights").fields)
+    # Every field but eval, which picks the evaluation and weighs nothing.
+    assert search.WEIGHT_NAMES + ("eval",) == tuple(name for name, _ in ffi.typeof("bd_weights").fields)
     assert tuple(search.default_weights()) == search.WEIGHT_NAMES
 
 

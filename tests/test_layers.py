@@ -127,8 +127,9 @@ def _reach(name: str) -> set[str]:
 
 
 # Who may call the compiled engine: its Python face, and the learning
-# interfaces' batch of games (their action numbers and planes are the engine's).
-CFFI_USERS = {"brandubh.core", "brandubh.rl"}
+# interfaces' batch of games (their action numbers and planes are the engine's),
+# and the learned evaluation's pipeline (self-play and its features, in C).
+CFFI_USERS = {"brandubh.core", "brandubh.rl", "brandubh.learn"}
 
 
 def test_only_the_core_touches_the_compiled_engine():

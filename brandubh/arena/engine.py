@@ -13,7 +13,8 @@ off, joined by ``+`` (``tt``, ``killers``, ``history``, ``pvs``,
 deterministic: ``time_ms`` (each move searched for that many milliseconds;
 with neither ``level`` nor ``budget`` the clock is the only limit) and
 ``threads`` (each search on that many threads, 1 to 64):
-``time_ms=100,threads=2``.
+``time_ms=100,threads=2`` (``ms`` is short for ``time_ms``). ``eval=learned``
+or ``eval=classical`` picks the evaluation (docs/learned.md).
 
 >>> parse_setting('budget=5000,ring=40')
 {'budget': 5000, 'weights': {'ring': 40}}
@@ -67,16 +68,21 @@ def parse_setting(text: str) -> dict:
             out["off"] = names
             continue
         raw = raw.strip()
+        if key == "eval" and eq and not re.fullmatch(r"-?[0-9]+", raw):
+            weights[key] = raw  # a name: learned or classical (checked by the bot)
+            continue
         if not eq or not re.fullmatch(r"-?[0-9]{1,12}", raw):
             raise ArgumentError(f"{quote(part)} in {quote(text)} is not key=whole-number (at most 12 digits)")
         value = int(raw)
+        if key == "ms":
+            key = "time_ms"
         if key in ("level", "budget", "depth", "threads", "time_ms"):
             out[key] = value
         elif key in weight_names:
             weights[key] = value
         else:
             raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, threads, "
-                                f"time_ms, off, cmd, "
+                                f"time_ms (or ms), eval, off, cmd, "
                                 f"weights=FILE or a weight ({', '.join(weight_names)})")
     if weights or from_file:
         # A weight written in the setting wins over the file's.

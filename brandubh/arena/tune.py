@@ -104,7 +104,7 @@ class TuneConfig:
                 raise TuneError(f"{name} must be a whole number of at least 1, not {quote(value)}")
         if not isinstance(self.random_plies, int) or not 0 <= self.random_plies <= 40:
             raise TuneError(f"random_plies must be a whole number from 0 to 40, not {quote(self.random_plies)}")
-        params = tuple(self.params) or tuple(WEIGHT_NAMES)
+        params = tuple(self.params) or tuple(n for n in WEIGHT_NAMES if n != "eval")  # eval picks, not weighs
         for name in params:
             if name not in WEIGHT_NAMES:
                 raise TuneError(f"no weight named {quote(name)} to tune; the weights are {', '.join(WEIGHT_NAMES)}")

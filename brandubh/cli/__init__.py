@@ -1,6 +1,8 @@
 """The ``brandubh`` command.
 
-    brandubh bench [--depth N] [--budget N] [--threads N] [--verbose]
+    brandubh bench [--depth N] [--budget N] [--threads N] [--eval classical|learned] [--verbose]
+    brandubh selfplay --out FILE [--positions N] [--seed S] [--variant V] [--budget B]
+    brandubh train DATA --out NET [--epochs N] [--blend L]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
@@ -33,9 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     # One module a command, in the order --help lists them.
-    from . import bench, codingame, match, opentafl, perft, play, referee, serve, show, tune
+    from . import bench, codingame, match, opentafl, perft, play, referee, selfplay, serve, show, train, tune
 
-    for command in (perft, bench, match, tune, codingame, opentafl, referee, show, play, serve):
+    for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, serve):
         command.register(sub)
     return parser
 

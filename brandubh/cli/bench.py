@@ -62,18 +62,22 @@ class BenchResult:
         return self.nodes / self.seconds if self.seconds > 0 else float("inf")
 
 
-def run_bench(depth: int = DEFAULT_DEPTH, budget: int = DEFAULT_BUDGET, threads: int = 1) -> BenchResult:
+def run_bench(depth: int = DEFAULT_DEPTH, budget: int = DEFAULT_BUDGET, threads: int = 1,
+              weights: Any = None) -> BenchResult:
     """Search every bench position to ``depth`` (each capped at ``budget``
     positions) and add up the nodes. With ``threads`` above 1 each search
     runs on that many threads (lazy SMP): the time to depth and the rate of
     all threads together are the figures, and the node count is no
-    signature (more than one thread is not deterministic)."""
+    signature (more than one thread is not deterministic). ``weights`` as
+    the search takes them (``{'eval': 'classical'}``: the classical
+    evaluation's signature)."""
     games = [Rules(position, PRESETS[preset]) for preset, position in POSITIONS]
     nodes = 0
     moves: list[int] = []
     start = time.perf_counter()
     for game in games:
-        found = game.search(budget=budget, depth=depth, seed=1, threads=None if threads == 1 else threads)
+        found = game.search(budget=budget, depth=depth, seed=1, weights=weights,
+                            threads=None if threads == 1 else threads)
         assert found is not None  # no bench position is a finished game
         nodes += found.nodes
         moves.append(int(found.move))
@@ -95,13 +99,16 @@ def register(sub: Any) -> None:
     p.add_argument("--threads", type=whole(1, MAX_THREADS), default=1, metavar="N",
                    help="threads each search runs on (default 1; more is not deterministic, "
                         "and prints no Bench line)")
+    p.add_argument("--eval", choices=("classical", "learned"),
+                   help="the evaluation to search with (default: the engine's default)")
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``brandubh bench`` with parsed arguments; the exit status."""
-    result = run_bench(depth=args.depth, budget=args.budget, threads=args.threads)
+    result = run_bench(depth=args.depth, budget=args.budget, threads=args.threads,
+                       weights=None if args.eval is None else {"eval": args.eval})
     if args.verbose:
         for (preset, position), move in zip(POSITIONS, result.moves):
             print(f"{preset:10} {position:40} {move_text(move)}")

@@ -22,7 +22,7 @@ from typing import NamedTuple, Optional, Union
 from . import kernels, stopping
 from .._engine import ffi, lib
 from .position import c_constants
-from .weights import WEIGHT_NAMES, c_weights, default_weights  # noqa: F401 - theirs, named here too
+from .weights import EVALS, WEIGHT_NAMES, c_weights, default_weights  # noqa: F401 - theirs, named here too
 from ..errors import ArgumentError, EngineError, quote
 
 MATE = lib.BD_MATE

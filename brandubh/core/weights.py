@@ -25,6 +25,7 @@ import os
 from typing import Any, Mapping, Union
 
 from .._engine import ffi, lib
+from .position import c_constants
 from ..errors import ArgumentError, WeightsError, quote
 from ..files import read_text, write_whole
 
@@ -39,8 +40,14 @@ WEIGHTS_LIMIT = 1 << 20
 WeightsLike = Union[Mapping[str, int], str, "os.PathLike[str]", None]
 
 
-#: The evaluation's weights: the fields of the engine's ``bd_weights``, in order.
-WEIGHT_NAMES = tuple(name for name, _ in ffi.typeof("bd_weights").fields)
+#: The evaluation's weights: the fields of the engine's ``bd_weights``, in
+#: order, but ``eval`` (which evaluation scores: EVALS), which is no weight.
+WEIGHT_NAMES = tuple(name for name, _ in ffi.typeof("bd_weights").fields if name != "eval")
+
+
+#: The evaluations by name, and the number of each (``enum bd_eval``):
+#: ``weights={'eval': 'learned'}`` picks the learned one (docs/learned.md).
+EVALS = {name.lower(): value for name, value in c_constants("bd_eval", "EVAL_").items()}
 
 
 def default_weights() -> dict[str, int]:
@@ -70,6 +77,12 @@ def c_weights(weights: Any):
         raise ArgumentError(f"weights must be a dict of weight names to whole numbers, not {type(weights).__name__}")
     w = ffi.new("bd_weights *", _DEFAULT_C[0])
     for name, value in weights.items():
+        if name == "eval":
+            # Which evaluation: a name (EVALS) or its number; not a weight.
+            if value not in EVALS and value not in EVALS.values() or isinstance(value, bool):
+                raise ArgumentError(f"eval must be one of {', '.join(EVALS)}, not {quote(value)}")
+            w.eval = EVALS.get(value, value)
+            continue
         if name not in WEIGHT_NAMES:
             raise ArgumentError(f"no weight named {quote(name)}; the weights are {', '.join(WEIGHT_NAMES)}")
         if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
