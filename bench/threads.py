@@ -124,8 +124,8 @@ def play(opening: list[int], a_attacks: bool, ms: float, seed: int, variant: str
     return 1.0 if (rules.winner == "attackers") == a_attacks else 0.0
 
 
-def match_report(ms: float, pairs: int, variant: str, every: int) -> None:
-    rng = random.Random(1)
+def match_report(ms: float, pairs: int, variant: str, every: int, seed: int) -> None:
+    rng = random.Random(seed)
     score = {1.0: 0, 0.5: 0, 0.0: 0}
     loads = [load()]
     for i in range(pairs):
@@ -191,10 +191,11 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=150)
     p.add_argument("--variant", default="modern")
     p.add_argument("--every", type=int, default=10)
+    p.add_argument("--seed", type=int, default=1, help="the seed of the random openings")
     args = parser.parse_args()
     run: Callable[[], None]
     if args.what == "match":
-        run = lambda: match_report(args.ms, args.pairs, args.variant, args.every)  # noqa: E731
+        run = lambda: match_report(args.ms, args.pairs, args.variant, args.every, args.seed)  # noqa: E731
     else:
         threads = [int(t) for t in args.threads.split(",")]
         run = (lambda: depth_report(threads, args.rounds)) if args.what == "depth" else \
