@@ -45,7 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``brandubh`` command with ``argv`` (by default the process's
     arguments); the exit status. With no command it prints the help."""
-    parser = build_parser()
+    try:
+        # Ctrl-C while the commands load is an interruption like any other.
+        parser = build_parser()
+    except KeyboardInterrupt:
+        return 130
     given = sys.argv[1:] if argv is None else list(argv)
     if not given:
         parser.print_help()
