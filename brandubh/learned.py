@@ -207,7 +207,7 @@ def counts(variant: Any, position: str) -> list[int]:
 
     >>> counts('brandubh', '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a')
     [0, 0, 0, 1]
-    >>> counts('brandubh', '7/7/7/3k3/7/7/a6 d')   # four lines home, no corner in one
+    >>> counts('brandubh', '7/7/7/3k3/7/7/1a5 d')   # four corners in two moves, none in one
     [0, 4, 12, 0]
     """
     from .variant import as_variant

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from brandubh import engine, rules, search, variant
+from brandubh import engine, learned, rules, search, selfplay, variant
 from brandubh.rl import encoding
 from brandubh._engine import ffi, lib
 
@@ -182,6 +182,9 @@ MIRRORED = {
     "bd_king_capture": lambda: {f"BD_KING_{k.upper()}": v for k, v in engine.CHOICES["king_capture"].items()},
     "bd_end": lambda: {f"BD_END_{k.upper()}": v for k, v in engine.CHOICES["no_move"].items()},
     "bd_plane": lambda: {f"BD_PLANE_{name.upper()}": i for i, name in enumerate(encoding.PLANES)},
+    "bd_eval": lambda: {f"BD_EVAL_{name.upper()}": v for name, v in search.EVALS.items()},
+    "bd_learned_input": lambda: {f"BD_INPUT_{name.upper()}": i for i, name in enumerate(learned.INPUTS)},
+    "bd_sample_flag": lambda: {f"BD_SAMPLE_{name.upper()}": v for name, v in selfplay.FLAGS.items()},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
 USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
