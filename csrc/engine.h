@@ -324,7 +324,8 @@ typedef struct bd_weights {
 } bd_weights;
 
 /* The evaluations: the classical one (the seven weights above) and the
- * learned one (learned.c: tables fitted to self-play, docs/learned.md). */
+ * learned one (learned.c: tables fitted to self-play, docs/learned.md),
+ * which bd_default_weights chooses. */
 enum bd_eval { BD_EVAL_CLASSICAL = 0, BD_EVAL_LEARNED = 1 };
 
 BD_FN void bd_default_weights(bd_weights *w);

@@ -12,8 +12,11 @@ from brandubh.variant import PRESETS
 
 # 1,154,633 until the shipped weights became those brandubh tune found (SPSA,
 # 40,000 games; +68 +- 15 Elo at 20,000 positions a move): the same search,
-# another evaluation, so other moves and other node counts.
-BENCH_SIGNATURE = 1_169_228
+# another evaluation, so other moves and other node counts. 1,169,228 until
+# the learned evaluation became the default (docs/learned.md: against the
+# classical one at equal time it won); the classical one keeps it
+# (tests/test_learned.py, brandubh bench --eval classical).
+BENCH_SIGNATURE = 1_164_644
 
 
 def test_bench_positions_cover_every_preset():

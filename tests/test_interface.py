@@ -185,6 +185,7 @@ MIRRORED = {
     "bd_plane": lambda: {f"BD_PLANE_{name.upper()}": i for i, name in enumerate(encoding.PLANES)},
     "bd_eval": lambda: {f"BD_EVAL_{name.upper()}": i for name, i in search.EVALS.items()},
     "bd_learned_input": lambda: {f"BD_INPUT_{name.upper()}": i for i, name in enumerate(learned_net().INPUTS)},
+    "bd_sample_flag": lambda: {f"BD_SAMPLE_{name.upper()}": v for name, v in learned_selfplay().FLAGS.items()},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
 USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
@@ -196,9 +197,13 @@ def learned_net():
     return net
 
 
-# Enums only C reads: what a self-play sample's flags say is for the
-# engine's own sampling (docs/learned.md), not read back in Python.
-C_ONLY_ENUMS = {"bd_sample_flag"}
+def learned_selfplay():
+    from brandubh.learn import selfplay
+
+    return selfplay
+
+
+C_ONLY_ENUMS: set = set()
 # Constants C keeps to itself, and why.
 C_ONLY = {
     "BD_MAX_PLY": "the length of bd_search_result.pv; Python reads pv_length",

@@ -118,9 +118,10 @@ def test_seed_only_breaks_ties():
 
 def test_weights_change_evaluate_and_are_checked():
     game = Rules()
-    base = game.evaluate()
+    base = game.evaluate({"eval": "classical"})   # the weights are the classical evaluation's
     w = Rules.weights()
-    # One more for each of the eight attackers, one less for each of the four defenders.
+    # One more for each of the eight attackers, one less for each of the four defenders
+    # (weights given without eval= choose the classical evaluation).
     assert game.evaluate({"attacker": w["attacker"] + 1}) == base + 8
     assert game.evaluate({"defender": w["defender"] + 1}) == base - 4
     assert set(Rules.weights()) == {"attacker", "defender", "lane_one", "lane_two", "freedom", "corner_guard", "ring"}

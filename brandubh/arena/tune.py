@@ -239,7 +239,8 @@ class SpsaTuner:
         from .openings import random_openings
 
         cfg = self.config
-        players = [EnginePlayer({"budget": cfg.budget, "weights": w}, name=name,
+        # The classical evaluation, whatever the default: its weights are what is tuned.
+        players = [EnginePlayer({"budget": cfg.budget, "weights": {**w, "eval": 0}}, name=name,
                                 text=f"budget={cfg.budget}," + ",".join(f"{n}={v}" for n, v in w.items()))
                    for name, w in (("plus", plus), ("minus", minus))]
         openings = random_openings(cfg.pairs, cfg.random_plies, cfg.seed * 1_000_003 + k, cfg.variant,

@@ -589,7 +589,7 @@ class Rules:
         """The position as the search scores it when it looks no further:
         positive when it favours the attackers.
 
-        >>> Rules().evaluate() == Rules().evaluate({'ring': 30})
+        >>> Rules().evaluate({'eval': 'classical'}) == Rules().evaluate({'ring': 30})   # no attacker beside the king
         True
         """
         with self._lock:

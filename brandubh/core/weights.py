@@ -88,6 +88,10 @@ def c_weights(weights: Any):
         if not isinstance(value, int) or isinstance(value, bool) or not -10_000 <= value <= 10_000:
             raise ArgumentError(f"weight {name} must be a whole number from -10000 to 10000, not {quote(value)}")
         setattr(w, name, value)
+    if "eval" not in weights and weights:
+        # Weights of the classical evaluation are read only by it: giving
+        # some (a tuned file, "ring=45") means that one, unless eval says.
+        w.eval = EVALS["classical"]
     return w
 
 

@@ -207,8 +207,8 @@ def counts(variant: Any, position: str) -> list[int]:
 
     >>> counts('brandubh', '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a')
     [0, 0, 0, 1]
-    >>> counts('brandubh', '7/7/7/3k3/7/7/a6 d')   # no corner in one; three in two (a1 is taken); 12 squares
-    [0, 3, 12, 0]
+    >>> counts('brandubh', '7/7/7/3k3/7/7/1a5 d')   # four corners in two moves, none in one
+    [0, 4, 12, 0]
     """
     from ..variant import as_variant
 

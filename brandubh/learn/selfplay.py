@@ -47,7 +47,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ..errors import ArgumentError, DataError, quote
 
-__all__ = ["MAGIC", "VERSION", "HEADER", "RECORD", "TAGS", "DataInfo", "Sample", "read_data", "read_header",
+__all__ = ["MAGIC", "VERSION", "FLAGS", "HEADER", "RECORD", "TAGS", "DataInfo", "Sample", "read_data", "read_header",
            "generate"]
 
 MAGIC = b"BDSP"
@@ -57,6 +57,18 @@ RECORD = struct.Struct("<QQhHbBbB")
 #: The presets by their number in a record's flags.
 TAGS = ("brandubh", "codingame", "modern", "opentafl")
 OTHER_TAG = 15
+
+
+def _flags() -> dict:
+    from ..core.position import c_constants
+
+    return {name.lower(): bit for name, bit in c_constants("bd_sample_flag", "SAMPLE_").items()}
+
+
+#: The flags of a record's low four bits, by name (``enum bd_sample_flag``,
+#: read from the engine): the king had an open line, the side to move had a
+#: capture, the search's score was a win or a loss found.
+FLAGS = _flags()
 #: Positions written by one C call at most: the longest game there can be.
 MAX_GAME = 4096
 

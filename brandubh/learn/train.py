@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ..errors import ArgumentError, NetError, quote
 from .net import FORMAT, INPUTS, KING_CAPTURES, PAIR, PAIRS, VERSION, save_net
-from .selfplay import HEADER, RECORD, TAGS, read_header_of
+from .selfplay import FLAGS, HEADER, RECORD, TAGS, read_header_of
 
 __all__ = ["load_arrays", "features", "fit_scale", "fit", "train"]
 
@@ -95,6 +95,7 @@ def inputs(rec: Any, variant: Any = "brandubh") -> Any:
     from ..core.position import c_variant
     from ..variant import as_variant
 
+    assert lib.BD_LEARNED_INPUTS == len(INPUTS)  # the engine's counts are the ones named here
     out = np.zeros((len(rec), len(INPUTS)), dtype=np.int16)
     tags = rec["flags"] >> 4
     for t in np.unique(tags):
@@ -283,10 +284,10 @@ def train(data: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[
     parts, offset, fitted = [], 0, []
     for path in paths:
         rec = load_arrays(path)
-        keep = (rec["flags"] & 4) == 0  # not a win or loss the search found
+        keep = (rec["flags"] & FLAGS["mate"]) == 0  # not a win or loss the search found
         keep &= (rec["king"] >= 0) & (rec["king"] < 49)
         if quiet_only:
-            keep &= (rec["flags"] & 3) == 0
+            keep &= (rec["flags"] & (FLAGS["lane"] | FLAGS["capture"])) == 0
         games = _game_numbers(rec) + offset
         offset = int(games[-1]) + 1 if len(games) else offset
         rec, games = rec[keep], games[keep]
