@@ -220,3 +220,21 @@ def test_perft_says_how_far_it_got_on_ctrl_c():
             proc.wait()
     assert proc.returncode == 130
     assert b"perft 7: stopped after " in err and b"Traceback" not in err
+
+
+def test_tune_refuses_an_output_it_could_not_write_before_it_runs(tmp_path):
+    for out in (str(tmp_path), "/dev/full", str(tmp_path / "no" / "w.json")):
+        if out == "/dev/full" and not Path(out).exists():
+            continue
+        start = time.monotonic()
+        done = brandubh("tune", "--out", out, "--steps", "100000", "--budget", "1000")
+        assert done.returncode == 2 and b"--out: cannot write" in done.stderr and b"Traceback" not in done.stderr
+        assert time.monotonic() - start < 30
+    assert not (tmp_path / "no").exists() and not list(tmp_path.glob("*.tmp*"))
+
+
+def test_match_says_when_the_distinct_openings_run_out():
+    done = brandubh("match", "budget=10", "budget=10", "--games", "120", "--random-plies", "1", "--jobs", "1",
+                    "--no-progress", timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert b"distinct 1-move random openings were found" in done.stderr

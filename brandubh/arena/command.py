@@ -160,7 +160,16 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Even
     if args.openings:
         bases = load_openings(args.openings, variant)
     pairs = (args.games + 1) // 2
-    openings = (random_openings(pairs, args.random_plies, args.seed, variant, bases, distinct=True)
+
+    def exhausted(found: int) -> None:
+        # Said at once: the run goes on, and later openings repeat.
+        print(f"brandubh: only {found} distinct {args.random_plies}-move random openings were found; "
+              "the others repeat them", file=sys.stderr, flush=True)
+
+    if args.random_plies and pairs > 10_000:
+        print(f"brandubh: drawing {pairs:,} random openings before the first game...", file=sys.stderr, flush=True)
+    openings = (random_openings(pairs, args.random_plies, args.seed, variant, bases, distinct=True,
+                                on_exhausted=exhausted)
                 if args.random_plies else list(bases))
     limits = Limits(first_ms=args.first_ms, turn_ms=args.turn_ms, startup_ms=args.startup_ms,
                     time_scale=args.time_scale, lenient=args.lenient, hang_ms=args.hang_ms)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Any, Optional, TextIO
@@ -17,7 +16,8 @@ from ..arena.event import default_jobs
 from ..arena.stats import Progress
 from ..arena.tune import DEFAULT_C_END, SpsaTuner, TuneConfig
 from ..core.weights import save_weights
-from ..errors import ArgumentError, quote
+from ..errors import ArgumentError
+from ..files import check_writable
 
 __all__ = ["register", "run"]
 
@@ -112,9 +112,11 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
                         random_plies=args.random_plies, seed=args.seed)
     state = args.state or args.out + ".state.json"
     for path, what in ((args.out, "--out"), (state, "--state")):
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise ArgumentError(f"cannot write {quote(path)} ({what}): its folder is missing or not writable")
+        # Now, not after the whole run: a folder, a device or a missing folder.
+        try:
+            check_writable(path)
+        except ArgumentError as error:
+            raise ArgumentError(f"{what}: {error}") from None
     jobs = args.jobs or default_jobs()
     executor: Any
     if args.ray:
