@@ -849,8 +849,7 @@ class Game:
         report = self._rules.preview(stored)
         if report is None:
             return None
-        return notation.move_display(stored, king=report.king_moved, captures=report.capture_names,
-                                     king_home=report.king_home, king_taken=report.king_taken)
+        return report.shown(stored)
 
     # -- a program's move ------------------------------------------------------
 
@@ -961,10 +960,7 @@ class Game:
         if why != Why.OK:
             return self._why_refusal(why, stored[:2], stored[2:])
         assert report is not None
-        names = report.capture_names
-        shown = notation.move_display(stored, king=report.king_moved, captures=names,
-                                      king_home=report.king_home, king_taken=report.king_taken)
-        self._played.append(Played(stored, str(shown), tuple(zip(names, taken))))
+        self._played.append(Played(stored, report.shown(stored), tuple(zip(report.capture_names, taken))))
         self._offer = None
         self._changed()
         return None

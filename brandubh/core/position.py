@@ -126,6 +126,16 @@ class MoveReport:
     def capture_names(self) -> tuple[str, ...]:
         return tuple(square_name(s) for s in self.captures)
 
+    def shown(self, move: str) -> str:
+        """``move`` (stored, ``c5c4``), the move this report is of, as it is
+        shown with what it did: ``c5-c4xd4#``.
+
+        >>> MoveReport((24,), False, False, True).shown('c5c4')
+        'c5-c4xd4#'
+        """
+        return str(notation.move_display(move, king=self.king_moved, captures=self.capture_names,
+                                         king_home=self.king_home, king_taken=self.king_taken))
+
 
 # -- squares and moves ----------------------------------------------------
 

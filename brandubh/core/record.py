@@ -23,7 +23,6 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import kernels, stopping
-from .. import notation
 from ..snapshot import Snapshot, of_position
 from ..words import plural
 from .._engine import ffi, lib
@@ -634,10 +633,7 @@ class Rules:
                 raise ArgumentError("ply 0 is the start: no move reached it")
             report = report_of(lib.bd_game_report_at(self._g, at))
             stored = move_text(lib.bd_game_move_at(self._g, at))
-            names = report.capture_names
-            shown = notation.move_display(stored, king=report.king_moved, captures=names,
-                                          king_home=report.king_home, king_taken=report.king_taken)
-            return stored, names, str(shown)
+            return stored, report.capture_names, report.shown(stored)
 
     def c_game(self) -> Any:
         """The record as the engine's ``bd_game *``, for a caller that hands
