@@ -80,7 +80,7 @@ class Analysis:
     the ``raw`` score (the engine's, for the side to move), the ``depth``,
     the ``nodes`` searched, ``mate_in`` (plies to a forced end, both
     sides' counted, or None), the expected ``line`` as shown, what the
-    score means (``judged``: ``+1.3 for you (a 62% chance), 6 moves
+    score means (``judged``: ``+1.3 for you: a 62% chance, 6 moves
     deep``) and a ``sentence`` for a person."""
 
     best: str
@@ -98,8 +98,8 @@ class Analysis:
 
 def judged(outlook: Outlook, whose: str, depth: int) -> str:
     """What an outlook says, for ``whose`` side (``'you'``, ``'the
-    attackers'``, whose view the outlook is from): ``+1.3 for you (a 62%
-    chance), 6 moves deep``, or a forced end (the winner's own moves).
+    attackers'``, whose view the outlook is from): ``+1.3 for you: a 62%
+    chance, 6 moves deep``, or a forced end (the winner's own moves).
 
     >>> from brandubh import Rules
     >>> found = Rules('7/7/7/3k3/7/7/a6 d').search(budget=5_000)
@@ -113,7 +113,16 @@ def judged(outlook: Outlook, whose: str, depth: int) -> str:
         if outlook.wins_in == 1:
             return f"{whose} {verb} at once"
         return f"{whose} {verb} in {plural(int(moves or 0), 'move')}"
-    return f"{outlook.words} for {whose} (a {outlook.percent}% chance), {plural(depth, 'move')} deep"
+    return f"{outlook.words} for {whose}: {_a(outlook.percent)}% chance, {plural(depth, 'move')} deep"
+
+
+def _a(percent: int) -> str:
+    """``a 62`` or ``an 18``: the article read aloud before a number.
+
+    >>> _a(62), _a(18), _a(8), _a(80), _a(11), _a(100)
+    ('a 62', 'an 18', 'an 8', 'an 80', 'an 11', 'a 100')
+    """
+    return f"{'an' if str(percent).startswith('8') or percent in (11, 18) else 'a'} {percent}"
 
 
 class Session:

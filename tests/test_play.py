@@ -123,7 +123,7 @@ def test_hint():
     typist = Typist(game)
     typist.begin()
     said = typist.type("hint")
-    found = re.fullmatch(r"Hint: ([a-gK1-7x,+#-]+) \(([+-]\d+\.\d) for you \(a (\d+)% chance\), (\d+) moves deep\)\.\n",
+    found = re.fullmatch(r"Hint: ([a-gK1-7x,+#-]+) \(([+-]\d+\.\d) for you: an? (\d+)% chance, (\d+) moves deep\)\.\n",
                          said)
     assert found, said
     assert game.play(found.group(1)) is None  # a legal move, in its shown form
