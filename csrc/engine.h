@@ -323,10 +323,11 @@ typedef struct bd_weights {
                           weights above are read only by the classical one */
 } bd_weights;
 
-/* The evaluations: the classical one (the seven weights above) and the
+/* The evaluations: the classical one (the seven weights above), the
  * learned one (learned.c: tables fitted to self-play, docs/learned.md),
- * which bd_default_weights chooses. */
-enum bd_eval { BD_EVAL_CLASSICAL = 0, BD_EVAL_LEARNED = 1 };
+ * which bd_default_weights chooses, and a small NNUE (nnue.c, the same
+ * document). */
+enum bd_eval { BD_EVAL_CLASSICAL = 0, BD_EVAL_LEARNED = 1, BD_EVAL_NNUE = 2 };
 
 BD_FN void bd_default_weights(bd_weights *w);
 BD_FN int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w);

@@ -1,6 +1,7 @@
 #include "eval.h"
 
 #include "learned.h"
+#include "nnue.h"
 #include "movegen.h"
 
 /* The three squares that close each corner: a2 b1 b2, f1 g2 f2, a6 b7 b6,
@@ -60,6 +61,9 @@ bd_bb bd_king_lanes_two(const bd_variant *v, const bd_pos *p, bd_bb reach) {
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
     int score;
     if (w->eval == BD_EVAL_LEARNED) return bd_evaluate_learned(v, p, reach);
+#ifndef BD_NO_NNUE /* the CodinGame export leaves the NNUE out */
+    if (w->eval == BD_EVAL_NNUE) return bd_evaluate_nnue(v, p, reach);
+#endif
     score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;

@@ -76,6 +76,7 @@ int bd_cpu_has_popcnt(void) {
 #include "playout.c"
 #include "eval.c"
 #include "learned.c"
+#include "nnue.c"
 #include "tt.c"
 #include "thread.c"
 #include "movepick.c"

@@ -269,7 +269,7 @@ def test_eval_setting_travels():
     assert game.search(budget=3000, seed=1, weights={"eval": "classical"}) == game.search(
         budget=3000, seed=1, weights={"eval": 0})
     with pytest.raises(ArgumentError, match="eval must be one of"):
-        game.search(budget=10, weights={"eval": 2})
+        game.search(budget=10, weights={"eval": 3})
 
 
 # ---- the CodinGame export

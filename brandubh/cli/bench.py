@@ -99,7 +99,7 @@ def register(sub: Any) -> None:
     p.add_argument("--threads", type=whole(1, MAX_THREADS), default=1, metavar="N",
                    help="threads each search runs on (default 1; more is not deterministic, "
                         "and prints no Bench line)")
-    p.add_argument("--eval", choices=("classical", "learned"),
+    p.add_argument("--eval", choices=("classical", "learned", "nnue"),
                    help="the evaluation to search with (default: the engine's default)")
     p.add_argument("--verbose", "-v", action="store_true", help="print each position and its move")
     p.set_defaults(run=run)

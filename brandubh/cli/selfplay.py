@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
     p.add_argument("--budget", type=int, default=2000, help="positions each search may visit (default 2000)")
     p.add_argument("--random-plies", default="2,10",
                    help="FEWEST,MOST random moves that open each game (default 2,10)")
-    p.add_argument("--eval", choices=("classical", "learned"),
+    p.add_argument("--eval", choices=("classical", "learned", "nnue"),
                    help="the evaluation the games are searched with (default: the engine's default)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run)

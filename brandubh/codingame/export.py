@@ -165,7 +165,9 @@ def amalgamate(src: Optional[Path] = None, king_capture: str = "four_two") -> tu
 
     src = source_dir() if src is None else src
     includes: list[str] = []
-    parts = []
+    # The NNUE evaluation (csrc/nnue.c) stays out of the bot: its weights
+    # would not fit CodinGame's limit beside the learned tables.
+    parts = ["#define BD_NO_NNUE 1\n"]
     for name in _header_order(src):
         text = _body(name, (src / name).read_text(encoding="utf-8"), includes)
         if name == "tables.h":
@@ -229,6 +231,8 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_TURN_STOP_MS {move_limit_ms(turn_ms, margin_ms)!r}",
         f"#define BOT_VERBOSE {int(verbose)}",
     ])
+    if as_weights(weights).get("eval") in ("nnue", 2):
+        raise BrandubhError("the CodinGame export carries the learned and classical evaluations, not the NNUE")
     weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(as_weights(weights).items()))
     includes, engine = amalgamate(king_capture=v.king_capture)
     template = (DATA / "main.c").read_text(encoding="utf-8")

@@ -1,0 +1,108 @@
+"""The NNUE evaluation (csrc/nnue.c): the engine's integer forward pass
+against one written here with numpy from the committed net file, the
+search with it deterministic, and the compiled weights not stale."""
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brandubh import Rules
+from brandubh.learn.net import board_of, counts
+from brandubh.learn.selfplay import TAGS
+from brandubh.variant import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+NET = ROOT / "nets" / "nnue.json"
+np = pytest.importorskip("numpy")
+
+KING_CAPTURES = ("nielsen", "two", "four_two", "four")  # enum bd_king_capture's order
+
+
+def _net():
+    return json.loads(NET.read_text(encoding="utf-8"))
+
+
+def forward(net, variant, position):
+    """The net's score of a position, from its description in
+    docs/learned.md: one-hot pieces (attackers, defenders, king by square),
+    the four counts, the king-capture rule; a clipped ReLU layer; integer
+    division toward zero."""
+    board, _ = board_of(position)
+    if "k" not in board:
+        return 100 * (board.count("a") - board.count("d"))
+    x = np.zeros(net["inputs"], dtype=np.int64)
+    for s, piece in enumerate(board):
+        if piece != ".":
+            x["adk".index(piece) * 49 + s] = 1
+    x[147:151] = counts(variant, position)
+    x[151 + KING_CAPTURES.index(PRESETS[variant].king_capture)] = 1
+    acc = x @ np.array(net["w1"], dtype=np.int64) + np.array(net["b1"], dtype=np.int64)
+    out = int(np.clip(acc, 0, net["one"]) @ np.array(net["w2"], dtype=np.int64)) + net["b2"]
+    d = net["one"] * net["out_scale"]
+    score = abs(out) // d * (1 if out >= 0 else -1)
+    return max(-28_999, min(28_999, score))
+
+
+def _random_positions(count, seed):
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        name = TAGS[i % 4]
+        game = Rules(variant=PRESETS[name])
+        for _ in range(rng.randrange(0, 60)):
+            moves = game.moves()
+            if not moves or game.is_over():
+                break
+            game.play(rng.choice(moves))
+        if not game.is_over():
+            out.append((name, game.position))
+    return out
+
+
+def test_c_evaluation_equals_numpy_on_random_positions():
+    net = _net()
+    scores = set()
+    for name, position in _random_positions(200, 3):
+        got = Rules(position, PRESETS[name]).evaluate({"eval": "nnue"})
+        assert got == forward(net, name, position), (name, position)
+        scores.add(got)
+    assert len(scores) > 50  # a trained net, not one of zeros
+
+
+def test_forward_reads_the_layers_as_documented():
+    """The reference itself on a made-up net: one unit that counts the
+    attackers, clipped at two of them."""
+    net = {"inputs": 155, "one": 255, "out_scale": 16, "b2": 0,
+           "w1": [[0] * 32 for _ in range(155)], "b1": [0] * 32, "w2": [0] * 32}
+    for s in range(49):
+        net["w1"][s][0] = 128
+    net["w2"][0] = 16 * 100
+    assert forward(net, "brandubh", "7/7/7/3k3/7/7/a6 a") == 50
+    assert forward(net, "brandubh", "7/7/7/3k3/7/7/aaa4 a") == 100  # 3 * 128 clipped at 255
+
+
+def test_search_with_it_is_deterministic():
+    game = Rules()
+    first = game.search(budget=3000, seed=1, weights={"eval": "nnue"})
+    assert first == game.search(budget=3000, seed=1, weights={"eval": "nnue"})
+    assert first == game.search(budget=3000, seed=1, weights={"eval": 2})
+    learned = game.search(budget=3000, seed=1, weights={"eval": "learned"})
+    assert (first.score, first.pv) != (learned.score, learned.pv)
+
+
+def test_compiled_weights_are_the_committed_net():
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_nnue.py"), str(NET), "--check"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_the_export_refuses_it():
+    from brandubh.codingame.export import render
+    from brandubh.errors import BrandubhError
+
+    with pytest.raises(BrandubhError, match="not the NNUE"):
+        render(weights={"eval": "nnue"})
