@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "csrc" / "nnue_weights.c"
-INPUTS, HIDDEN, ONE, OUT_SCALE = 155, 32, 255, 16
+INPUTS, ONE, OUT_SCALE = 155, 255, 16
+#: The hidden layer's width, as csrc/nnue.h has it.
+HIDDEN = int(re.search(r"#define BD_NNUE_HIDDEN (\d+)", (ROOT / "csrc" / "nnue.h").read_text(encoding="utf-8"))[1])
 FORMAT, VERSION = "brandubh-nnue", 1
 
 

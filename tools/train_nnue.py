@@ -117,6 +117,25 @@ def int_forward(q: dict, x: np.ndarray) -> np.ndarray:
     return np.sign(out) * (np.abs(out) // d)  # truncation toward zero, as C's
 
 
+def learned_scores(sq: np.ndarray, offs: np.ndarray, counts: np.ndarray, rule: np.ndarray) -> np.ndarray:
+    """The shipped learned tables' scores (nets/learned.json) of the same
+    positions, for comparison: the sums brandubh.learn.net.evaluate makes."""
+    from brandubh.learn.net import PAIR, load_net
+
+    net = load_net(ROOT / "nets" / "learned.json")
+    pair = np.array(PAIR, dtype=np.int64)
+    sets = np.array(net["set_of"], dtype=np.int64)[rule]
+    king = sq[:, -1]
+    tables = {key: np.array(net[key], dtype=np.int64) for key in ("att", "def", "king", "input_w", "bias")}
+    e = tables["bias"][sets] + tables["king"][sets, pair[king, king]]
+    for col, off in enumerate(offs[:-1]):
+        here = sq[:, col] != SQ
+        t = tables["att"] if off == 0 else tables["def"]
+        e = e + np.where(here, t[sets, pair[king, np.where(here, sq[:, col], 0)]], 0)
+    e = e + (tables["input_w"][sets] * counts.astype(np.int64)).sum(axis=1)
+    return np.clip(e, -28_999, 28_999)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="+")
@@ -129,8 +148,6 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--held-out", type=int, default=10)
     args = ap.parse_args()
-    if args.hidden != 32:
-        raise SystemExit("csrc/nnue.h has 32 hidden units: change BD_NNUE_HIDDEN with --hidden")
     started = time.time()
     parts, fitted, offset = [], [], 0
     for path in args.data:
@@ -210,6 +227,7 @@ def main() -> int:
         raise SystemExit("a weight does not fit in 16 bits")
     e_int = int_forward(qn, x_te)
     int_loss = xent(_sigmoid(e_int / k), target[te])
+    learned_loss = xent(_sigmoid(learned_scores(sq[te], offs, counts[te], rule[te]) / k), target[te])
     net = {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": h, "one": ONE, "out_scale": OUT_SCALE,
            "scale": round(k, 3), "w1": qn["w1"].tolist(), "b1": qn["b1"].tolist(), "w2": qn["w2"].tolist(),
            "b2": qn["b2"]}
@@ -223,10 +241,12 @@ def main() -> int:
                  for path, info, (kk, cc) in zip(args.data, infos, fitted)],
         "fit": {"train_positions": int(len(tr)), "held_out_positions": int(len(te)),
                 "held_out_loss": log[-1][2], "held_out_loss_integer": round(int_loss, 6),
-                "held_out_loss_of_search_score": round(xent(foretold[te], target[te]), 6), "epochs": log, "seconds": round(time.time() - started)},
+                "held_out_loss_of_search_score": round(xent(foretold[te], target[te]), 6),
+                "held_out_loss_of_learned_tables": round(learned_loss, 6), "epochs": log, "seconds": round(time.time() - started)},
     }
     write_whole(args.out, json.dumps(net, separators=(",", ":")) + "\n")
-    print(f"held-out loss {log[-1][2]:.5f}, integer net {int_loss:.5f}; wrote {args.out}")
+    print(f"held-out loss {log[-1][2]:.5f}, integer net {int_loss:.5f}, learned tables {learned_loss:.5f}; "
+          f"wrote {args.out}")
     return 0
 
 
