@@ -1,20 +1,25 @@
 /* The NNUE evaluation (nnue.h): the hidden layer's sums built afresh for
- * each position (13 pieces at most: a few hundred additions, in loops the
- * compiler can vectorise), clipped, and weighed by the output layer. */
+ * each position (13 pieces at most in the presets: a few hundred
+ * additions, in loops the compiler vectorises), clipped, and weighed by
+ * the output layer. */
 #include "nnue.h"
 
 #include "eval.h"
 #include "learned.h"
 
-/* Adds input row `f`, `times` times, to the sums. */
-static inline void add_row(int32_t *acc, int f, int times) {
+/* Adds input row `f`, `times` times, to the sums. The sums are 16 bits
+ * wide, twice as many to a vector as 32: tools/gen_nnue.py refuses weights
+ * whose sums could leave the range of int16_t on any position at all (48
+ * soldiers), so the conversion back never wraps. */
+static inline void add_row(int16_t *acc, int f, int times) {
     const int16_t *w = BD_NNUE_W1[f];
     int j;
-    for (j = 0; j < BD_NNUE_HIDDEN; j++) acc[j] += times * w[j];
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) acc[j] = (int16_t)(acc[j] + times * w[j]);
 }
 
 int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach) {
-    int32_t acc[BD_NNUE_HIDDEN], out = 0;
+    int16_t acc[BD_NNUE_HIDDEN];
+    int32_t out = 0;
     int in[BD_LEARNED_INPUTS], i, j, score;
     bd_bb b;
     /* No king: the game is over before any search asks; material only, as
@@ -24,10 +29,10 @@ int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach) {
     for (b = p->att; b; b &= b - 1) add_row(acc, bd_lsb(b), 1);
     for (b = p->dfn; b; b &= b - 1) add_row(acc, 49 + bd_lsb(b), 1);
     add_row(acc, 98 + p->king, 1);
+    add_row(acc, BD_NNUE_RULE + (v->king_capture & 3), 1);
     bd_learned_counts(v, p, reach, in);
     for (i = 0; i < BD_LEARNED_INPUTS; i++)
         if (in[i]) add_row(acc, BD_NNUE_COUNTS + i, in[i]);
-    add_row(acc, BD_NNUE_RULE + (v->king_capture & 3), 1);
     /* Clipped ReLU, then the output layer. */
     for (j = 0; j < BD_NNUE_HIDDEN; j++) {
         int32_t h = acc[j] < 0 ? 0 : acc[j] > BD_NNUE_ONE ? BD_NNUE_ONE : acc[j];

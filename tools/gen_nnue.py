@@ -56,7 +56,42 @@ def check_net(net: object) -> dict:
     b2 = net.get("b2")
     if not isinstance(b2, int) or isinstance(b2, bool) or not -(1 << 31) <= b2 < (1 << 31):
         raise ValueError("b2 must be a 32-bit whole number")
+    if abs(b2) + ONE * sum(abs(x) for x in net["w2"]) >= 1 << 31:
+        raise ValueError("the output layer's sum could leave the 32 bits csrc/nnue.c sums in")
+    bound = sums_bound(net)
+    if bound > 32767:
+        raise ValueError(f"a hidden sum could reach {bound}, outside the 16 bits csrc/nnue.c sums in")
     return net
+
+
+#: The largest each of the four counts can be (csrc/nnue.h): escapes in one
+#: move (one a direction), in two (the 24 edge squares), the king's moves
+#: (six a line), the side to move.
+MOST_COUNTS = (4, 24, 12, 1)
+
+
+def sums_bound(net: dict) -> int:
+    """The largest magnitude any partial sum of a hidden unit can take on
+    any position at all (an attacker, a defender or nothing on each of 48
+    squares, the king on the 49th): its bias plus every term of one sign
+    that could be present at once. csrc/nnue.c sums in 16 bits.
+
+    >>> net = zero_net(); net["w1"][0][0] = 300; net["w1"][49][0] = 200; net["w1"][147][0] = -2
+    >>> sums_bound(net)
+    300
+    """
+    best = 0
+    w1 = net["w1"]
+    for j in range(len(net["b1"])):
+        for sign in (1, -1):
+            col = [sign * row[j] for row in w1]
+            total = sign * net["b1"][j]
+            total += sum(max(col[s], col[49 + s], 0) for s in range(49))
+            total += max(0, max(col[98:147]))
+            total += sum(c * max(x, 0) for c, x in zip(MOST_COUNTS, col[147:151]))
+            total += max(0, max(col[151:155]))
+            best = max(best, total)
+    return best
 
 
 def render(net_path: "str | None") -> str:
