@@ -20,7 +20,7 @@
 #define BD_NNUE_COUNTS 147
 #define BD_NNUE_RULE (BD_NNUE_COUNTS + BD_LEARNED_INPUTS)
 #define BD_NNUE_INPUTS (BD_NNUE_RULE + 4)
-#define BD_NNUE_HIDDEN 32
+#define BD_NNUE_HIDDEN 64
 /* A hidden unit's activation is clipped to [0, BD_NNUE_ONE], which stands
  * for 1.0; the output's sum is divided by BD_NNUE_ONE * BD_NNUE_OUT_SCALE. */
 #define BD_NNUE_ONE 255
