@@ -169,6 +169,8 @@ def amalgamate(src: Optional[Path] = None, king_capture: str = "four_two") -> tu
     # would not fit CodinGame's limit beside the learned tables.
     parts = ["#define BD_NO_NNUE 1\n"]
     for name in _header_order(src):
+        if name == "nnue.h":
+            continue
         text = _body(name, (src / name).read_text(encoding="utf-8"), includes)
         if name == "tables.h":
             text = text.replace("extern const ", "static ")
