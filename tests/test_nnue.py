@@ -106,3 +106,18 @@ def test_the_export_refuses_it():
 
     with pytest.raises(BrandubhError, match="not the NNUE"):
         render(weights={"eval": "nnue"})
+
+
+def test_generator_refuses_sums_that_could_overflow(tmp_path):
+    """csrc/nnue.c sums in 16 bits: a net whose sums could leave them is
+    refused, and the compiled file is left alone."""
+    net = _net()
+    for row in net["w1"][:49]:
+        row[0] = 1000  # 48 attackers of 1000 each: far beyond 32767
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(net))
+    before = (ROOT / "csrc" / "nnue_weights.c").read_bytes()
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_nnue.py"), str(path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "16 bits" in run.stderr, run.stderr
+    assert (ROOT / "csrc" / "nnue_weights.c").read_bytes() == before

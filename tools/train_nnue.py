@@ -148,6 +148,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--held-out", type=int, default=10)
     args = ap.parse_args()
+    if not 1 <= args.hidden <= 1024 or not 1 <= args.epochs <= 10_000 or not 0 <= args.blend <= 1 \
+            or not args.lr > 0 or not 1 <= args.batch or not 1 <= args.held_out:
+        ap.error("--hidden 1 to 1024, --epochs 1 to 10000, --blend 0 to 1, --lr above 0, --batch and --held-out 1 or more")
     started = time.time()
     parts, fitted, offset = [], [], 0
     for path in args.data:
@@ -251,4 +254,11 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ValueError as exc:  # brandubh's errors (a damaged data file) are ValueErrors
+        print(f"train_nnue: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("train_nnue: stopped; nothing written", file=sys.stderr)
+        sys.exit(130)
