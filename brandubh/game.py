@@ -341,6 +341,15 @@ def _seat_ok(seat: object) -> bool:
     return isinstance(seat, str) and seat in SEATS
 
 
+def _located(error: BrandubhError, where: str) -> BrandubhError:
+    """The same error, of the same class, its sentence led by ``where``
+    (``'line 3'``)."""
+    try:
+        return type(error)(f"{where}: {error}")
+    except TypeError:  # pragma: no cover - an error class with other arguments
+        return ArgumentError(f"{where}: {error}")
+
+
 def _other_seat(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
@@ -1218,9 +1227,11 @@ class Game:
         """A game from one game a text holds (a
         :class:`~brandubh.texts.GameText`): :meth:`replay` of its moves and
         result under its rules. An OpenTafl record's ``result:0`` on a game
-        its moves leave going is an agreed draw. An
-        :class:`~brandubh.errors.ArgumentError` naming the line for rules or
-        a start this package cannot play.
+        its moves leave going is an agreed draw, and its result tag must
+        agree with an ending its moves reach (an
+        :class:`~brandubh.errors.ArgumentError` otherwise). The variant's or
+        the position's error, naming the line, for rules or a start this
+        package cannot play.
 
         >>> from brandubh.texts import GameText
         >>> Game.from_game_text(GameText('brandubh', moves=('d1c1',))).game.log
@@ -1228,15 +1239,27 @@ class Game:
         """
         try:
             game = cls(attackers, variant=game_text.variant, position=game_text.start, seed=seed)
-        except BrandubhError as error:
-            raise ArgumentError(f"{game_text.where()}: {error}") from None
+        except BrandubhError as error:  # the variant's or the position's error, its line named
+            raise _located(error, game_text.where()) from None
         replayed = game._feed(game_text.moves, game_text.result)
-        if (replayed.ok and game_text.form == "otn" and game_text.tags.get("result") == "0"
-                and game_text.result is None and replayed.game.status == "active"):
-            first = replayed.game.turn
-            assert first is not None
-            replayed.game.offer_draw(first)
-            replayed.game.accept_draw(_other_seat(first))
+        said = game_text.tags.get("result")
+        if not replayed.ok or game_text.form != "otn" or said not in texts.OTN_RESULTS:
+            return replayed
+        if game.status == "active":
+            if said == "0" and game_text.result is None:
+                first = game.turn
+                assert first is not None
+                game.offer_draw(first)
+                game.accept_draw(_other_seat(first))
+            return replayed
+        result = game.result
+        assert result is not None
+        winner = None if result.winner is None else game.side_of(result.winner)
+        if winner != texts.OTN_RESULTS[said]:
+            tag = "a draw" if said == "0" else f"the {texts.OTN_RESULTS[said]}' win"
+            ended = "a draw" if winner is None else f"the {winner}' win"
+            raise ArgumentError(f"{game_text.where()}: the result tag (result:{said}) says {tag}, but the "
+                                f"moves end in {ended}")
         return replayed
 
     @classmethod
