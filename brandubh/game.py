@@ -1251,6 +1251,11 @@ class Game:
                 assert first is not None
                 game.offer_draw(first)
                 game.accept_draw(_other_seat(first))
+            ending = texts.otn_termination(game_text.tags.get("termination", ""))
+            if ending is not None and said == {"attackers": "-1", "defenders": "1"}[ending[1]]:
+                seat = str(game.seat_of(ending[1]))
+                refused = game.resign(seat) if ending[0] == "resign" else game.forfeit(seat, ending[0])
+                assert refused is None
             return replayed
         result = game.result
         assert result is not None

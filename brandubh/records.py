@@ -191,8 +191,9 @@ class GameRecord:
         ``[first|second]``, each a move's mark and comment (``|``, ``[``
         and ``]`` in a comment become ``/``, ``(`` and ``)``). A comment
         on the start is the ``start-comment`` tag. An agreed draw is
-        ``result:0``; a fault, the other side's win and a ``termination``
-        tag. An :class:`~brandubh.errors.ArgumentError` for rules an
+        ``result:0``; a resignation out of turn and a fault, the other
+        side's win and a ``termination`` tag in words
+        :func:`brandubh.texts.otn_termination` reads back. An :class:`~brandubh.errors.ArgumentError` for rules an
         OpenTafl record cannot describe.
 
         >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a').play_or_raise('c5c4')
@@ -210,8 +211,12 @@ class GameRecord:
         tags["result"] = self.otn_result()
         tags.setdefault("compiler", "brandubh")
         result = self.result
-        if result is not None and result["how"] not in ("resign", "agreed"):
-            tags.setdefault("termination", f"{result['how']} by the {result['by']}' program")
+        resigned_in_turn = (result is not None and result["how"] == "resign"
+                            and result["by"] == _side_to_move(game))
+        if result is not None and result["how"] == "resign" and not resigned_in_turn:
+            tags["termination"] = f"the {result['by']} resigned"
+        elif result is not None and result["how"] in notation.FAULTS:
+            tags["termination"] = f"{result['how']}: the {result['by']}' program"
         if self.comments.get(0):
             tags["start-comment"] = _otn_comment(self.comments[0])
         for name in ("rules", "position"):
@@ -223,7 +228,7 @@ class GameRecord:
         lines.append("")
 
         words = [_otn_move(played) for played in game.played]
-        if result is not None and result["how"] == "resign":
+        if resigned_in_turn:
             words.append("---")
         for turn, first in enumerate(range(0, len(words), 2), 1):
             pair = words[first:first + 2]
@@ -236,6 +241,13 @@ class GameRecord:
     def _otn_note(self, ply: int) -> str:
         note = " ".join(x for x in (self.marks.get(ply, ""), self.comments.get(ply, "")) if x)
         return _otn_comment(note)
+
+
+def _side_to_move(game: Game) -> str:
+    """The side whose move it would be after the game's moves (the game
+    itself may be over)."""
+    first = "attackers" if game.start.endswith(" a") else "defenders"
+    return first if game.ply % 2 == 0 else ("defenders" if first == "attackers" else "attackers")
 
 
 def _otn_comment(text: str) -> str:
@@ -261,16 +273,7 @@ def _otn_move(played: "object") -> str:
 
 
 def _record(game_text: texts.GameText, attackers: str) -> GameRecord:
-    try:
-        game = Game.read_game_text(game_text, attackers)
-    except BrandubhError as error:
-        if game_text.number == 1:
-            raise
-        try:
-            located = type(error)(f"game {game_text.number}, {error}")
-        except TypeError:  # pragma: no cover - an error class with other arguments
-            located = ArgumentError(f"game {game_text.number}, {error}")
-        raise located from None
+    game = Game.read_game_text(game_text, attackers)
     tags = dict(game_text.tags)
     if game_text.form == "otn":
         tags.pop("result", None)  # the game says it; as_otn writes it again

@@ -48,7 +48,7 @@ from .errors import ArgumentError, BrandubhError, quote
 from .variant import Variant
 from .words import plural
 
-__all__ = ["GameText", "read_texts", "read_text_game", "otn_clock", "OTN_RESULTS"]
+__all__ = ["GameText", "read_texts", "read_text_game", "otn_clock", "otn_termination", "OTN_RESULTS"]
 
 _WORDS = ("variant", "start", "moves", "result")
 _WORDS_SAID = "variant, start, moves, result and tag lines"
@@ -94,14 +94,15 @@ class GameText:
 
     def where(self, ply: Optional[int] = None) -> str:
         """Where the game, or its move ``ply`` (from 1), stands in the text:
-        ``'line 4'``.
+        ``'line 4'``, and ``'game 2, line 9'`` past the first game.
 
         >>> read_text_game('variant brandubh\\ntag a b\\nmoves d1c1\\n').where(1)
         'line 3'
         """
+        game = f"game {self.number}, " if self.number > 1 else ""
         if ply is not None and 1 <= ply <= len(self.move_lines):
-            return f"line {self.move_lines[ply - 1]}"
-        return f"line {self.line}"
+            return f"{game}line {self.move_lines[ply - 1]}"
+        return f"{game}line {self.line}"
 
 
 def read_texts(text: str, *, openings: bool = False) -> list[GameText]:
@@ -209,8 +210,8 @@ def _blocks(text: str, openings: bool) -> list[GameText]:
         else:
             word = line.split()[0]
             if word not in _WORDS and word != "tag":
-                raise ArgumentError(f"line {number}: {quote(line, 40)} is not a line of a game text "
-                                    f"({_WORDS_SAID})")
+                what = "is neither a position nor a line" if openings else "is not a line"
+                raise ArgumentError(f"line {number}: {quote(line, 40)} {what} of a game text ({_WORDS_SAID})")
             if word != "tag" and any(seen.split()[0] == word for _, seen in lines):
                 close()  # a second variant (or moves) line: the next game, with no blank line between
             lines.append((number, line))
@@ -318,6 +319,27 @@ def otn_clock(comment: str) -> tuple[str, str]:
         if not rest or " " in clock:
             return clock, rest
     return "", comment.strip()
+
+
+def otn_termination(text: str) -> Optional[tuple[str, str]]:
+    """An ending a ``termination`` tag of an OTN record says in the words
+    this package writes it in, as ``(how, side)``: ``the attackers
+    resigned`` (a resignation out of turn, which ``---`` cannot say) or
+    ``timeout: the defenders' program`` (a fault of :data:`FAULTS
+    <brandubh.notation.FAULTS>`); None for any other text.
+
+    >>> otn_termination('the attackers resigned'), otn_termination("crash: the defenders' program")
+    (('resign', 'attackers'), ('crash', 'defenders'))
+    >>> otn_termination('time ran out') is None
+    True
+    """
+    m = re.fullmatch(r"the (attackers|defenders) resigned", text.strip())
+    if m is not None:
+        return "resign", m.group(1)
+    m = re.fullmatch(r"([a-z]+): the (attackers|defenders)' program", text.strip())
+    if m is not None and m.group(1) in notation.FAULTS:
+        return m.group(1), m.group(2)
+    return None
 
 
 def _note(text: str) -> tuple[str, str]:

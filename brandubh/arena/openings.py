@@ -7,12 +7,15 @@ of three forms, mixed freely, one opening a line or a block:
 
 - a position string: ``3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a``;
 - a game text (``variant``, ``start``, ``moves`` and ``result`` lines, as
-  :meth:`brandubh.Game.as_text` writes them; a blank line ends a game; its
-  variant and result lines are read past, the event's rules apply);
-- a bare ``moves d2c2 d3c3`` line: moves from the set-up.
+  :meth:`brandubh.Game.as_text` writes them, annotated or not; a blank
+  line ends a game; its variant and result lines are read past, the
+  event's rules apply);
+- a bare ``moves d2c2 d3c3`` line: moves from the set-up;
+- a whole file in one of the other forms :func:`brandubh.texts.read_texts`
+  reads: a ``referee --save`` record, or an OpenTafl game record.
 
-Lines starting with ``#`` are comments (so the game file an event writes
-reads back as openings).
+Lines starting with ``#`` are labels (so the game file an event writes,
+``--games-out``, reads back as openings).
 
 >>> opening = parse_openings('moves d2c2 d3c3')[0]
 >>> opening.start == SETUP, opening.moves, opening.text()
@@ -25,7 +28,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .. import notation
+from .. import notation, texts
 from ..errors import BrandubhError, quote
 from ..variant import Variant, VariantLike, as_variant
 
@@ -81,11 +84,10 @@ def _checked(opening: Opening, variant: Variant, where: str) -> Opening:
     return opening
 
 
-_GAME_WORDS = ("variant", "start", "moves", "result")
-
-
 def parse_openings(text: str, variant: VariantLike = "codingame", source: str = "openings") -> list[Opening]:
-    """The openings in ``text`` (the forms above), each checked under
+    """The openings in ``text`` (the forms above, read by
+    :func:`brandubh.texts.read_texts`, which also takes a ``referee
+    --save`` record and an OpenTafl game record), each checked under
     ``variant``: its moves legal, and the game not over. BrandubhError,
     naming ``source`` and the line, for anything else.
 
@@ -93,47 +95,16 @@ def parse_openings(text: str, variant: VariantLike = "codingame", source: str = 
     ['line 2', 'line 3']
     """
     v = as_variant(variant)
+    if not str(text).strip():
+        return []
+    try:
+        games = texts.read_texts(str(text), openings=True)
+    except BrandubhError as exc:
+        raise BrandubhError(f"{source}, {exc}") from None
     out: list[Opening] = []
-    block: list[str] = []
-    block_line = 0
-
-    def flush() -> None:
-        nonlocal block
-        if not block:
-            return
-        words = {line.split()[0] for line in block}
-        lines = [line for line in block if not line.startswith("result")]
-        if "variant" not in words:
-            lines.insert(0, "variant " + v.as_string())
-        game = notation.game_parse("\n".join(lines))
-        where = f"{source}, line {block_line}"
-        if game is None:
-            raise BrandubhError(f"{where}: not a game (variant, start, moves and result lines, "
-                                "with moves like d2d4)")
-        out.append(_checked(Opening(game["start"], tuple(game["moves"]), f"line {block_line}"), v, where))
-        block = []
-
-    for number, raw in enumerate(str(text).splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            flush()
-            continue
-        if line.startswith("#"):
-            continue
-        if notation.position_ok(line):
-            flush()
-            out.append(_checked(Opening(line, (), f"line {number}"), v, f"{source}, line {number}"))
-            continue
-        word = line.split()[0]
-        if word not in _GAME_WORDS:
-            raise BrandubhError(f"{source}, line {number}: {quote(line[:40])} is neither a position "
-                                "nor a line of a game (variant, start, moves, result)")
-        if any(b.split()[0] == word for b in block):
-            flush()
-        if not block:
-            block_line = number
-        block.append(line)
-    flush()
+    for game in games:
+        where = f"{source}, line {game.line}"
+        out.append(_checked(Opening(game.start, game.moves, f"line {game.line}"), v, where))
     return out
 
 
