@@ -92,7 +92,8 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
     g.add_argument("--openings", metavar="FILE",
                    help="start the games from these openings, each played twice with colours "
                         "swapped: position strings, game texts, or bare 'moves d2c2 d3c3' lines; "
-                        "'#' starts a comment (a --games-out file reads back)")
+                        "'#' starts a label (a --games-out file reads back); or a referee record "
+                        "or an OpenTafl game record (docs/records.md)")
     g.add_argument("--random-plies", type=whole(0), default=random_plies, metavar="N",
                    help="add N random legal moves to each opening (a different opening for "
                         f"each pair of games; default {random_plies})")
