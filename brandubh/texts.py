@@ -158,14 +158,13 @@ def _json(text: str, openings: bool) -> list[GameText]:
     try:
         record = json.loads(text)
     except RecursionError:
-        raise ArgumentError("line 1: the text starts like JSON but is nested too deeply to read: give a game "
+        raise ArgumentError("the text starts like JSON but is nested too deeply to read: give a game "
                             "text, or a game record as brandubh referee --save writes it") from None
     except ValueError as error:
-        where = getattr(error, "lineno", 1)
-        raise ArgumentError(f"line {where}: the text starts like JSON but is not JSON: give a game text, "
-                            "or a game record as brandubh referee --save writes it") from None
+        raise ArgumentError(f"the text starts like JSON but is not JSON (line {getattr(error, 'lineno', 1)}): "
+                            "give a game text, or a game record as brandubh referee --save writes it") from None
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-        raise ArgumentError("line 1: a JSON game record needs a \"text\" field holding the game text")
+        raise ArgumentError("a JSON game record needs a \"text\" field holding the game text")
     tags = {side: record[side] for side in ("attackers", "defenders")
             if isinstance(record.get(side), str) and record[side].strip()}
     try:

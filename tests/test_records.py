@@ -295,7 +295,7 @@ def test_a_referee_record():
     ("variant brandubh\nmoves d1c1 {open\n", "line 2: a comment's brace is never closed"),
     ("variant brandubh\nmoves d1c1 d3-c3\n", "line 2: 'd3-c3' is not a move as a game text stores it"),
     ("variant brandubh\nmoves\nresult won\n", "line 3: 'won' is not a result"),
-    ('{"text": 3}', 'line 1: a JSON game record needs a "text" field'),
+    ('{"text": 3}', 'a JSON game record needs a "text" field'),
 ])
 def test_a_text_that_is_not_a_game_gets_one_sentence(text, sentence):
     with pytest.raises(ArgumentError) as caught:
@@ -356,3 +356,15 @@ def test_serve_opens_an_opentafl_record():
 
     games = read_games(OTG[2].read_text())
     assert [(label, game.ply) for label, game in games] == [("game 1", 15)]
+
+
+def test_the_pages_example_prints_what_it_says():
+    page = (Path(__file__).resolve().parent.parent / "docs" / "records.md").read_text()
+    block = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block, "docs/records.md", "exec"), {})
+    assert out.getvalue().splitlines() == re.findall(r"# prints (.+)", block) == ["{2: '?!'}"]

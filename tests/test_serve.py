@@ -317,8 +317,8 @@ def test_a_referee_record_and_a_play_save_open_too(ask, tmp_path):
                                        "blocked by the piece on d2"),
     ("variant brandubh\nmoves d2c2\n\nvariant chess\nmoves\n", "game 2, line 4: no preset named 'chess'"),
     ("variant brandubh\nmoves d2c2\n\nvariant brandubh\nmoves d2c2 d3d3\n", "game 2, line 5: move 2 (d3d3)"),
-    ("{not json", "line 1: the text starts like JSON but is not JSON"),
-    ('{"moves": []}', 'line 1: a JSON game record needs a "text" field'),
+    ("{not json", "the text starts like JSON but is not JSON (line 1)"),
+    ('{"moves": []}', 'a JSON game record needs a "text" field'),
     ("[rules:dim:9 start:/9/9/9/9/4K4/9/9/9/9/]\n\n1. a1-a2\n",
      "line 1 (the rules tag): dim:9: this package plays only the 7x7 board"),
 ])
