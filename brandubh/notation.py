@@ -636,15 +636,15 @@ def game_string(
     if not _annotations_ok(len(listed), marks, comments, tags):
         return None
     lines[1:1] = [(f"tag {name} " + " ".join(value.split())).strip() for name, value in (tags or {}).items()]
-    words = ["moves"]
+    tokens = ["moves"]
     notes = {ply: comment_text(text) for ply, text in (comments or {}).items()}
     if notes.get(0):
-        words.append("{" + str(notes[0]) + "}")
+        tokens.append("{" + str(notes[0]) + "}")
     for ply, move in enumerate(listed, 1):
-        words.append(move + (marks or {}).get(ply, ""))
+        tokens.append(move + (marks or {}).get(ply, ""))
         if notes.get(ply):
-            words.append("{" + str(notes[ply]) + "}")
-    lines.append(" ".join(words))
+            tokens.append("{" + str(notes[ply]) + "}")
+    lines.append(" ".join(tokens))
     if result is not None:
         words = _result_words(result)
         if words is None:

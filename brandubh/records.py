@@ -38,7 +38,7 @@ from typing import Optional
 from . import notation, otn, texts
 from .errors import ArgumentError, BrandubhError
 from .files import READ_LIMIT, read_text
-from .game import Game
+from .game import Game, Played
 from .variant import Variant
 
 __all__ = ["GameRecord", "read_records", "read_record", "read_game_texts", "load_record", "OTN_TAG_ORDER"]
@@ -74,6 +74,22 @@ class GameRecord:
     marks: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """An :class:`~brandubh.errors.ArgumentError` for what the record
+        cannot hold: a mark or comment on a move the game does not have, a
+        mark that is not one, a tag's name that is not one. The writers
+        check again, so a record changed after it was made is still
+        written whole or not at all.
+
+        >>> record = GameRecord(Game())
+        >>> record.marks[3] = '?'
+        >>> record.as_text()
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.ArgumentError: marks: the game has 0 moves, so there is no move 3 to mark
+        """
         if not isinstance(self.game, Game):
             raise ArgumentError(f"game: a Game, not {type(self.game).__name__}")
         count = self.game.ply
@@ -126,6 +142,7 @@ class GameRecord:
         tag event club
         moves {the set-up} d1c1
         """
+        self.check()
         game = self.game
         text = notation.game_string(
             variant=game.variant.as_string(), start=game.start, moves=game.log, result=self.result,
@@ -206,6 +223,7 @@ class GameRecord:
         []
         <BLANKLINE>
         """
+        self.check()
         game = self.game
         tags = dict(self.tags)
         tags["result"] = self.otn_result()
@@ -259,9 +277,9 @@ def _otn_value(text: str) -> str:
     return " ".join(text.replace("]", ")").split())
 
 
-def _otn_move(played: "object") -> str:
+def _otn_move(played: Played) -> str:
     """A move as OTN writes it: ``Kd4-d2``, ``d5-d3xKe3``, ``e5-e8xe9/f8``."""
-    move, shown, took = played  # type: ignore[misc]
+    move, shown, took = played
     piece = "K" if shown.startswith("K") else ""
     out = f"{piece}{move[:2]}-{move[2:]}"
     if took:

@@ -8,7 +8,8 @@ The forms it takes, told apart by how the text begins:
   ``save`` and :class:`~brandubh.records.GameRecord` write it;
 - several of them, each after a ``#`` line that labels it, a blank line
   (or a second ``variant`` line) between them: ``brandubh match
-  --games-out`` writes these;
+  --games-out`` writes these (a blank line ends a game once its moves
+  line is in: before it, it is read past);
 - a game record of ``brandubh referee --save`` (JSON: an object whose
   ``text`` is the game text; its ``attackers`` and ``defenders`` names
   become tags);
@@ -45,7 +46,6 @@ from typing import Optional
 
 from . import notation, otn
 from .errors import ArgumentError, BrandubhError, quote
-from .variant import Variant
 from .words import plural
 
 __all__ = ["GameText", "read_texts", "read_text_game", "otn_clock", "otn_termination", "OTN_RESULTS"]
@@ -123,6 +123,7 @@ def read_texts(text: str, *, openings: bool = False) -> list[GameText]:
     """
     if not isinstance(text, str):
         raise ArgumentError(f"a game text is a string, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")  # a byte order mark some editors write first
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return _json(text, openings)
@@ -201,8 +202,8 @@ def _blocks(text: str, openings: bool) -> list[GameText]:
             close()
             label = line.lstrip("#").strip()
         elif not line:
-            if lines:
-                close()
+            if any(seen.split()[0] == "moves" for _, seen in lines):
+                close()  # a blank line ends a game that has its moves; before them it is read past
         elif openings and notation.position_ok(line):
             close()
             blocks.append(("", [(number, line)]))
@@ -462,8 +463,4 @@ def _otn_start(tags: dict[str, str], tag_lines: dict[str, int], fallback: int) -
             start = otn.read_position_record(tags["position"], side)
         except BrandubhError as error:
             raise ArgumentError(f"line {tag_lines['position']} (the position tag): {error}") from None
-    return _variant_string(record.variant), start
-
-
-def _variant_string(variant: Variant) -> str:
-    return variant.as_string()
+    return record.variant.as_string(), start

@@ -30,6 +30,7 @@ from typing import Callable, Optional, Sequence
 
 from .. import notation, texts
 from ..errors import BrandubhError, quote
+from ..files import READ_LIMIT, read_text
 from ..variant import Variant, VariantLike, as_variant
 
 __all__ = ["SETUP", "Opening", "parse_openings", "load_openings", "random_openings"]
@@ -109,14 +110,10 @@ def parse_openings(text: str, variant: VariantLike = "codingame", source: str = 
 
 
 def load_openings(path: str, variant: VariantLike = "codingame") -> list[Opening]:
-    """:func:`parse_openings` of a file; BrandubhError when it cannot be read
-    or holds no opening."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise BrandubhError(f"cannot read the openings file {quote(path)}: {reason}") from None
+    """:func:`parse_openings` of a file, read within a bound
+    (:func:`brandubh.files.read_text`); BrandubhError when it cannot be
+    read or holds no opening."""
+    text = read_text(path, READ_LIMIT, "openings file")  # bounded: /dev/zero is refused, not read
     out = parse_openings(text, variant, source=path)
     if not out:
         raise BrandubhError(f"the openings file {quote(path)} holds no opening")
