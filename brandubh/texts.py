@@ -8,8 +8,9 @@ The forms it takes, told apart by how the text begins:
   ``save`` and :class:`~brandubh.records.GameRecord` write it;
 - several of them, each after a ``#`` line that labels it, a blank line
   (or a second ``variant`` line) between them: ``brandubh match
-  --games-out`` writes these (a blank line ends a game once its moves
-  line is in: before it, it is read past);
+  --games-out`` writes these (a blank line ends a game once its variant
+  and moves lines are in: before that, it is read past; a text that is one
+  game, as :func:`~brandubh.notation.game_parse` reads it, is that game);
 - a game record of ``brandubh referee --save`` (JSON: an object whose
   ``text`` is the game text; its ``attackers`` and ``defenders`` names
   become tags);
@@ -186,6 +187,10 @@ def _json(text: str, openings: bool) -> list[GameText]:
 def _blocks(text: str, openings: bool) -> list[GameText]:
     """The game texts in ``text``, split at ``#`` lines, blank lines and a
     keyword given a second time, each checked line by line."""
+    numbered = [(number, raw.strip()) for number, raw in enumerate(text.splitlines(), 1) if raw.strip()]
+    if (not openings and numbered and not any(line.startswith("#") for _, line in numbered)
+            and notation.annotated_game_parse(text) is not None):
+        return [_block(1, "", numbered, openings)]  # one game, as game_parse reads it: blank lines anywhere
     blocks: list[tuple[str, list[tuple[int, str]]]] = []
     lines: list[tuple[int, str]] = []
     label = ""
@@ -202,8 +207,9 @@ def _blocks(text: str, openings: bool) -> list[GameText]:
             close()
             label = line.lstrip("#").strip()
         elif not line:
-            if any(seen.split()[0] == "moves" for _, seen in lines):
-                close()  # a blank line ends a game that has its moves; before them it is read past
+            words = {seen.split()[0] for _, seen in lines}
+            if "moves" in words and ("variant" in words or openings):
+                close()  # a blank line ends a whole game; inside one it is read past
         elif openings and notation.position_ok(line):
             close()
             blocks.append(("", [(number, line)]))

@@ -255,6 +255,7 @@ GAMES_OUT = ("# game 1: A attackers, B defenders: corner; B wins (defenders), 2 
 def test_a_blank_line_before_the_moves_line_is_read_past():
     # As game_parse reads a game text: blank lines inside it, lines in any order.
     assert Game.from_text("variant codingame\n\nstart 7/7/7/3k3/7/7/a6 d\n\nmoves d4d1\n").game.log == ["d4d1"]
+    assert Game.from_text("moves d1c1\n\nvariant brandubh\n\nresult agreed\n").game.result.how == "agreed"
     assert [r.game.ply for r in read_records("variant brandubh\n\nmoves d1c1\n\nmoves\nvariant brandubh\n")] == [1, 0]
 
 
@@ -296,7 +297,6 @@ def test_a_referee_record():
     ("", "there is no game in the text"),
     ("hello world\n", "line 1: 'hello world' is not a line of a game text"),
     ("variant brandubh\nmoves d1c1\n\nvariant brandubh\n", "line 4: the game that starts here has no moves line"),
-    ("variant brandubh\nmoves d1c1\n\nresult agreed\n", "line 4: the game that starts here has no moves line"),
     ("moves d1c1\n", "line 1: the game that starts here has no variant line"),
     ("variant brandubh\nstart 7/7\nmoves\n", "line 2: '7/7' is not a position"),
     ("variant brandubh\nmoves d1c1 {open\n", "line 2: a comment's brace is never closed"),
