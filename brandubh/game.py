@@ -1229,9 +1229,11 @@ class Game:
         result under its rules. An OpenTafl record's ``result:0`` on a game
         its moves leave going is an agreed draw, and its result tag must
         agree with an ending its moves reach (an
-        :class:`~brandubh.errors.ArgumentError` otherwise). The variant's or
-        the position's error, naming the line, for rules or a start this
-        package cannot play.
+        :class:`~brandubh.errors.ArgumentError` otherwise), and so must the
+        captures it writes with its moves (the board decides what a move
+        takes: a record whose captures differ was played under other rules).
+        The variant's or the position's error, naming the line, for rules or
+        a start this package cannot play.
 
         >>> from brandubh.texts import GameText
         >>> Game.from_game_text(GameText('brandubh', moves=('d1c1',))).game.log
@@ -1242,6 +1244,14 @@ class Game:
         except BrandubhError as error:  # the variant's or the position's error, its line named
             raise _located(error, game_text.where()) from None
         replayed = game._feed(game_text.moves, game_text.result)
+        for ply, played in enumerate(game._played, 1):
+            written = game_text.captures.get(ply)
+            took = tuple(sorted(("K" if piece == "king" else "") + square for square, piece in played.took))
+            if written is not None and written != took:
+                raise ArgumentError(
+                    f"{game_text.where(ply)}: move {ply} ({played.shown}) takes "
+                    f"{', '.join(took) or 'nothing'} under these rules, but the record says it took "
+                    f"{', '.join(written) or 'nothing'}: the record and its rules disagree")
         said = game_text.tags.get("result")
         if not replayed.ok or game_text.form != "otn" or said not in texts.OTN_RESULTS:
             return replayed

@@ -73,7 +73,10 @@ class GameText:
     a comment on 0 is on the start). ``number`` is its place in the text
     (from 1), ``line`` the line it starts on, ``move_lines`` the line of
     each move, and ``form`` what the text was: ``'text'``, ``'otn'`` or
-    ``'json'``.
+    ``'json'``. ``captures`` holds, for an OpenTafl record, the squares
+    each move says it captured, the king's led by ``K`` (by the move's
+    number; the game checks them against what the moves take under the
+    rules read).
 
     >>> game = read_text_game('variant brandubh\\nmoves d1c1?! {too slow} d3c3\\n')
     >>> game.moves, game.marks, game.comments, game.move_lines
@@ -92,6 +95,7 @@ class GameText:
     line: int = 1
     move_lines: tuple[int, ...] = ()
     form: str = "text"
+    captures: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def where(self, ply: Optional[int] = None) -> str:
         """Where the game, or its move ``ply`` (from 1), stands in the text:
@@ -231,7 +235,7 @@ def _block(index: int, label: str, body: list[tuple[int, str]], openings: bool) 
         return GameText(None, body[0][1], label=label, number=index, line=first)
     found: dict[str, int] = {}
     for number, line in body:
-        word, _, value = line.partition(" ")
+        word, value = (line.split(None, 1) + [""])[:2]
         value = value.strip()
         if word == "variant" and not value:
             raise ArgumentError(f"line {number}: the variant line names no rules")
@@ -365,6 +369,7 @@ def _otn(text: str) -> GameText:
     move_lines: list[int] = []
     marks: dict[int, str] = {}
     comments: dict[int, str] = {}
+    captures: dict[int, tuple[str, ...]] = {}
     result: Optional[dict[str, str]] = None
     turn = 0
     short_turn: Optional[int] = None  # the line of a turn of one move, which must be the last
@@ -424,6 +429,8 @@ def _otn(text: str) -> GameText:
                 moves.append(move)
                 move_lines.append(number)
                 last_turn_plies.append(len(moves))
+                taken = word.partition("x")[2].rstrip("+-")
+                captures[len(moves)] = tuple(sorted(square.lstrip("T") for square in taken.split("/") if square))
             if len(words) == 1:
                 short_turn = number
             continue
@@ -451,7 +458,7 @@ def _otn(text: str) -> GameText:
         comments[0] = notation.comment_text(tags["start-comment"]) or ""
     kept = {k: v for k, v in tags.items() if k not in ("rules", "position", "start-comment")}
     return GameText(variant, start, tuple(moves), result, "", kept, marks, comments, 1,
-                    first_line or 1, tuple(move_lines), "otn")
+                    first_line or 1, tuple(move_lines), "otn", captures)
 
 
 def _otn_start(tags: dict[str, str], tag_lines: dict[str, int], fallback: int) -> tuple[str, str]:

@@ -191,6 +191,17 @@ def test_opentafl_records_refused_with_the_line(text, sentence):
     assert str(caught.value).startswith(sentence), caught.value
 
 
+def test_captures_that_the_rules_do_not_make_are_refused():
+    # The board decides what a move takes; a record that says otherwise was
+    # played under other rules, and is refused with the move's line.
+    text = (DATA / "clock-20s-2sx3-game01.otg").read_text()
+    assert "9. f2-e2xd2 b6-b5" in text
+    for changed in (text.replace("f2-e2xd2", "f2-e2"), text.replace("f2-e2xd2", "f2-e2xd2/e3"),
+                    text.replace("d5-d3xKe3", "d5-d3xe3")):
+        with pytest.raises(ArgumentError, match=r"^line (32|47): move (17|27) \(.*\) takes .* but the record says"):
+            read_record(changed)
+
+
 def test_a_result_tag_that_contradicts_the_moves_is_refused():
     text = (DATA / "t3-vs-b2M-game05.otg").read_text().replace("[result:1]", "[result:-1]")
     with pytest.raises(ArgumentError, match="the result tag .* says the defenders' win, but the moves end in "
