@@ -210,8 +210,11 @@ class GameRecord:
         on the start is the ``start-comment`` tag. An agreed draw is
         ``result:0``; a resignation out of turn and a fault, the other
         side's win and a ``termination`` tag in words
-        :func:`brandubh.texts.otn_termination` reads back. An :class:`~brandubh.errors.ArgumentError` for rules an
-        OpenTafl record cannot describe.
+        :func:`brandubh.texts.otn_termination` reads back. (A comment on
+        a move with no mark that itself begins with a mark, ``? why``,
+        reads back as that mark.) An
+        :class:`~brandubh.errors.ArgumentError` for rules an OpenTafl record
+        cannot describe.
 
         >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a').play_or_raise('c5c4')
         >>> print(GameRecord(game).as_otn(), end='')
