@@ -16,7 +16,7 @@ from ..serve.http import host_warning
 __all__ = ["register", "run", "DEFAULT_DB"]
 
 #: The store's file unless --db names another: in the current folder.
-DEFAULT_DB = "brandubh-host.sqlite"
+DEFAULT_DB = "brandubh.sqlite"
 
 _DESCRIPTION = """\
 Host games of brandubh between two seats over the network: open the page,

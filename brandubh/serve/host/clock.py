@@ -31,27 +31,30 @@ __all__ = ["Clock", "PRESETS", "parse_clock"]
 
 #: The clocks offered: minutes each and seconds added a move.
 PRESETS = ("1+1", "3+2", "5+3", "10+5", "15+10", "30+20")
-_CLOCK = re.compile(r"([0-9]{1,3})\+([0-9]{1,3})")
+_CLOCK = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,2})?)\+([0-9]{1,3})")
 _SIDES = ("attackers", "defenders")
 
 
 def parse_clock(text: object) -> Optional[tuple[int, int]]:
     """``'5+3'`` as (milliseconds each, milliseconds added a move); None for
-    ``'untimed'`` (or None). A :class:`ValueError` for anything else.
+    ``'untimed'`` (or None). The minutes may have two decimals (``'0.5+2'``,
+    half a minute). A :class:`ValueError` for anything else.
 
-    >>> parse_clock('15+10'), parse_clock('untimed')
-    ((900000, 10000), None)
+    >>> parse_clock('15+10'), parse_clock('0.5+2'), parse_clock('untimed')
+    ((900000, 10000), (30000, 2000), None)
     >>> parse_clock('0+0')
     Traceback (most recent call last):
     ...
-    ValueError: a clock is 'untimed' or minutes+seconds from 1+0 to 180+180 (as 5+3), not '0+0'
+    ValueError: a clock is 'untimed' or minutes+seconds from 0.01+0 to 180+180 (as 5+3), not '0+0'
     """
     if text is None or text == "untimed":
         return None
     m = _CLOCK.fullmatch(text) if isinstance(text, str) else None
-    if m is None or not 1 <= int(m.group(1)) <= 180 or int(m.group(2)) > 180:
-        raise ValueError(f"a clock is 'untimed' or minutes+seconds from 1+0 to 180+180 (as 5+3), not {quote(text)}")
-    return int(m.group(1)) * 60_000, int(m.group(2)) * 1000
+    base = round(float(m.group(1)) * 60_000) if m is not None else 0
+    if m is None or not 600 <= base <= 180 * 60_000 or int(m.group(2)) > 180:
+        raise ValueError(f"a clock is 'untimed' or minutes+seconds from 0.01+0 to 180+180 (as 5+3), "
+                         f"not {quote(text)}")
+    return base, int(m.group(2)) * 1000
 
 
 class Clock:
@@ -78,7 +81,8 @@ class Clock:
     @property
     def name(self) -> str:
         """``'5+3'``."""
-        return f"{self.base_ms // 60_000}+{self.increment_ms // 1000}"
+        minutes = f"{self.base_ms / 60_000:.2f}".rstrip("0").rstrip(".")
+        return f"{minutes}+{self.increment_ms // 1000}"
 
     def left_ms(self, side: str, now: float) -> int:
         """The time ``side`` has left at ``now``, never below 0."""
