@@ -46,6 +46,7 @@ Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
 def register(subparsers: Any) -> None:
     """Add the ``host`` command to the ``brandubh`` command's subparsers."""
     from ..serve.host.http import DEFAULT_PORT
+    from ..serve.host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
 
     p = subparsers.add_parser(
         "host", help="two people, or a person and a bot, play over the network",
@@ -60,6 +61,11 @@ def register(subparsers: Any) -> None:
                         "made when missing)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="any text: the server's bots play the same way again (default: a fresh one each start)")
+    p.add_argument("--games-per-client", type=whole(1, 100_000), default=None, metavar="N",
+                   help=f"games in play one client (address) may have at once (default {MAX_OPEN_PER_CLIENT})")
+    p.add_argument("--rate", type=whole(1, 100_000), default=None, metavar="N",
+                   help=f"requests that change something one client may make a second, on average (default "
+                        f"{RATE:g}, {BURST} at once)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="log every request on standard error (never a token: they travel in a header)")
     p.set_defaults(run=run)
@@ -82,7 +88,12 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
         store = Store(args.db)
     except sqlite3.Error as error:
         raise BrandubhError(f"cannot open the store {os.path.abspath(args.db)}: {error}") from None
-    hub = Hub(store, seed=args.seed)
+    limits: dict[str, Any] = {}
+    if args.games_per_client is not None:
+        limits["max_open"] = args.games_per_client
+    if args.rate is not None:
+        limits["rate"], limits["burst"] = float(args.rate), max(args.rate * 2, 2)
+    hub = Hub(store, seed=args.seed, **limits)
     try:
         server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose)
     except OSError as error:

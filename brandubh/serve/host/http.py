@@ -51,7 +51,7 @@ class HostHandler(Handler):
         authorization = self.headers.get("Authorization", "")
         if authorization[:7].lower() == "bearer ":
             token = authorization[7:].strip() or None
-        return self.server.api.call(method, target, body, token=token, client=self.client_address[0])
+        return self.server.host_api.call(method, target, body, token=token, client=self.client_address[0])
 
     def _cross_site(self) -> Optional[Reply]:
         site = self.headers.get("Sec-Fetch-Site", "").lower()
@@ -151,6 +151,7 @@ class HostServer(Server):
                  verbose: bool = False, log: Optional[TextIO] = None, max_connections: int = HOST_CONNECTIONS,
                  keepalive: float = KEEPALIVE, **kw: Any) -> None:
         self.keepalive = keepalive
+        self.host_api = api
         self._streams: dict[str, int] = {}
         self._streams_lock = threading.Lock()
         super().__init__(host, port, api=api, verbose=verbose, log=log,  # type: ignore[arg-type]
