@@ -106,7 +106,8 @@ def main() -> int:
         db = os.path.join(folder, "load.sqlite")
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         server = subprocess.Popen([sys.executable, "-m", "brandubh", "host", "--port", "0", "--db", db,
-                                   "--games-per-client", str(args.games + 10), "--rate", "100000"],
+                                   "--games-per-client", str(args.games + 10), "--rate", "100000",
+                                   "--streams-per-client", str(args.games * args.watchers + 10)],
                                   stdout=subprocess.PIPE, text=True, env=env)
         try:
             port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))

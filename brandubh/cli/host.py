@@ -45,7 +45,7 @@ Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
 
 def register(subparsers: Any) -> None:
     """Add the ``host`` command to the ``brandubh`` command's subparsers."""
-    from ..serve.host.http import DEFAULT_PORT
+    from ..serve.host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT
     from ..serve.host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
 
     p = subparsers.add_parser(
@@ -66,6 +66,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rate", type=whole(1, 100_000), default=None, metavar="N",
                    help=f"requests that change something one client may make a second, on average (default "
                         f"{RATE:g}, {BURST} at once)")
+    p.add_argument("--streams-per-client", type=whole(1, 100_000), default=None, metavar="N",
+                   help=f"games one client (address) may follow live at once (default {MAX_STREAMS_PER_CLIENT})")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="log every request on standard error (never a token: they travel in a header)")
     p.set_defaults(run=run)
@@ -95,7 +97,8 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
         limits["rate"], limits["burst"] = float(args.rate), max(args.rate * 2, 2)
     hub = Hub(store, seed=args.seed, **limits)
     try:
-        server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose)
+        server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose,
+                            streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT)
     except OSError as error:
         hub.close()
         hint = " (choose another with --port, or --port 0 for any free one)" if error.errno == errno.EADDRINUSE else ""

@@ -81,7 +81,7 @@ class HostHandler(Handler):
         self.close_connection = True
         if not self.server.stream_opened(client):
             follower.close()
-            super()._write(Reply.of({"error": f"this client follows {MAX_STREAMS_PER_CLIENT} games already, "
+            super()._write(Reply.of({"error": f"this client follows {self.server.streams_per_client} games already, "
                                               "the most it may at once"}, 429), method)
             return
         try:
@@ -149,8 +149,10 @@ class HostServer(Server):
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, api: HostApi,
                  verbose: bool = False, log: Optional[TextIO] = None, max_connections: int = HOST_CONNECTIONS,
-                 keepalive: float = KEEPALIVE, **kw: Any) -> None:
+                 keepalive: float = KEEPALIVE, streams_per_client: int = MAX_STREAMS_PER_CLIENT,
+                 **kw: Any) -> None:
         self.keepalive = keepalive
+        self.streams_per_client = streams_per_client
         self.host_api = api
         self._streams: dict[str, int] = {}
         self._streams_lock = threading.Lock()
@@ -167,7 +169,7 @@ class HostServer(Server):
         or when the streams would leave too few connections for requests."""
         with self._streams_lock:
             total = sum(self._streams.values())
-            if self._streams.get(client, 0) >= MAX_STREAMS_PER_CLIENT or total >= self.max_connections - 16:
+            if self._streams.get(client, 0) >= self.streams_per_client or total >= self.max_connections - 16:
                 return False
             self._streams[client] = self._streams.get(client, 0) + 1
             return True

@@ -132,6 +132,7 @@ class HostGame:
         self.lock = threading.RLock()
         self.followers: list[Follower] = []
         self.bots: dict[str, "Bot"] = {}
+        self.last_state: Optional[dict[str, Any]] = None   # as sent after the last change
 
     @property
     def active(self) -> bool:
@@ -406,7 +407,7 @@ class Hub:
         with hg.lock:
             self._check_flag(hg.id)
             self._do(hg, seat, action, fields)
-            return hg.state()
+            return hg.last_state or hg.state()   # as it was sent to the followers
 
     def _refuse(self, hg: HostGame, sentence: str, code: str = "refused") -> RequestError:
         return RequestError(sentence, 409, code=code, game=hg.state())
@@ -516,7 +517,8 @@ class Hub:
             with self._lock:
                 if self._games.pop(hg.id, None) is not None:
                     self._keep_finished(hg)
-        data = json.dumps(hg.state(now)).encode("utf-8")
+        hg.last_state = hg.state(now)
+        data = json.dumps(hg.last_state).encode("utf-8")
         for follower in list(hg.followers):
             follower.put(data)
         self._schedule(hg)
