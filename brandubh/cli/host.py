@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     import sqlite3
 
     from ..serve.host.api import HostApi
-    from ..serve.host.http import HostServer
+    from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer
     from ..serve.host.hub import Hub
     from ..serve.host.store import Store
 
