@@ -34,7 +34,9 @@ last state when the game ends.
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
+import time
 from typing import Any, Callable, Iterator, Optional
 from urllib.parse import parse_qs, urlsplit
 
@@ -65,6 +67,8 @@ class BotClient:
         self.token = token
         self.timeout = timeout
         self._side: Optional[str] = None
+        #: Tries, a second apart, to follow the game again when the server does not answer.
+        self.retries = 60
 
     @classmethod
     def from_link(cls, link: str, *, timeout: float = 60.0) -> "BotClient":
@@ -185,8 +189,19 @@ class BotClient:
         side = self._side or self.seat()["side"]
         done = -1
         last: dict[str, Any] = {}
+        failures = 0
         while True:
-            for state in self.events():
+            try:
+                stream = self.events()
+                first = next(stream)
+            except (OSError, StopIteration):
+                failures += 1   # the server is starting again: try for a while
+                if failures > self.retries:
+                    raise
+                time.sleep(1.0)
+                continue
+            failures = 0
+            for state in itertools.chain([first], stream):
                 last = state
                 if state["status"] != "active":
                     return state
