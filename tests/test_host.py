@@ -348,3 +348,38 @@ def test_the_command_says_where_the_store_is_and_warns_off_the_loopback():
     from brandubh.serve.http import host_warning
 
     assert host_warning("0.0.0.0") and host_warning("127.0.0.1") is None
+
+
+def test_the_servers_bot_moves_answers_a_draw_offer_and_allows_a_take_back(hub):
+    made = hub.create({"side": "attackers", "opponent": "bot", "level": 1}, client="a")
+    game_id, mine = made["id"], made["token"]
+    hub.act(game_id, mine, "move", {"move": "d2c2"})
+    assert wait_until(lambda: hub.state(game_id)["ply"] == 2)          # the bot replied
+    replied = Game.read(hub.state(game_id)["text"])
+    assert replied.log[0] == "d2c2" and replied.status == "active"
+    hub.act(game_id, mine, "takeback-offer", {})
+    assert wait_until(lambda: hub.state(game_id)["takeback"] is None)
+    state = hub.state(game_id)
+    assert state["ply"] == 0 and state["to_move"] == "attackers"       # both moves taken back
+    hub.act(game_id, mine, "draw-offer", {})
+    assert wait_until(lambda: hub.state(game_id)["draw_offer"] is None)
+    # At the set-up neither side is behind: the bot declines (brandubh play's rule) and the game goes on.
+    assert hub.state(game_id)["status"] == "active"
+
+
+def test_a_client_following_too_many_games_at_once_is_refused(tmp_path):
+    running = HostServer(port=0, api=HostApi(Hub(Store(":memory:"))), streams_per_client=1)
+    threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        _, made = ask(running, "POST", "/api/host/games", {})
+        first = http.client.HTTPConnection("127.0.0.1", running.server_port, timeout=PATIENCE)
+        first.request("GET", f"/api/host/games/{made['id']}/events")
+        answer = first.getresponse()
+        assert answer.status == 200 and answer.readline().startswith(b"retry:")
+        status, refused = ask(running, "GET", f"/api/host/games/{made['id']}/events")
+        assert status == 429 and "as many games live as it may at once (1)" in refused["error"]
+        first.close()
+    finally:
+        running.shutdown()
+        running.server_close()
+        running.api.hub.close()

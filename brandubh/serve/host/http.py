@@ -81,8 +81,9 @@ class HostHandler(Handler):
         self.close_connection = True
         if not self.server.stream_opened(client):
             follower.close()
-            super()._write(Reply.of({"error": f"this client follows {self.server.streams_per_client} games already, "
-                                              "the most it may at once"}, 429), method)
+            most = self.server.streams_per_client
+            super()._write(Reply.of({"error": f"this client already follows as many games live as it may at once "
+                                              f"({most}): close one first"}, 429), method)
             return
         try:
             self.log_request(200)
