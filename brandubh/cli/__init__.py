@@ -36,9 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     # One module a command, in the order --help lists them.
-    from . import bench, codingame, host, match, opentafl, perft, play, referee, selfplay, serve, show, train, tune
+    from . import (analyse, bench, codingame, host, match, opentafl, perft, play, referee, selfplay, serve, show,
+                   train, tune)
 
-    for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, serve, host):
+    for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, analyse,
+                    serve, host):
         command.register(sub)
     return parser
 
