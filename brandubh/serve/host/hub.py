@@ -249,8 +249,9 @@ class Hub:
         self._timer = threading.Thread(target=self._run_timer, name="host-clock", daemon=True)
         self._timer.start()
         for hg in list(self._games.values()):
-            self._check_flag(hg.id)
-            self._kick(hg)
+            with hg.lock:
+                self._check_flag(hg.id)   # a flag that fell while the server was down falls now
+                self._kick(hg)            # and a bot whose turn it is moves
 
     # -- making a game ----------------------------------------------------------------
 
