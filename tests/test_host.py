@@ -383,3 +383,27 @@ def test_a_client_following_too_many_games_at_once_is_refused(tmp_path):
         running.shutdown()
         running.server_close()
         running.api.hub.close()
+
+
+def test_a_bot_whose_turn_it_was_when_the_server_stopped_moves_when_it_starts_again(tmp_path, capsys):
+    class Gone:
+        level = 1
+
+        def choose(self, game):
+            raise RuntimeError("the server went away before the bot could move")
+
+    path = str(tmp_path / "bot.sqlite")
+    first = Hub(Store(path), make_bot=lambda level, seed: Gone())
+    made = first.create({"side": "defenders", "opponent": "bot", "level": 1}, client="a")   # the bot attacks first
+    first.close()
+    first.store.close()
+    capsys.readouterr()   # the stand-in's failure, printed by the bot thread
+    again = Hub(Store(path))
+    try:
+        assert wait_until(lambda: again.state(made["id"])["ply"] == 1)
+        state = again.act(made["id"], made["token"], "move", {"move": str(Game.read(again.state(made["id"])["text"])
+                                                                          .legal()[0].move)})
+        assert state["ply"] >= 2 or state["to_move"] == "attackers"
+    finally:
+        again.close()
+        again.store.close()
