@@ -61,6 +61,7 @@ def register(subparsers: Any) -> None:
                         "made when missing)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="any text: the server's bots play the same way again (default: a fresh one each start)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--games-per-client", type=whole(1, 100_000), default=None, metavar="N",
                    help=f"games in play one client (address) may have at once (default {MAX_OPEN_PER_CLIENT})")
     p.add_argument("--rate", type=whole(1, 100_000), default=None, metavar="N",
@@ -106,6 +107,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                             f"{error.strerror or error}{hint}") from None
     print(f"brandubh host: the games are at {server.url} (store {os.path.abspath(args.db)}, "
           f"{hub.open_games()} in play; Ctrl-C stops the server)", file=stream, flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(server.url)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
