@@ -407,3 +407,34 @@ def test_a_bot_whose_turn_it_was_when_the_server_stopped_moves_when_it_starts_ag
     finally:
         again.close()
         again.store.close()
+
+
+def test_random_requests_raise_nothing_and_answer_no_server_error(hub):
+    import random
+
+    from brandubh.serve.host.hub import ACTIONS
+
+    rng = random.Random(7)
+    api = HostApi(hub)
+    made = hub.create({"clock": "5+3"}, client="fuzz")
+    ids = [made["id"], "0123456789ab", "zz", "../etc", ""]
+    tokens = [made["token"], made["invite_token"], None, "", "x" * 300]
+    values = [None, True, 0, -1, 2**70, 1.5, "", "d2c2", "d2-c2", "z9z9", "x" * 100, [], {}, ["d2c2"], {"a": 1}]
+    fields = ["move", "side", "variant", "clock", "opponent", "level", "seat", "token"]
+    for _ in range(600):
+        path = rng.choice(["/api/host/games", f"/api/host/games/{rng.choice(ids)}",
+                           f"/api/host/games/{rng.choice(ids)}/{rng.choice(ACTIONS + ('events', 'text', 'seat', 'x'))}"])
+        if rng.random() < 0.2:
+            body = bytes(rng.randrange(256) for _ in range(rng.randrange(40)))
+        else:
+            body = json.dumps({rng.choice(fields): rng.choice(values) for _ in range(rng.randrange(3))}).encode()
+        answer = api.call(rng.choice(["GET", "POST", "PUT", "HEAD"]), path, body, token=rng.choice(tokens),
+                          client=f"c{rng.randrange(3)}")
+        if not hasattr(answer, "status"):      # an event stream: followed, then let go
+            answer.follower.close()
+            continue
+        assert answer.status < 500, (path, body, answer)
+    # Whatever happened, the game's record still replays by the rules.
+    state = hub.state(made["id"])
+    replayed = Game.read(state["text"])
+    assert replayed.ply == state["ply"] and replayed.shown == state["moves"]
