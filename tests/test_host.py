@@ -24,7 +24,7 @@ import pytest
 
 from brandubh import Bot, Game
 from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.client import BotClient, HostError
+from brandubh.serve.host.client import BotClient
 from brandubh.serve.host.http import HostServer
 from brandubh.serve.host.hub import Hub
 from brandubh.serve.host.store import Store
