@@ -29,7 +29,6 @@ from brandubh.serve.host.http import HostServer
 from brandubh.serve.host.hub import Hub
 from brandubh.serve.host.store import Store
 
-ROOT = Path(__file__).resolve().parent.parent
 PATIENCE = 60.0
 
 
@@ -205,7 +204,11 @@ def test_a_flag_that_fell_while_the_server_was_down_falls_at_once_on_restart(tmp
 
 def test_the_server_killed_mid_game_loses_no_move_and_resumes_the_clocks(tmp_path):
     db = tmp_path / "killed.sqlite"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # The server runs the brandubh this test imports, wherever it is installed.
+    import brandubh
+
+    where = str(Path(brandubh.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [where, os.environ.get("PYTHONPATH")])))
 
     def start():
         process = subprocess.Popen([sys.executable, "-m", "brandubh", "host", "--port", "0", "--db", str(db)],
