@@ -71,6 +71,9 @@
   right.insertBefore(panel, right.firstChild);
   right.insertBefore(create, panel.nextSibling);
   right.appendChild(done);
+  done.hidden = true;   // until there is a finished game to list
+  // The clocks under the board, where a player looks (on a phone too).
+  $("board").after($("host-clocks"));
 
   // -- requests -------------------------------------------------------------------------------
   async function call(method, path, body) {
@@ -112,7 +115,7 @@
       const side = box.dataset.side;
       let left = game.clocks ? game.clocks[side] : null;
       if (left !== null && game.running === side) left -= performance.now() - received;
-      box.querySelector(".time").textContent = game.clocks ? clockText(left) : "";
+      box.querySelector(".time").textContent = game.clocks ? clockText(left) : "\u2014";
       box.classList.toggle("running", game.running === side);
     }
   }
@@ -120,8 +123,8 @@
 
   function seatName(side) {
     const seat = game.seats[side];
-    const who = seat.kind === "bot" ? "the server's bot, level " + seat.level : "a player";
-    return "The " + side + (side === mySide ? " (you)" : "") + ": " + who;
+    return side[0].toUpperCase() + side.slice(1) + (side === mySide ? " (you)" : "")
+      + (seat.kind === "bot" ? ": bot, level " + seat.level : "");
   }
 
   function statusText() {
