@@ -420,17 +420,17 @@ def register(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-def load_game(path: str, attackers: str = "p1", number: int = 1) -> "Game":
-    """Game ``number`` (from 1) of a game file ('-' for standard input):
-    any text :func:`brandubh.texts.read_texts` reads. An
-    :class:`~brandubh.errors.ArgumentError` saying why, the file and the
+def load_game(path: str, attackers: str = "p1", number: Optional[int] = None) -> "Game":
+    """Game ``number`` (from 1; None for the first) of a game file ('-'
+    for standard input): any text :func:`brandubh.texts.read_texts` reads.
+    An :class:`~brandubh.errors.ArgumentError` saying why, the file and the
     line named, when it cannot be read, is not a game, has no game
     ``number``, or a move in it is refused."""
     from ..game import Game
 
     text = read_text(path, GAME_LIMIT, "game file")
     try:
-        return Game.read(text, attackers=attackers, number=number)
+        return Game.read(text, attackers=attackers, number=1 if number is None else number)
     except ArgumentError as error:
         raise ArgumentError(f"{path}: {error}") from None
 
@@ -446,7 +446,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input,
     if args.load is not None:
         if args.variant is not None:
             raise ArgumentError("--load takes the rules from the game file: leave out --variant")
-        game = load_game(args.load, attackers, args.game or 1)
+        game = load_game(args.load, attackers, args.game)
     else:
         if args.game is not None:
             raise ArgumentError("--game picks a game of the file --load reads: give --load FILE too")
