@@ -215,3 +215,41 @@ def test_ctrl_c_keeps_what_is_done(tmp_path):
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["complete"] is False and data["total"] == game.ply and len(data["moves"]) < game.ply
     assert f"stopped after {len(data['moves'])} of {game.ply} moves" in out
+
+
+def test_annotated_outputs_read_back_with_the_marks(tmp_path):
+    # The annotated game text and the OpenTafl record carry the review's
+    # marks and comments, and the one reader takes both back.
+    from brandubh.records import read_record
+
+    game, losing, _ = _blunder_position()
+    game.play(losing)
+    path = tmp_path / "games.txt"
+    path.write_text("# first\n" + Game.replay(["d2c2"]).game.as_text() + "\n# the blunder\n" + game.as_text())
+    out = _run("analyse", str(path), "--game", "2", "--budget", "4000", "--quiet",
+               "--annotated", str(tmp_path / "marked.txt"), "--otn", str(tmp_path / "marked.otg"))
+    assert out.returncode == 0, out.stderr
+    review = analyse_game(game, budget=4000)
+    marks = {m.ply: m.mark for m in review.moves if m.mark}
+    assert marks[game.ply] == "??"
+    for name in ("marked.txt", "marked.otg"):
+        back = read_record((tmp_path / name).read_text())
+        assert back.game.log == game.log and back.marks == marks, name
+        assert back.comments[game.ply].startswith("blunder (")
+    assert read_record((tmp_path / "marked.txt").read_text()).label == "the blunder"
+
+
+def test_show_prints_the_readable_score(tmp_path):
+    path = tmp_path / "g.txt"
+    # The king on g2, one slide from g1 or g7: the defenders win at once.
+    path.write_text("variant brandubh\nstart 7/7/7/7/a6/6k/7 d\nmoves\n")
+    out = _run("show", str(path), "--score", "--ascii")
+    assert out.returncode == 0, out.stderr
+    assert "(the defenders win at once)" in out.stdout
+    # The set-up: a centred score and a chance for the attackers, who lose most games.
+    path.write_text("variant brandubh\nmoves\n")
+    out = _run("show", str(path), "--score", "--ascii")
+    found = [line for line in out.stdout.splitlines() if line.startswith("Best for the attackers:")]
+    assert found and " for the attackers: a" in found[0] and "% chance" in out.stdout
+    chance = int(out.stdout.split("% chance")[0].split()[-1])
+    assert chance < 50

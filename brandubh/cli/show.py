@@ -100,6 +100,9 @@ def register(subparsers: Any) -> None:
                    help="the picture's width and height (default 400)")
     p.add_argument("--flipped", action="store_true", help="the board seen from the other side")
     p.add_argument("--ascii", action="store_true", help="print the board in plain ASCII")
+    p.add_argument("--score", action="store_true",
+                   help="also search the position shown (48,000 positions) and print its score for the side "
+                        "to move, as a centred score and a win chance, with the best line (docs/review.md)")
     p.set_defaults(run=run)
 
 
@@ -154,4 +157,11 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     print(f"rules {game.variant.as_string()}; ply {shown.ply} of {total}", file=stream)
     if shown.ply:
         print(textwrap.fill("moves: " + " ".join(shown.shown), width=78, subsequent_indent="  "), file=stream)
+    if args.score:
+        from ..session import analyse
+
+        if shown.status != "active":
+            print("score: the game is over", file=stream)
+        else:
+            print(textwrap.fill(analyse(shown).sentence, width=78, subsequent_indent="  "), file=stream)
     return 0
