@@ -238,3 +238,143 @@ def test_match_says_when_the_distinct_openings_run_out():
                     "--no-progress", timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
     assert b"distinct 1-move random openings were found" in done.stderr
+
+
+# -- a tuning run ended by a signal ----------------------------------------------------
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_tune_ended_by_a_signal_saves_its_state_and_weights(tmp_path, signame):
+    import json
+    import signal
+
+    out, state = tmp_path / "w.json", tmp_path / "w.json.state.json"
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "tune", "--out", str(out), "--steps", "100000",
+                             "--budget", "100", "--pairs", "1", "--jobs", "1", "--every", "1",
+                             "--params", "ring,freedom"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        seen = 0
+        for line in proc.stderr:                # a line a step, as they come
+            if line.startswith(b"step "):
+                seen = int(line.split()[1].split(b"/")[0])
+                if seen >= 2:
+                    break
+        assert seen >= 2
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err[-1000:]
+    assert b"Traceback" not in err and b"state saved in" in err
+    saved = json.loads(state.read_text())
+    assert saved["step"] >= seen and f"interrupted at step {saved['step']}:".encode() in err
+    weights = json.loads(out.read_text())
+    assert weights["step"] == saved["step"] and not list(tmp_path.glob("*.tmp*"))
+
+
+def _state_of(path) -> dict:
+    """A tuning run's state file as the tuner writes it (step 0), read back."""
+    import json
+
+    from brandubh.arena.tune import SpsaTuner, TuneConfig
+
+    SpsaTuner(TuneConfig(steps=10, budget=100, pairs=1, params=("ring", "freedom")), str(path)).save()
+    return json.loads(path.read_text())
+
+
+def _deep(data: dict, where: str, value) -> dict:
+    """``data`` with the value at ``where`` (keys joined by dots) replaced."""
+    import copy
+
+    out = copy.deepcopy(data)
+    keys = where.split(".")
+    node = out
+    for key in keys[:-1]:
+        node = node[key]
+    node[keys[-1]] = value
+    return out
+
+
+BAD_STATES = [  # (the change, a word the sentence must hold)
+    ("theta", [], "theta"),
+    ("theta", {"ring": 1.0}, "theta"),
+    ("theta", {"ring": 1.0, "freedom": "x"}, "theta"),
+    ("theta.ring", float("nan"), "theta"),
+    ("theta.ring", float("inf"), "theta"),
+    ("theta.ring", 1e300, "theta"),
+    ("step", -100, "step"),
+    ("step", 11, "step"),
+    ("step", 2.5, "step"),
+    ("step", True, "step"),
+    ("games", -1, "games"),
+    ("games", "many", "games"),
+    ("log", {}, "log"),
+    ("config", [], "config"),
+    ("config", {"steps": 10, "budget": 100, "pairs": 1, "params": 5}, "config"),
+    ("config.params", {"ring": 1}, "config"),
+    ("config.start", [1, 2, 3], "config"),
+    ("config.start", {"ring": "high"}, "config"),
+    ("config.start", {"ring": 1e300}, "config"),
+    ("config.c_end", "x", "config"),
+    ("config.variant", ["brandubh"], "config"),
+]
+
+
+@pytest.mark.parametrize("where,value,word", BAD_STATES)
+def test_a_tune_state_of_the_wrong_shape_is_a_sentence(tmp_path, where, value, word):
+    import json
+
+    from brandubh.arena.tune import SpsaTuner, TuneConfig, TuneError
+
+    path = tmp_path / "state.json"
+    good = _state_of(path)
+    text = json.dumps(_deep(good, where, value))
+    path.write_text(text)
+    config = TuneConfig(steps=10, budget=100, pairs=1, params=("ring", "freedom"))
+    with pytest.raises(TuneError, match=word):
+        SpsaTuner(config, str(path))
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize("body", ["[" * 100_000, '{"version": 1, "config": ' + "[" * 100_000,
+                                  "[1, 2]", '{"version": 1}', "null", '"text"', "\0" * 10],
+                         ids=["deep", "deep-config", "list", "version-only", "null", "text", "nul"])
+def test_a_tune_state_that_is_not_one_is_a_sentence(tmp_path, body):
+    from brandubh.arena.tune import SpsaTuner, TuneConfig, TuneError
+
+    path = tmp_path / "state.json"
+    path.write_text(body)
+    with pytest.raises(TuneError, match="state file"):
+        SpsaTuner(TuneConfig(steps=10, budget=100, pairs=1, params=("ring",)), str(path))
+    assert path.read_text() == body
+
+
+def test_tune_refuses_a_bad_state_at_the_command_with_nothing_written(tmp_path):
+    import json
+
+    state = tmp_path / "s.json"
+    good = _state_of(state)
+    for where, value in (("step", -100), ("theta.ring", float("nan")), ("theta", [])):
+        text = json.dumps(_deep(good, where, value))
+        state.write_text(text)
+        done = brandubh("tune", "--out", str(tmp_path / "w.json"), "--state", str(state), "--steps", "10",
+                        "--budget", "100", "--pairs", "1", "--params", "ring,freedom", "--jobs", "1")
+        assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-800:]
+        assert done.stderr.startswith(b"brandubh tune: ") and where.split(".")[0].encode() in done.stderr
+        assert state.read_text() == text and not (tmp_path / "w.json").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+def test_a_weights_file_nested_too_deep_is_the_packages_error(tmp_path):
+    from brandubh.core.weights import load_weights
+    from brandubh.errors import WeightsError
+
+    for body in ("[" * 100_000, '{"weights": ' + "{" * 100_000):
+        (tmp_path / "w.json").write_text(body)
+        with pytest.raises(WeightsError):
+            load_weights(tmp_path / "w.json")
+    done = brandubh("match", f"budget=10,weights={tmp_path / 'w.json'}", "budget=10", "--games", "2")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr and b"weights file" in done.stderr

@@ -12,13 +12,14 @@ puzzle's clock) differ only in their defaults; both end here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Iterator, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
 from ..errors import BrandubhError, quote
@@ -35,7 +36,7 @@ from .report import EventResult
 from .workers import ProcessExecutor, local_executor
 
 __all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
-           "save_game", "save_summary", "make_executor"]
+           "save_game", "save_summary", "make_executor", "signals_interrupt"]
 
 
 def parse_player(text: str, name: str = "") -> Player:
@@ -231,6 +232,41 @@ def save_summary(directory: str, result: EventResult) -> None:
 # -- a run -------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def signals_interrupt(names: Sequence[str] = ("SIGTERM", "SIGHUP")) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP (where the system has them, and
+    their handlers are the default) are Ctrl-C: a KeyboardInterrupt, raised
+    once in the main thread, so that a run ended by ``kill`` or a closed
+    terminal ends as one interrupted (its programs ended, what it has
+    saved). A second signal while that is done is ignored. Outside the
+    main thread, nothing changes.
+
+    >>> with signals_interrupt():
+    ...     os.kill(os.getpid(), signal.SIGTERM)
+    Traceback (most recent call last):
+    ...
+    KeyboardInterrupt
+    """
+    raised = [False]
+
+    def stop(signum: int, frame: Any) -> None:
+        if not raised[0]:
+            raised[0] = True
+            raise KeyboardInterrupt
+
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in names:
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                saved[signum] = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+
+
 def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO] = None,
                 stderr: Optional[TextIO] = None) -> int:
     """Play the event, writing each game as it finishes, and report. The
@@ -306,23 +342,13 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
 
     # A terminated run ends its programs first: they run in sessions of
     # their own, and nothing else would stop one that hangs.
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    saved = {}
-    if threading.current_thread() is threading.main_thread():
-        for name in ("SIGTERM", "SIGHUP"):
-            signum = getattr(signal, name, None)
-            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
-                saved[signum] = signal.signal(signum, stop)
     try:
-        result = run_event(event, on_game=on_game, executor=executor)
-        for game in result.games:  # those cut short by an interrupt
-            if game.index not in written:
-                write(game)
+        with signals_interrupt():
+            result = run_event(event, on_game=on_game, executor=executor)
+            for game in result.games:  # those cut short by an interrupt
+                if game.index not in written:
+                    write(game)
     finally:
-        for signum, handler in saved.items():
-            signal.signal(signum, handler)
         if games_file is not None:
             games_file.close()
     progress.close()
