@@ -378,3 +378,67 @@ def test_a_weights_file_nested_too_deep_is_the_packages_error(tmp_path):
             load_weights(tmp_path / "w.json")
     done = brandubh("match", f"budget=10,weights={tmp_path / 'w.json'}", "budget=10", "--games", "2")
     assert done.returncode == 2 and b"Traceback" not in done.stderr and b"weights file" in done.stderr
+
+
+# -- a match's outputs on a full disk ------------------------------------------------------
+
+MATCH = ("match", "budget=30", "budget=20", "--games", "8", "--jobs", "1", "--no-progress", "--random-plies", "2")
+
+
+def _limited(limit: int):
+    """A child's files limited to ``limit`` bytes (a disk that fills: a write past it fails)."""
+    import resource
+
+    def set_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return set_limit
+
+
+def test_games_out_to_a_device_is_refused_before_the_first_game():
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    done = brandubh(*MATCH, "--games-out", "/dev/full")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stderr.startswith(b"brandubh match: --games-out: cannot write '/dev/full'") and not done.stdout
+
+
+def test_a_games_file_that_fills_stops_the_match_with_its_summary_and_whole_games(tmp_path):
+    whole = tmp_path / "all.txt"
+    done = brandubh(*MATCH, "--games-out", str(whole))
+    assert done.returncode == 0, done.stderr[-800:]
+    full = whole.read_bytes()
+    cut = full.index(b"\n# ", len(full) // 3) + 1          # the end of a game some way in
+    out = tmp_path / "games.txt"
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--games-out", str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(cut + 40))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"cannot write" in done.stderr and b"the match stops" in done.stderr
+    written = out.read_bytes()
+    assert full.startswith(written) and written.endswith(b"\n") and len(written) <= cut + 40
+    kept = written.count(b"# ")
+    assert kept >= 1 and (len(written) == len(full) or full[len(written):].startswith(b"\n# "))
+    assert b"Games played" in done.stdout or b"games" in done.stdout.lower()   # the summary
+    assert f"holds the {kept} game".encode() in done.stderr
+
+
+def test_the_first_game_that_cannot_be_written_leaves_no_file(tmp_path):
+    out = tmp_path / "games.txt"
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--games-out", str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(20))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"cannot write" in done.stderr and done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_save_on_a_full_disk_leaves_whole_files_and_a_sentence(tmp_path):
+    import json
+
+    save = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--save", str(save)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(900))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"cannot write" in done.stderr and done.stdout
+    for path in save.iterdir():
+        assert not path.name.startswith(".") and path.stat().st_size > 0, path.name
+        if path.suffix == ".json":
+            json.loads(path.read_text())

@@ -22,7 +22,8 @@ import time
 from typing import Any, Iterator, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
-from ..errors import BrandubhError, quote
+from ..errors import ArgumentError, BrandubhError, quote
+from ..files import check_writable, write_whole
 from .stats import Progress, parse_sprt
 from ..variant import as_variant
 from .engine import EnginePlayer
@@ -36,7 +37,7 @@ from .report import EventResult
 from .workers import ProcessExecutor, local_executor
 
 __all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
-           "save_game", "save_summary", "make_executor", "signals_interrupt"]
+           "save_game", "save_summary", "make_executor", "signals_interrupt", "GamesFile"]
 
 
 def parse_player(text: str, name: str = "") -> Player:
@@ -188,9 +189,9 @@ def games_text(games: Sequence[GameRecord]) -> str:
     return "\n".join(f"# {g.describe()}\n{g.text}" for g in games)
 
 
-def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional[TextIO]:
+def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional["GamesFile"]:
     """Refuse, before the first game, an output that cannot be written; the
-    open games file."""
+    games file (made when its first game is written)."""
     if save:
         try:
             os.makedirs(save, exist_ok=True)
@@ -201,32 +202,86 @@ def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional[T
         except OSError as exc:
             raise BrandubhError(f"cannot write into {quote(save)} (--save): {exc.strerror or exc}") from None
     if games_out:
-        try:
-            return open(games_out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise BrandubhError(f"cannot write {quote(games_out)} (--games-out): "
-                                f"{exc.strerror or exc}") from None
+        return GamesFile(games_out)
     return None
+
+
+class GamesFile:
+    """A ``--games-out`` file: every game appended as it finishes, each
+    whole or not at all. A game that cannot be written (a full disk) cuts
+    the file back to the games before it, and the file is removed if it
+    would hold none; :meth:`add` then raises ArgumentError with a sentence.
+    Refused at once (ArgumentError) where :func:`brandubh.files.check_writable`
+    refuses: a device such as ``/dev/full``, a folder, a pipe, a missing folder.
+
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), 'games.txt')
+    >>> out = GamesFile(path)
+    >>> out.add('variant brandubh\\nmoves d2c2\\n', 'A-B')
+    >>> out.close(); out.count, os.path.getsize(path)
+    (1, 34)
+    """
+
+    def __init__(self, path: str) -> None:
+        try:
+            check_writable(path)
+        except ArgumentError as error:
+            raise ArgumentError(f"--games-out: {error}") from None
+        self.path = path
+        self.fd: Optional[int] = None
+        self.size = 0
+        self.count = 0
+
+    def add(self, text: str, head: str) -> None:
+        """Append one game, after a ``#`` line holding ``head``."""
+        data = (("\n" if self.count else "") + f"# {head}\n{text}").encode("utf-8")
+        try:
+            if self.fd is None:
+                self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+        except BaseException as error:  # a full disk, or Ctrl-C in the middle: no half game
+            kept = self._cut()
+            if not isinstance(error, OSError):
+                raise
+            raise ArgumentError(f"cannot write {quote(self.path, 200)} (--games-out): "
+                                f"{error.strerror or error}; " + kept) from None
+        self.size += len(data)
+        self.count += 1
+
+    def _cut(self) -> str:
+        """Back to the whole games written; what the file holds, in words."""
+        try:
+            if self.count == 0:
+                self.close()
+                os.unlink(self.path)
+                return "no game was written whole, and the file is removed"
+            if self.fd is not None:
+                os.ftruncate(self.fd, self.size)
+        except OSError:
+            pass
+        return f"it holds the {self.count} game{'s' if self.count != 1 else ''} before, each whole"
+
+    def close(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
 
 
 def save_game(directory: str, game: GameRecord) -> None:
     """``game-0001.txt`` (the game text) and ``game-0001.json`` (everything,
-    what programs wrote on standard error included)."""
+    what programs wrote on standard error included), each written whole or
+    not at all (:func:`brandubh.files.write_whole`)."""
     stem = os.path.join(directory, f"game-{game.index + 1:04d}")
-    with open(stem + ".txt", "w", encoding="utf-8") as f:
-        f.write(game.text)
-    with open(stem + ".json", "w", encoding="utf-8") as f:
-        json.dump(game.as_dict(stderr=True), f, indent=1)
-        f.write("\n")
+    write_whole(stem + ".txt", game.text)
+    write_whole(stem + ".json", json.dumps(game.as_dict(stderr=True), indent=1) + "\n")
 
 
 def save_summary(directory: str, result: EventResult) -> None:
-    """``summary.json`` and ``summary.txt``."""
-    with open(os.path.join(directory, "summary.json"), "w", encoding="utf-8") as f:
-        json.dump(result.as_dict(), f, indent=1)
-        f.write("\n")
-    with open(os.path.join(directory, "summary.txt"), "w", encoding="utf-8") as f:
-        f.write(result.summary() + "\n")
+    """``summary.json`` and ``summary.txt``, each whole or not at all."""
+    write_whole(os.path.join(directory, "summary.json"), json.dumps(result.as_dict(), indent=1) + "\n")
+    write_whole(os.path.join(directory, "summary.txt"), result.summary() + "\n")
 
 
 # -- a run -------------------------------------------------------------------------
@@ -301,7 +356,7 @@ def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
 
 
 def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
-         games_file: Optional[TextIO], total: int, stdout: TextIO, stderr: TextIO) -> int:
+         games_file: Optional[GamesFile], total: int, stdout: TextIO, stderr: TextIO) -> int:
     if executor is not None and not isinstance(executor, ProcessExecutor):
         print(f"playing {executor.describe()}", file=stderr)
     else:
@@ -313,14 +368,30 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
     done = [0]
     drawn = [0.0]
     written: set = set()
+    # An output that cannot be written (a full disk) stops the run: no
+    # game is played that would not be kept; the summary still comes.
+    abort = threading.Event()
+    failed: list = []
+    command = getattr(args, "command", None) or "match"
 
     def write(game: GameRecord) -> None:
+        if failed:
+            return
         written.add(game.index)
-        if args.save:
-            save_game(args.save, game)
-        if games_file is not None:
-            games_file.write(("\n" if len(written) > 1 else "") + f"# {game.describe()}\n{game.text}")
-            games_file.flush()
+        try:
+            if args.save:
+                try:
+                    save_game(args.save, game)
+                except ArgumentError as error:
+                    raise ArgumentError(f"--save: {error}") from None
+            if games_file is not None:
+                games_file.add(game.text, game.describe())
+        except ArgumentError as error:
+            failed.append(str(error))
+            abort.set()
+            progress.close()
+            print(f"brandubh {command}: {error}; the {command} stops here (the games played so far "
+                  "are reported)", file=stderr, flush=True)
 
     def on_game(game: GameRecord, so_far: EventResult) -> None:
         done[0] += 1
@@ -345,7 +416,7 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
     # their own, and nothing else would stop one that hangs.
     try:
         with signals_interrupt():
-            result = run_event(event, on_game=on_game, executor=executor)
+            result = run_event(event, on_game=on_game, abort=abort, executor=executor)
             for game in result.games:  # those cut short by an interrupt
                 if game.index not in written:
                     write(game)
@@ -353,14 +424,20 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
         if games_file is not None:
             games_file.close()
     progress.close()
-    if args.save:
-        save_summary(args.save, result)
+    if args.save and not failed:
+        try:
+            save_summary(args.save, result)
+        except ArgumentError as error:
+            failed.append(str(error))
+            print(f"brandubh {command}: --save: {error}", file=stderr, flush=True)
     if args.json:
         json.dump(result.as_dict(), stdout, indent=1)
         stdout.write("\n")
     else:
         print(result.summary(), file=stdout)
     stdout.flush()
+    if failed:
+        return 1
     if result.interrupted:
         return 130
     return 1 if result.errors else 0

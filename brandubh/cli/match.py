@@ -60,8 +60,10 @@ examples:
   brandubh match "level=3" "cmd=python3 my_bot.py" --first-ms 100 --turn-ms 50
   brandubh match "protocol=opentafl,cmd=brandubh opentafl --level 3" "level=2"
 
-Exit status: 0, 1 when the arena itself failed a game, 2 for bad arguments,
-130 when interrupted (the games finished by then are reported)."""
+Exit status: 0, 1 when the arena itself failed a game or an output could
+not be written (a full disk: the match stops, the games finished by then
+are reported), 2 for bad arguments, 130 when interrupted (the games finished
+by then are reported)."""
 
 
 def register(subparsers) -> None:

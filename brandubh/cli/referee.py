@@ -54,7 +54,8 @@ examples:
 The summary gives each program's wins, draws and losses, in all and by side,
 the score, the Elo difference A - B with a 95% interval, how the games
 ended, the faults, and each program's answer times (median and worst). Exit
-status: 0, 1 when the referee itself failed a game, 2 for bad arguments,
+status: 0, 1 when the referee itself failed a game or an output could not
+be written (a full disk: the run stops with its summary), 2 for bad arguments,
 130 when interrupted (the games finished by then are reported)."""
 
 
