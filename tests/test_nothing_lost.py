@@ -442,3 +442,55 @@ def test_save_on_a_full_disk_leaves_whole_files_and_a_sentence(tmp_path):
         assert not path.name.startswith(".") and path.stat().st_size > 0, path.name
         if path.suffix == ".json":
             json.loads(path.read_text())
+
+
+# -- perft --slides, as plain perft -----------------------------------------------------
+
+
+@pytest.mark.parametrize("position", [SETUP, "k6/7/7/7/7/7/a6 a", "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d"])
+def test_perft_slides_root_by_root_counts_what_the_engine_counts(position):
+    from brandubh import divide
+    from brandubh.cli.perft import root_counts
+
+    for depth in (1, 2, 3):
+        got = list(root_counts(depth, position, "brandubh", full=False, slides=True))
+        assert got and [m for m, _ in got] == list(divide(depth, position, "brandubh", slides=True))
+        assert {m: s.leaves for m, s in got} == divide(depth, position, "brandubh", slides=True)
+        assert all(s.captures == s.endings == 0 for _, s in got)
+
+
+def test_perft_slides_shows_its_progress_on_a_terminal(monkeypatch, capsys):
+    import io
+
+    from brandubh.cli import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["perft", "6", "--slides"]) == 0
+    assert "\rperft 6: 1 of 40 moves, " in err.getvalue() and "40 of 40 moves" in err.getvalue()
+    assert "perft 6 (brandubh, slides): 1119817632" in capsys.readouterr().out
+
+
+def test_perft_slides_says_how_far_it_got_on_ctrl_c():
+    import select
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "perft", "8", "--slides", "--divide"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no --divide line came as it was counted"
+        first = proc.stdout.readline()
+        assert first.split()[0] == b"d1b1" and int(first.split()[1]) > 0
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert b"perft 8: stopped after " in err and b"Traceback" not in err
