@@ -494,3 +494,54 @@ def test_perft_slides_says_how_far_it_got_on_ctrl_c():
             proc.wait()
     assert proc.returncode == 130
     assert b"perft 8: stopped after " in err and b"Traceback" not in err
+
+
+# -- a program under other rules --------------------------------------------------------
+
+CG_BOT = f"{sys.executable} -m brandubh codingame --budget 50"
+
+
+def test_a_codingame_program_plays_the_rules_it_knows_by_default():
+    import json
+
+    done = brandubh("match", "budget=50", f"cmd={CG_BOT}", "--games", "6", "--jobs", "1", "--json",
+                    "--random-plies", "4", timeout=180)
+    assert done.returncode == 0, done.stderr[-800:]
+    summary = json.loads(done.stdout)
+    assert summary["variant"] == "codingame"
+    assert [g["fault"] for g in summary["games"]] == [None] * 6
+
+
+def test_a_codingame_program_under_other_rules_is_refused_with_a_sentence():
+    done = brandubh("match", "level=3", f"cmd={CG_BOT}", "--variant", "brandubh", "--games", "2")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    err = done.stderr.decode()
+    assert err.startswith("brandubh match: ") and "CodinGame protocol" in err and "rules=" in err
+    assert "--variant codingame" in err and not done.stdout
+
+
+def test_a_program_said_to_play_the_events_rules_plays_them():
+    import json
+
+    bot = f"{CG_BOT} --variant brandubh"
+    done = brandubh("match", "budget=50", f"rules=brandubh,cmd={bot}", "--variant", "brandubh", "--games", "4",
+                    "--jobs", "1", "--json", "--random-plies", "4", timeout=180)
+    assert done.returncode == 0, done.stderr[-800:]
+    summary = json.loads(done.stdout)
+    assert summary["variant"] == "brandubh" and [g["fault"] for g in summary["games"]] == [None] * 4
+    # Said to play other rules than the event's: refused too.
+    done = brandubh("match", "budget=50", f"rules=modern,cmd={bot}", "--variant", "brandubh", "--games", "2")
+    assert done.returncode == 2 and b"modern" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_an_event_refuses_a_program_that_plays_other_rules():
+    from brandubh.arena import EnginePlayer, Event
+    from brandubh.arena.process import ProcessPlayer
+    from brandubh.errors import BrandubhError
+
+    with pytest.raises(BrandubhError, match="CodinGame protocol"):
+        Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="brandubh")
+    # What only the referee counts (repetitions, the ply cap) a program never needs to know.
+    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
+    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
+    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")

@@ -44,19 +44,31 @@ def parse_player(text: str, name: str = "") -> Player:
     """A player written on the command line: an engine setting
     (``level=3``, ``budget=20000,ring=45,off=tt``), or a program,
     ``cmd=COMMAND`` (the rest of the text is the command), speaking the
-    CodinGame protocol unless ``protocol=NAME,`` comes first."""
-    text = str(text).strip()
-    protocol = "codingame"
-    if text.startswith("protocol="):
+    CodinGame protocol unless ``protocol=NAME,`` comes before it;
+    ``rules=RULES,`` before it says which rules a program plays that its
+    protocol cannot tell it (by default the CodinGame puzzle's).
+
+    >>> parse_player('rules=brandubh,protocol=codingame,cmd=./bot').rules.name
+    'brandubh'
+    """
+    whole = text = str(text).strip()
+    options: dict = {}
+    while text.startswith(("protocol=", "rules=")):
         head, sep, rest = text.partition(",")
-        if not sep or not rest.strip().startswith("cmd="):
-            raise BrandubhError(f"{quote(text)}: protocol=NAME is followed by ,cmd=COMMAND")
-        protocol, text = head.partition("=")[2].strip(), rest.strip()
+        key, _, value = head.partition("=")
+        if not sep or not rest.strip().startswith(("cmd=", "protocol=", "rules=")):
+            raise BrandubhError(f"{quote(whole)}: {key}=... is followed by ,cmd=COMMAND")
+        if key in options:
+            raise BrandubhError(f"{quote(whole)}: {key}= is given twice")
+        options[key], text = value.strip(), rest.strip()
+    if options and not text.startswith("cmd="):
+        raise BrandubhError(f"{quote(whole)}: protocol= and rules= are followed by ,cmd=COMMAND")
     if text.startswith("cmd="):
         command = text[4:].strip()
         if not command:
             raise BrandubhError("cmd= names no command")
-        return ProcessPlayer(command, name=name, protocol=protocol)
+        return ProcessPlayer(command, name=name, protocol=options.get("protocol", "codingame"),
+                             rules=options.get("rules"))
     return EnginePlayer.from_text(text, name)
 
 
@@ -67,7 +79,7 @@ def _sprt_arg(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optional[int], variant: str,
+def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optional[int], variant: Optional[str],
                         first_ms: Optional[float], turn_ms: Optional[float], random_plies: int) -> None:
     """The options both front doors take, with their own defaults."""
     g = p.add_argument_group("games")
@@ -88,9 +100,11 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
                         "machine by 'ray start --head', or RAY_ADDRESS), local (one started for "
                         "this run, --jobs workers), or HOST:PORT; --jobs then defaults to the "
                         "cluster's CPUs (needs pip install brandubh[cluster]; docs/cluster.md)")
+    shown = variant or ("brandubh; codingame when a program speaks the CodinGame protocol, "
+                        "which cannot tell it other rules")
     g.add_argument("--variant", default=variant, metavar="RULES",
                    help="the rule set: a preset (brandubh, codingame, modern, opentafl) or a "
-                        f"quoted line of field=value pairs (default: {variant})")
+                        f"quoted line of field=value pairs (default: {shown})")
     g.add_argument("--openings", metavar="FILE",
                    help="start the games from these openings, each played twice with colours "
                         "swapped: position strings, game texts, or bare 'moves d2c2 d3c3' lines; "
@@ -153,6 +167,11 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
 def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Event:
     """The event the options ask for; BrandubhError for what cannot be
     played (a program that cannot run, an openings file that cannot be read)."""
+    if args.variant is None:
+        # The rules the programs play when their protocol cannot tell them
+        # (the CodinGame puzzle's), else this package's own.
+        plays = [p.plays for p in players if isinstance(p, ProcessPlayer) and p.plays is not None]
+        args.variant = plays[0] if plays else "brandubh"
     variant = as_variant(args.variant)
     for player in players:
         if isinstance(player, ProcessPlayer):

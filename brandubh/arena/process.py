@@ -37,7 +37,8 @@ from typing import Any, Optional, Sequence
 from ..errors import BrandubhError, quote
 from .player import Answer, Limits, Player, Seat, Table
 
-__all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session"]
+__all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session",
+           "protocol_host", "rules_differ"]
 
 DEFAULT_STDERR_LIMIT = 16384
 END_GRACE = 0.05
@@ -80,10 +81,9 @@ def check_command(argv: Sequence[str], cwd: Optional[str] = None) -> None:
         raise BrandubhError(f"cannot run {quote(prog)}: not found on PATH")
 
 
-def protocol_session(name: str, variant: Any, seat: str) -> Any:
-    """A ``Session`` of the wire protocol ``name``: the module
-    ``brandubh.<name>.host`` (each protocol is a package of its own, and its
-    ``host`` module is the arena's side of it)."""
+def protocol_host(name: str) -> Any:
+    """The arena's side of the wire protocol ``name``: the module
+    ``brandubh.<name>.host`` (each protocol is a package of its own)."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", str(name)):
         raise BrandubhError(f"{quote(name)} is not the name of a wire protocol")
     try:
@@ -93,7 +93,28 @@ def protocol_session(name: str, variant: Any, seat: str) -> Any:
     if module is None or not hasattr(module, "Session"):
         raise BrandubhError(f"{quote(name)} is not a wire protocol this package speaks "
                             f"({', '.join(PROTOCOLS)})")
-    return module.Session(variant, seat)
+    return module
+
+
+def protocol_session(name: str, variant: Any, seat: str) -> Any:
+    """A ``Session`` of the wire protocol ``name`` (:func:`protocol_host`)."""
+    return protocol_host(name).Session(variant, seat)
+
+
+def rules_differ(plays: Any, variant: Any, judged: Sequence[str] = ()) -> list[str]:
+    """The rule fields in which ``variant`` differs from ``plays``, those
+    in ``judged`` (what the host alone judges) left out.
+
+    >>> rules_differ('codingame', 'codingame repeat=5', ('repeat',)), rules_differ('brandubh', 'modern')[:2]
+    ([], ['throne_reentry', 'king_capture'])
+    """
+    from dataclasses import fields
+
+    from ..variant import as_variant
+
+    a, b = as_variant(plays), as_variant(variant)
+    return [f.name for f in fields(a) if f.compare and f.name not in judged
+            and getattr(a, f.name) != getattr(b, f.name)]
 
 
 class _CappedLog:
@@ -435,17 +456,65 @@ class ProcessPlayer(Player):
     in ``cwd``, speaking the wire ``protocol`` (a module of
     :mod:`brandubh.arena`). It lives under the clock of
     :class:`~brandubh.arena.player.Limits`; at most ``stderr_limit`` bytes
-    of its standard error are kept a game (the first and the last halves)."""
+    of its standard error are kept a game (the first and the last halves).
+
+    A protocol that cannot tell a program the rules (the CodinGame
+    puzzle's) has the program play the protocol's own (its host's
+    ``RULES``) unless ``rules`` says which it plays; an event under other
+    rules refuses it (:meth:`agree`). A protocol that tells the rules
+    (OpenTafl's) needs no ``rules``."""
 
     def __init__(self, command: str, name: str = "", protocol: str = "codingame",
-                 cwd: Optional[str] = None, stderr_limit: int = DEFAULT_STDERR_LIMIT) -> None:
+                 cwd: Optional[str] = None, stderr_limit: int = DEFAULT_STDERR_LIMIT,
+                 rules: Any = None) -> None:
         self.command = command
         self.argv = split_command(command)
         self.name = name
         self.protocol = protocol
         self.cwd = cwd
         self.stderr_limit = stderr_limit
-        protocol_session(protocol, None, "p1")  # refuse an unknown protocol now
+        host = protocol_host(protocol)  # refuse an unknown protocol now
+        if rules is not None:
+            from ..variant import as_variant
+
+            rules = as_variant(rules)
+        self.rules = rules
+        self.told = getattr(host, "RULES", None) is None
+        self.judged: tuple = tuple(getattr(host, "JUDGED_BY_THE_HOST", ()))
+
+    @property
+    def plays(self) -> Any:
+        """The rules the program plays when its protocol cannot tell it
+        others: ``rules``, or the protocol's own; None when the protocol
+        tells it the event's."""
+        if self.told:
+            return self.rules
+        return self.rules if self.rules is not None else protocol_host(self.protocol).RULES
+
+    def agree(self, variant: Any) -> None:
+        """BrandubhError with a sentence when the program plays other rules
+        than ``variant`` (apart from what the host alone judges)."""
+        plays = self.plays
+        if plays is None:
+            return
+        from ..variant import as_variant
+
+        variant = as_variant(variant)
+        differ = rules_differ(plays, variant, self.judged)
+        if not differ:
+            return
+        plays_name = as_variant(plays).name or as_variant(plays).as_string()
+        event = variant.name or variant.as_string()
+        command = quote(self.command, 60)
+        if self.rules is None:
+            raise BrandubhError(
+                f"{command} speaks the {getattr(protocol_host(self.protocol), 'TITLE', self.protocol)} "
+                f"protocol, which cannot tell a program the rules: it is "
+                f"taken to play the {plays_name} rules, and these rules ({event}) differ in "
+                f"{', '.join(differ)}; play with --variant {plays_name}, or, if the program plays "
+                f"these rules, say so: \"rules={event},cmd=...\"")
+        raise BrandubhError(f"{command} plays the {plays_name} rules (rules=), and these rules ({event}) "
+                            f"differ in {', '.join(differ)}: give the rules it plays with --variant")
 
     def describe(self) -> str:
         return self.command if self.protocol == "codingame" else f"{self.protocol}: {self.command}"
