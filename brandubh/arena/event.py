@@ -238,6 +238,10 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
         if own:
             pool.close()
         sys.setswitchinterval(old_interval)
+        # What programs of this process's games left behind, once none plays.
+        from .process import sweep_orphans
+
+        sweep_orphans()
     if abort.is_set():
         interrupted = True
     return result(games, stopped_early=stopped, interrupted=interrupted, seconds=time.monotonic() - t0,

@@ -9,10 +9,18 @@ writes on standard error is kept, up to a limit, with the game. It loses
 the game at once when it crashes (or cannot start), answers late, answers
 something that is not a move, or plays a move the rules refuse. When the
 game ends its input is closed; a program not at fault has a moment to
-leave by itself, and then its process group is killed and reaped. On
-Linux, a program that leaves its group (a new session, a double fork) is
-found by a mark in its environment and killed too; elsewhere such a program
-may outlive its game.
+leave by itself, and then its process group is killed and reaped.
+
+On Linux, what a program leaves behind outside its group is found three
+more ways and killed too: every process of the session it was started in;
+every process that carries a mark in its environment; and, since the
+process that starts programs makes itself a child subreaper
+(``prctl(PR_SET_CHILD_SUBREAPER)``), every process whose parent died,
+which the kernel then hands to it instead of to init, with the session,
+the process group and the descendants of each (:func:`sweep_orphans`). So
+a program that runs ``setsid env -i sh -c '...' &`` or double-forks with
+an empty environment is ended with its game. Elsewhere only the process
+group is killed, and a program that leaves it may outlive its game.
 
 >>> ProcessPlayer('python3 my_bot.py').argv
 ['python3', 'my_bot.py']
@@ -28,6 +36,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -38,7 +47,7 @@ from ..errors import BrandubhError, quote
 from .player import Answer, Limits, Player, Seat, Table
 
 __all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session",
-           "protocol_host", "rules_differ"]
+           "protocol_host", "rules_differ", "sweep_orphans"]
 
 DEFAULT_STDERR_LIMIT = 16384
 END_GRACE = 0.05
@@ -172,11 +181,16 @@ class _Process:
         # that leaves the process group can still be found and ended.
         self.mark = uuid.uuid4().hex
         self.started = time.monotonic()
+        _become_subreaper()
         try:
-            self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, start_new_session=True, close_fds=True,
-                env={**os.environ, MARK: self.mark})
+            # Under the lock a sweep takes: a program just started is never
+            # taken for something another left behind.
+            with _SPAWN_LOCK:
+                self.proc = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    bufsize=0, cwd=cwd, start_new_session=True, close_fds=True,
+                    env={**os.environ, MARK: self.mark})
+                _STARTED.add(self.proc.pid)
         except (OSError, ValueError) as exc:
             self.spawn_error = f"could not start {quote(self.argv[0])}: {exc}"
             self.out_closed = self.err_closed = True
@@ -232,8 +246,11 @@ class _Process:
         return -code if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else code
 
     def kill_group(self) -> None:
-        """SIGKILL to the program's whole process group (it leads it), and
-        to every process that carries its mark (it may have left the group)."""
+        """SIGKILL to the program's whole process group (it leads it), to
+        every process of its session (it leads that too: a process may
+        leave the group and stay in the session), and to every process that
+        carries its mark (it may have left both). The program is not reaped
+        yet, so neither number can belong to another by now."""
         if self.proc is None or self.killed:
             return
         self.killed = True
@@ -241,11 +258,18 @@ class _Process:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        for pid in marked(self.mark):
+        session = [pid for pid, (_ppid, _pgid, sid, _state) in _table().items() if sid == self.proc.pid]
+        for pid in session + marked(self.mark):
             try:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+
+    def reaped(self) -> None:
+        """The program is reaped: its number is no longer one of ours."""
+        if self.proc is not None:
+            with _SPAWN_LOCK:
+                _STARTED.discard(self.proc.pid)
 
     def close_input(self) -> None:
         if self.proc is not None and self.proc.stdin is not None:
@@ -275,6 +299,124 @@ def marked(*marks: str, name: str = MARK) -> list[int]:
         if needles.intersection(env.split(b"\0")):
             out.append(int(entry))
     return out
+
+
+# -- what programs leave behind ---------------------------------------------------
+
+_SPAWN_LOCK = threading.Lock()
+_STARTED: set = set()
+"""The programs this process started and has not reaped (their numbers)."""
+_SUBREAPER = [0]
+"""The process made a child subreaper (0: none): a worker process started
+by ``spawn`` begins again with its own."""
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux 3.4 and later), once: a
+    process whose parent dies is then handed to it, not to init, so that
+    what a program leaves behind can be found and ended. False where the
+    system has no such thing."""
+    if _SUBREAPER[0] == os.getpid():
+        return True
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        done = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError, TypeError):
+        return False
+    if done:
+        _SUBREAPER[0] = os.getpid()
+    return done
+
+
+def _table() -> dict:
+    """Every process of the system: its number -> (parent, process group,
+    session, state), read from /proc (empty where there is none)."""
+    out: dict = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+            out[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode("ascii"))
+        except (OSError, IndexError, ValueError, UnicodeDecodeError):
+            continue  # gone, or unreadable
+    return out
+
+
+def sweep_orphans(seconds: float = 2.0) -> int:
+    """Kill and reap what programs left behind in this process (a child
+    subreaper: see :func:`_become_subreaper`): every child of it that it did
+    not start and that lives in another session than its own (a program's
+    descendant never shares it: programs start in sessions of their own;
+    what this process started itself in its session is left alone), with
+    the session, the process group and the descendants of each, again
+    until none is left or ``seconds`` have passed. Nothing while a program
+    started here is still running (it may be a live game's, whose helpers
+    are its own until its game ends) or where this process is no
+    subreaper. The number of processes killed.
+
+    >>> sweep_orphans() >= 0
+    True
+    """
+    if _SUBREAPER[0] != os.getpid():
+        return 0
+    me = os.getpid()
+    try:
+        own_session, own_group = os.getsid(0), os.getpgid(0)
+    except OSError:  # pragma: no cover
+        return 0
+    killed = 0
+    end = time.monotonic() + seconds
+    while True:
+        with _SPAWN_LOCK:
+            if _STARTED:
+                return killed
+            table = _table()
+            orphans = [pid for pid, (ppid, _g, sid, _s) in table.items()
+                       if ppid == me and sid != own_session]
+            if not orphans:
+                return killed
+            sessions = {table[pid][2] for pid in orphans} - {own_session}
+            groups = {table[pid][1] for pid in orphans} - {own_group}
+            doomed = set(orphans)
+            children: dict = {}
+            for pid, (ppid, group, sid, _s) in table.items():
+                children.setdefault(ppid, []).append(pid)
+                if sid in sessions or group in groups:
+                    doomed.add(pid)
+            stack = list(doomed)
+            while stack:
+                for child in children.get(stack.pop(), ()):
+                    if child not in doomed:
+                        doomed.add(child)
+                        stack.append(child)
+            doomed.discard(me)
+            for pid in doomed:
+                if table[pid][3] == "Z":
+                    continue
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+                except OSError:
+                    pass
+            for pid in orphans:  # reaped, the killed ones once they are gone
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except OSError:
+                    pass
+        if time.monotonic() > end:
+            return killed
+        time.sleep(0.005)
 
 
 class Registry:
@@ -441,6 +583,8 @@ class _Processes:
                 bot.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL was sent
                 pass
+            else:
+                bot.reaped()
             bot.returncode = bot.proc.returncode
             for pipe in (bot.proc.stdout, bot.proc.stderr):
                 try:
@@ -449,6 +593,7 @@ class _Processes:
                     pass
         for bot in self.bots:
             self.registry.remove(bot)
+        sweep_orphans()  # what left the group and the session, handed to this process
 
 
 class ProcessPlayer(Player):
