@@ -1,7 +1,10 @@
 """What a hostile tester hit, each kept as a test that fails without its
 fix: outputs that are not regular files, inputs without an end, wrong
 exception types, an analysis that ignored goodbye, a clock sent before
-play. (Files written whole: tests/test_files.py; the play command's save
+play; a tuning run ended by a signal, a tuning state of the wrong shape, a
+match's outputs on a full disk, perft --slides without progress, a program
+under other rules than its match's. (What programs leave behind:
+tests/test_left_behind.py.) (Files written whole: tests/test_files.py; the play command's save
 and quit: tests/test_play.py; the server: tests/test_serve*.py.)"""
 
 from __future__ import annotations
@@ -545,3 +548,15 @@ def test_an_event_refuses_a_program_that_plays_other_rules():
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
+
+
+def test_the_server_listens_on_this_machine_only_by_default():
+    from brandubh.cli import build_parser
+    from brandubh.serve import Server
+
+    assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
+    server = Server(port=0)
+    try:
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.server_close()
