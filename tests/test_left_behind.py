@@ -26,7 +26,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or not Path
 
 
 def left(mark: str) -> list[int]:
-    """Live processes whose command line holds ``mark``."""
+    """Live processes whose command line holds ``mark``, but not the bot's
+    own nor the match's (they hold it too, as an argument)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == os.getpid():
@@ -38,7 +39,7 @@ def left(mark: str) -> list[int]:
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if state != "Z" and any(mark.encode() in a for a in argv):
+        if state != "Z" and any(mark.encode() in a for a in argv) and not any(BOT.name.encode() in a for a in argv):
             found.append(int(entry))
     return found
 
@@ -56,8 +57,9 @@ def mark():
             pass
 
 
-def bot(how: str, seconds: str) -> str:
-    return " ".join(shlex.quote(a) for a in (sys.executable, "-S", str(BOT), "--how", how, "--sleep", seconds))
+def bot(how: str, seconds: str, *more: str) -> str:
+    return " ".join(shlex.quote(a) for a in (sys.executable, "-S", str(BOT), "--how", how, "--sleep", seconds,
+                                             *more))
 
 
 @pytest.mark.parametrize("how", ["shell", "fork"])
@@ -75,4 +77,31 @@ def test_what_a_program_leaves_behind_ends_with_its_game(mark, how, where):
                           cwd=ROOT, env=ENV)
     assert done.returncode == 0, done.stderr[-1000:]
     assert b"Traceback" not in done.stderr
+    assert left(mark) == [], f"left behind: {left(mark)}"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_closed_terminal_ends_the_match_and_all_it_started(mark, jobs):
+    """SIGHUP to the whole process group, as a terminal that closes sends
+    it: the match reports what it has and nothing is left."""
+    import time
+
+    program = bot("fork", mark, "--think", "0.05")
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "match", "budget=30", f"cmd={program}",
+                             "--games", "40", "--no-progress", "--jobs", jobs],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(left(mark)) < int(jobs) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert len(left(mark)) >= int(jobs), "no game got under way"
+        os.killpg(proc.pid, signal.SIGHUP)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err[-1000:]
+    assert b"Traceback" not in err and out      # the summary of what was played
     assert left(mark) == [], f"left behind: {left(mark)}"

@@ -47,7 +47,7 @@ from ..errors import BrandubhError, quote
 from .player import Answer, Limits, Player, Seat, Table
 
 __all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session",
-           "protocol_host", "rules_differ", "sweep_orphans"]
+           "protocol_host", "rules_differ", "sweep_orphans", "become_subreaper"]
 
 DEFAULT_STDERR_LIMIT = 16384
 END_GRACE = 0.05
@@ -181,7 +181,7 @@ class _Process:
         # that leaves the process group can still be found and ended.
         self.mark = uuid.uuid4().hex
         self.started = time.monotonic()
-        _become_subreaper()
+        become_subreaper()
         try:
             # Under the lock a sweep takes: a program just started is never
             # taken for something another left behind.
@@ -312,7 +312,7 @@ by ``spawn`` begins again with its own."""
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-def _become_subreaper() -> bool:
+def become_subreaper() -> bool:
     """Make this process a child subreaper (Linux 3.4 and later), once: a
     process whose parent dies is then handed to it, not to init, so that
     what a program leaves behind can be found and ended. False where the
@@ -355,7 +355,7 @@ def _table() -> dict:
 
 def sweep_orphans(seconds: float = 2.0) -> int:
     """Kill and reap what programs left behind in this process (a child
-    subreaper: see :func:`_become_subreaper`): every child of it that it did
+    subreaper: see :func:`become_subreaper`): every child of it that it did
     not start and that lives in another session than its own (a program's
     descendant never shares it: programs start in sessions of their own;
     what this process started itself in its session is left alone), with

@@ -4,7 +4,8 @@ that no environment mark can find: either through a shell, as
 an empty environment, deaf to SIGTERM and SIGHUP, holding the bot's pipes),
 or by a double fork into a new session that execs ``sleep`` with an empty
 environment (--how fork). SECONDS is --seconds: a test gives a number of
-its own (``120.482913``) by which it finds what was left, if anything."""
+its own (``120.482913``) by which it finds what was left, if anything.
+--think SECONDS: a pause before each later answer (a long game)."""
 import os
 import sys
 import time
@@ -36,8 +37,8 @@ def escape(bot):
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    extra = {"how": "shell", "sleep": "120"}
-    for key in ("--how", "--sleep"):
+    extra = {"how": "shell", "sleep": "120", "think": "0"}
+    for key in ("--how", "--sleep", "--think"):
         if key in argv:
             i = argv.index(key)
             extra[key[2:]] = argv[i + 1]
@@ -48,4 +49,5 @@ if __name__ == "__main__":
         if bot.turn == bot.opts["at"]:
             escape(bot)
             continue
+        time.sleep(float(bot.opts["think"]))
         bot.answer(bot.choose())
