@@ -246,14 +246,14 @@ def test_match_says_when_the_distinct_openings_run_out():
 # -- a tuning run ended by a signal ----------------------------------------------------
 
 
-@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
-def test_tune_ended_by_a_signal_saves_its_state_and_weights(tmp_path, signame):
+@pytest.mark.parametrize("signame,jobs", [("SIGTERM", "1"), ("SIGHUP", "1"), ("SIGTERM", "2")])
+def test_tune_ended_by_a_signal_saves_its_state_and_weights(tmp_path, signame, jobs):
     import json
     import signal
 
     out, state = tmp_path / "w.json", tmp_path / "w.json.state.json"
     proc = subprocess.Popen([sys.executable, "-m", "brandubh", "tune", "--out", str(out), "--steps", "100000",
-                             "--budget", "100", "--pairs", "1", "--jobs", "1", "--every", "1",
+                             "--budget", "100", "--pairs", "1", "--jobs", jobs, "--every", "1",
                              "--params", "ring,freedom"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
     try:

@@ -127,6 +127,14 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
         except ArgumentError as error:
             raise ArgumentError(f"{what}: {error}") from None
     jobs = args.jobs or default_jobs()
+    # SIGTERM and SIGHUP end the run as Ctrl-C does, from here on: saved,
+    # not lost, and the workers stopped.
+    with signals_interrupt():
+        return _play(args, config, state, jobs, stdout, stderr)
+
+
+def _play(args: argparse.Namespace, config: TuneConfig, state: str, jobs: int, stdout: TextIO,
+          stderr: TextIO) -> int:
     executor: Any
     if args.ray:
         from ..arena.cluster import RayExecutor
@@ -160,16 +168,14 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
 
         more = None if args.until is None else max(0, args.until - tuner.step)
         try:
-            # SIGTERM and SIGHUP end the run as Ctrl-C does: saved, not lost.
-            with signals_interrupt():
-                try:
-                    tuner.run(on_step, max_steps=more)
-                except KeyboardInterrupt:
-                    progress.close()
-                    write_out()
-                    _say(f"interrupted at step {tuner.step}: state saved in {state} and the weights "
-                         f"so far in {args.out}; the same command goes on from there", stderr)
-                    return 130
+            try:
+                tuner.run(on_step, max_steps=more)
+            except KeyboardInterrupt:
+                progress.close()
+                write_out()
+                _say(f"interrupted at step {tuner.step}: state saved in {state} and the weights "
+                     f"so far in {args.out}; the same command goes on from there", stderr)
+                return 130
         except KeyboardInterrupt:  # a second Ctrl-C while saving: what was saved stays
             return 130
         progress.close()
