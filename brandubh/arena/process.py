@@ -13,8 +13,9 @@ leave by itself, and then its process group is killed and reaped.
 
 On Linux, what a program leaves behind outside its group is found three
 more ways and killed too: every process of the session it was started in;
-every process that carries a mark in its environment; and, since the
-process that starts programs makes itself a child subreaper
+every process that carries a mark in its environment; and, in a
+process that is the arena's own (:func:`own_process`: the ``brandubh``
+command and its worker processes), a child subreaper
 (``prctl(PR_SET_CHILD_SUBREAPER)``), every process whose parent died,
 which the kernel then hands to it instead of to init, with the session,
 the process group and the descendants of each (:func:`sweep_orphans`). So
@@ -47,7 +48,8 @@ from ..errors import BrandubhError, quote
 from .player import Answer, Limits, Player, Seat, Table
 
 __all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session",
-           "protocol_host", "rules_differ", "sweep_orphans", "become_subreaper"]
+           "protocol_host", "rules_differ", "sweep_orphans", "become_subreaper",
+           "own_process"]
 
 DEFAULT_STDERR_LIMIT = 16384
 END_GRACE = 0.05
@@ -181,7 +183,6 @@ class _Process:
         # that leaves the process group can still be found and ended.
         self.mark = uuid.uuid4().hex
         self.started = time.monotonic()
-        become_subreaper()
         try:
             # Under the lock a sweep takes: a program just started is never
             # taken for something another left behind.
@@ -309,14 +310,35 @@ _STARTED: set = set()
 _SUBREAPER = [0]
 """The process made a child subreaper (0: none): a worker process started
 by ``spawn`` begins again with its own."""
+_OWNED = [0]
+"""The process declared the arena's own by :func:`own_process` (0: none)."""
 _PR_SET_CHILD_SUBREAPER = 36
+
+
+def own_process() -> bool:
+    """Declare this process the arena's own (the ``brandubh`` command's
+    ``match``, ``referee`` and ``tune``, and every worker process): it
+    becomes a child subreaper (:func:`become_subreaper`), and
+    :func:`sweep_orphans` may end every child of it in another session
+    that it did not start as a program, since nothing else here starts
+    one. A Python program that plays programs in its own process is not
+    declared so (a child it started itself in a session of its own would
+    be taken for one left behind): it has the process group, the session
+    and the environment mark, and may call this to have the rest. True
+    where the system has child subreapers (Linux).
+
+    >>> isinstance(own_process, object)
+    True
+    """
+    _OWNED[0] = os.getpid()
+    return become_subreaper()
 
 
 def become_subreaper() -> bool:
     """Make this process a child subreaper (Linux 3.4 and later), once: a
     process whose parent dies is then handed to it, not to init, so that
     what a program leaves behind can be found and ended. False where the
-    system has no such thing."""
+    system has no such thing. (:func:`own_process` calls it.)"""
     if _SUBREAPER[0] == os.getpid():
         return True
     if not sys.platform.startswith("linux"):
@@ -362,13 +384,14 @@ def sweep_orphans(seconds: float = 2.0) -> int:
     the session, the process group and the descendants of each, again
     until none is left or ``seconds`` have passed. Nothing while a program
     started here is still running (it may be a live game's, whose helpers
-    are its own until its game ends) or where this process is no
-    subreaper. The number of processes killed.
+    are its own until its game ends), or in a process not declared the
+    arena's own (:func:`own_process`) or that is no subreaper. The number
+    of processes killed.
 
     >>> sweep_orphans() >= 0
     True
     """
-    if _SUBREAPER[0] != os.getpid():
+    if _SUBREAPER[0] != os.getpid() or _OWNED[0] != os.getpid():
         return 0
     me = os.getpid()
     try:

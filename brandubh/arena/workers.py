@@ -58,7 +58,7 @@ from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, play_game, unplayed
-from .process import Registry, become_subreaper, marked
+from .process import Registry, marked, own_process
 
 __all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
 
@@ -94,6 +94,7 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    own_process()  # nothing here starts a process but the programs
     os.environ[WORKER_MARK] = mark  # inherited by every program started here
     registry = Registry()
     games: queue.SimpleQueue = queue.SimpleQueue()
@@ -297,9 +298,6 @@ class ProcessExecutor(Executor):
         self.replayed = 0
         self.started = 0
         self._closed = False
-        # A worker that dies leaves its programs to this process, not to
-        # init (Linux), where the end of the run finds them.
-        become_subreaper()
         _opened()
         try:
             for _ in range(self.slots):
