@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Callable, Iterator, Optional, TextIO
+from typing import Any, Callable, Iterator, Optional, TextIO, cast
 
 from ..core import kernels
 from ..core.position import move_text
@@ -53,11 +53,11 @@ def root_counts(depth: int, position: str, variant: Any, full: bool,
     (True, 24)
     """
     if slides:
-        for move in divide(1, position, variant, slides=True):
+        for text in divide(1, position, variant, slides=True):
             if depth == 1:
-                yield move, PerftStats(1, 0, 0)
+                yield text, PerftStats(1, 0, 0)
             else:
-                yield move, perft_stats(depth - 1, slid(position, move), variant, slides=True, bulk=not full)
+                yield text, perft_stats(depth - 1, slid(position, text), variant, slides=True, bulk=not full)
         return
     root = Rules(position, variant)
     for move, captured, outcome, _winner in root.legal():
@@ -80,8 +80,8 @@ def slid(position: str, move: str) -> str:
     >>> slid('7/7/7/3k3/7/7/a6 a', 'a1a5')
     '7/7/a6/3k3/7/7/7 d'
     """
-    rows, side = position_cells(position)
-    (f0, r0), (f1, r1) = (square_parse(name) for name in move_split(move))
+    rows, side = cast("tuple[tuple[tuple[str, ...], ...], str]", position_cells(position))
+    f0, r0, f1, r1 = (n for name in move_split(move) for n in cast("tuple[int, int]", square_parse(name)))
     cells = [list(row) for row in rows]
     cells[6 - r1][f1], cells[6 - r0][f0] = cells[6 - r0][f0], ""
     return "/".join(row_text(row) for row in cells) + (" d" if side == "a" else " a")
