@@ -482,7 +482,7 @@ def test_perft_slides_says_how_far_it_got_on_ctrl_c():
     import select
     import signal
 
-    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "perft", "8", "--slides", "--divide"],
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "perft", "7", "--slides", "--divide"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 60)
@@ -496,7 +496,7 @@ def test_perft_slides_says_how_far_it_got_on_ctrl_c():
             proc.kill()
             proc.wait()
     assert proc.returncode == 130
-    assert b"perft 8: stopped after " in err and b"Traceback" not in err
+    assert b"perft 7: stopped after " in err and b"Traceback" not in err
 
 
 # -- a program under other rules --------------------------------------------------------
