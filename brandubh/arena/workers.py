@@ -58,7 +58,7 @@ from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, play_game, unplayed
-from .process import Registry, marked
+from .process import Registry, marked, own_process
 
 __all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
 
@@ -89,7 +89,12 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
     Messages in: ``("play", index, pickled spec)``, ``("stop", index)``.
     Out: ``("done", index, record)``, or ``("failed", index, traceback)``
     when the spec cannot be read or the record cannot be sent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to answer
+    # Ctrl-C, and the hangup of a terminal that closes (sent to the whole
+    # process group), are the run's to answer: it stops its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    own_process()  # nothing here starts a process but the programs
     os.environ[WORKER_MARK] = mark  # inherited by every program started here
     registry = Registry()
     games: queue.SimpleQueue = queue.SimpleQueue()

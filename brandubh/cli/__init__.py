@@ -58,6 +58,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return 0
     args = parser.parse_args(given)
+    if argv is None and args.command in ("match", "referee", "tune"):
+        # The command's own process (not a caller's, which may start
+        # children of its own): what its programs leave behind is its to end.
+        from ..arena.process import own_process
+
+        own_process()
     try:
         return args.run(args)
     except BrandubhError as exc:
