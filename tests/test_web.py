@@ -1,0 +1,120 @@
+"""The engine as WebAssembly (tools/build-web, web/), checked under Node
+against the native engine: perft under every preset, and brandubh bench's
+signature, both counted by the Python package's own engine here.
+
+Skipped where Node or zig (the ziglang package) is missing: they build and
+run the WebAssembly. The build is cached under build/web/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brandubh.cli.bench import POSITIONS, run_bench
+from brandubh.core.record import perft_stats
+from brandubh.notation import SETUP
+from brandubh.variant import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+
+
+def _have_zig() -> bool:
+    try:
+        import ziglang  # noqa: F401
+        return True
+    except ImportError:
+        return shutil.which("zig") is not None
+
+
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="no node on the PATH: the WebAssembly engine is checked under Node"),
+    pytest.mark.skipif(not _have_zig(), reason="no zig (pip install ziglang): it builds the WebAssembly engine"),
+]
+
+PERFT_DEPTH = 3
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("web") / "site"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "build-web"), str(out)], check=True, cwd=ROOT,
+                   timeout=300)
+    return out
+
+
+def node(site: Path, *args: str):
+    done = subprocess.run([NODE, str(site / "check.js"), *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_build_has_what_the_page_loads(site):
+    names = {p.name for p in site.iterdir()}
+    assert {"index.html", "brandubh.wasm", "brandubh-wasm.js", "brandubh-data.js", "engine.js",
+            "backend.js", "worker.js", "brandubh-worker.js"} <= names
+    # No import at all: nothing the browser or Node must supply.
+    wasm = (site / "brandubh.wasm").read_bytes()
+    assert wasm[:4] == b"\0asm"
+    html = (site / "index.html").read_text()
+    assert html.index('src="backend.js"') < html.index("<script>\n")
+
+
+def test_perft_under_every_preset_is_the_native_engines(site):
+    counted = node(site, "perft", str(PERFT_DEPTH))
+    positions = [(name, SETUP) for name in PRESETS] + list(POSITIONS)
+    assert [tuple(row[:2]) for row in counted] == positions
+    for preset, position, leaves, captures, endings in counted:
+        native = perft_stats(PERFT_DEPTH, position, PRESETS[preset], bulk=False)
+        assert (leaves, captures, endings) == (native.leaves, native.captures, native.endings), (preset, position)
+    # The positions differ enough for the rules to show: not every count alike.
+    assert len({tuple(row[2:]) for row in counted}) > len(PRESETS)
+
+
+def test_bench_signature_and_moves_are_the_native_engines(site):
+    web = node(site, "bench")
+    native = run_bench()
+    assert web["nodes"] == native.nodes
+    assert tuple(web["moves"]) == native.moves
+
+
+def test_the_js_module_plays_and_undoes(site):
+    script = r"""
+const fs = require("fs");
+const { BrandubhEngine } = require(process.argv[1] + "/engine.js");
+const data = require(process.argv[1] + "/brandubh-data.js");
+const e = BrandubhEngine.loadSync(fs.readFileSync(process.argv[1] + "/brandubh.wasm"), data);
+const g = e.game("brandubh");
+const out = { start: g.position(), moves: g.moves().map(e.moveText), illegal: g.play("d4d5") };
+out.played = g.play("d2c2");
+out.after = g.position();
+out.side = g.side;
+out.legal = g.legal().length;
+out.undone = g.undo();
+out.back = g.position();
+out.undoAgain = g.undo();
+const found = g.search({ budget: 3000, seed: 1 });
+out.search = [e.moveText(found.move), found.nodes <= 4500, found.pv.length > 0];
+console.log(JSON.stringify(out));
+"""
+    done = subprocess.run([NODE, "-e", script, str(site)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    from brandubh.core.position import move_text
+    from brandubh.core.record import Rules
+
+    rules = Rules(SETUP, PRESETS["brandubh"])
+    assert out["start"] == SETUP
+    assert out["moves"] == [move_text(m) for m in rules.moves()]
+    assert out["illegal"] == "illegal" and out["played"] == "ok"
+    rules.play("d2c2")
+    assert out["after"] == rules.position and out["side"] == "defenders"
+    assert out["legal"] == len(rules.moves())
+    assert out["undone"] is True and out["back"] == SETUP and out["undoAgain"] is False
+    native = Rules(SETUP, PRESETS["brandubh"]).search(budget=3000, seed=1)
+    assert out["search"] == [move_text(native.move), True, True]
