@@ -183,11 +183,25 @@
       return out;
     }
     moveAt(ply) { return this.x.bd_game_move_at(this.g, ply); }
-    /* The squares the move that reached `ply` emptied. */
-    capturedAt(ply) {
+    /* What the move that reached `ply` did: the squares it emptied, and
+     * whether the king moved, reached home or was taken. */
+    reportAt(ply) {
       const at = this.engine.scratch + 512;
       this.x.bd_game_report_at(at, this.g, ply);
-      return squaresOf(this.engine.view().getBigUint64(at, true));
+      const view = this.engine.view(), flags = view.getInt32(at + this.engine.layout.flags, true);
+      return { captured: squaresOf(view.getBigUint64(at, true)), kingMoved: (flags & 1) !== 0,
+               kingHome: (flags & 2) !== 0, kingTaken: (flags & 4) !== 0 };
+    }
+    /* Why the slide from -> to (square numbers) is refused now: 0 when it
+     * is not (enum bd_why). */
+    whyNot(from, to) {
+      return this.x.bd_why_not(this.v, this.x.bd_game_pos_at(this.g, this.ply), from, to);
+    }
+    /* The variant's rules, as the engine holds them (bd_variant's fields). */
+    variantFields() {
+      const view = this.engine.view(), n = this.engine.layout.variant / 4, out = [];
+      for (let i = 0; i < n; i++) out.push(view.getInt32(this.v + 4 * i, true));
+      return out;
     }
     log() {
       const out = [];
@@ -219,6 +233,13 @@
       } finally {
         [moves, caps, outs, wins].forEach((p) => x.free(p));
       }
+    }
+    /* The evaluation of the position now, from the attackers' side, with
+     * the default weights (the learned evaluation). */
+    evaluate() {
+      const w = this.engine.scratch + 1600;
+      this.x.bd_default_weights(w);
+      return this.x.bd_evaluate(this.v, this.x.bd_game_pos_at(this.g, this.ply), w);
     }
     /* Play a move (its number or its text): "ok", "over" or "illegal". */
     play(move) {
