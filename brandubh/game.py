@@ -32,7 +32,7 @@ import enum
 import threading
 import types
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
 from .core.position import Why, move_text
@@ -44,6 +44,9 @@ from .notation import FAULTS, SETUP, THRONE
 from .snapshot import Snapshot, of_position
 from .variant import Variant, VariantLike
 from .words import listed, plural
+
+if TYPE_CHECKING:
+    from .review import Review
 
 __all__ = [
     "Game",
@@ -852,6 +855,26 @@ class Game:
         return report.shown(stored)
 
     # -- a program's move ------------------------------------------------------
+
+    def analyse(self, budget: Optional[int] = None, *,
+                on_position: Optional[Callable[[int, int], None]] = None) -> "Review":
+        """The game reviewed move by move (docs/review.md): every position
+        searched with ``budget`` positions (a hint's, 48,000, by default),
+        each move's win chance before and after, the chance it lost, its
+        mark (``?!``, ``?``, ``??``), the engine's better move, and each
+        side's accuracy. Deterministic; Ctrl-C stops it with
+        ``KeyboardInterrupt`` (:func:`brandubh.review.review_moves` yields
+        move by move, to keep what is done). ``on_position(done, total)``
+        is called before each position is searched.
+
+        >>> game = Game.from_text('variant brandubh\\nmoves d2c2 d3d2 c2b2\\n').game
+        >>> review = game.analyse(budget=3_000)
+        >>> [m.shown for m in review.moves], len(review.chances), review.complete
+        (['d2-c2', 'd3-d2', 'c2-b2'], 4, True)
+        """
+        from .review import REVIEW_BUDGET, analyse_game
+
+        return analyse_game(self, budget=REVIEW_BUDGET if budget is None else budget, on_position=on_position)
 
     def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,
                depth: Optional[int] = None, weights: "WeightsLike" = None, *,

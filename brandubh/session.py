@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from . import notation
+from .chances import Outlook
 from .errors import ArgumentError, quote
 from .words import plural
 
@@ -73,14 +74,18 @@ class Said:
 @dataclass(frozen=True)
 class Analysis:
     """The search's view of a position: the ``best`` move (stored) and as
-    ``shown``, its ``score`` for the ``side`` to move, the ``depth``, the
-    ``nodes`` searched, ``mate_in`` (moves to a forced end, or None), the
-    expected ``line`` as shown, what the score means (``judged``: ``score
-    +35 for you, 6 moves deep``) and a ``sentence`` for a person."""
+    ``shown``, the ``side`` to move, the ``outlook`` (a
+    :class:`~brandubh.chances.Outlook`: the centred score and the chance,
+    for the person's side when one was given, else for the side to move),
+    the ``raw`` score (the engine's, for the side to move), the ``depth``,
+    the ``nodes`` searched, ``mate_in`` (plies to a forced end, both
+    sides' counted, or None), the expected ``line`` as shown, what the
+    score means (``judged``: ``+1.3 for you: a 62% chance, 6 moves
+    deep``) and a ``sentence`` for a person."""
 
     best: str
     shown: str
-    score: int
+    raw: int
     side: str
     depth: int
     nodes: int
@@ -88,22 +93,36 @@ class Analysis:
     line: tuple[str, ...]
     judged: str
     sentence: str
+    outlook: Outlook
 
 
-def judged(found: "SearchResult", whose: str) -> str:
-    """What a search's score says, for ``whose`` side (``'you'``, ``'the
-    attackers'``): ``score +35 for you, 6 moves deep``, or a forced end.
+def judged(outlook: Outlook, whose: str, depth: int) -> str:
+    """What an outlook says, for ``whose`` side (``'you'``, ``'the
+    attackers'``, whose view the outlook is from): ``+1.3 for you: a 62%
+    chance, 6 moves deep``, or a forced end (the winner's own moves).
 
     >>> from brandubh import Rules
-    >>> judged(Rules('7/7/7/3k3/7/7/a6 d').search(budget=5_000), 'the defenders')
-    "the defenders win by force in 3 moves, both sides' counted"
+    >>> found = Rules('7/7/7/3k3/7/7/a6 d').search(budget=5_000)
+    >>> judged(Outlook.of(found.score, found.mate_in, side_to_move='defenders', viewer='defenders'),
+    ...        'the defenders', found.depth)
+    'the defenders win in 2 moves'
     """
-    if found.mate_in is not None:
-        verb = "win" if found.score > 0 else "lose"
-        if found.mate_in == 1:
+    if outlook.wins_in is not None or outlook.loses_in is not None:
+        moves = outlook.wins_in if outlook.wins_in is not None else outlook.loses_in
+        verb = "win" if outlook.wins_in is not None else "lose"
+        if outlook.wins_in == 1:
             return f"{whose} {verb} at once"
-        return f"{whose} {verb} by force in {found.mate_in} moves, both sides' counted"
-    return f"score {found.score:+d} for {whose}, {found.depth} moves deep"
+        return f"{whose} {verb} in {plural(int(moves or 0), 'move')}"
+    return f"{outlook.words} for {whose}: {_a(outlook.percent)}% chance, {plural(depth, 'move')} deep"
+
+
+def _a(percent: int) -> str:
+    """``a 62`` or ``an 18``: the article read aloud before a number.
+
+    >>> _a(62), _a(18), _a(8), _a(80), _a(11), _a(100)
+    ('a 62', 'an 18', 'an 8', 'an 80', 'an 11', 'a 100')
+    """
+    return f"{'an' if str(percent).startswith('8') or percent in (11, 18) else 'a'} {percent}"
 
 
 class Session:
@@ -248,7 +267,7 @@ def analyse(game: "Game", ply: Optional[int] = None, *, budget: int = HINT_BUDGE
     >>> from brandubh import Game
     >>> found = analyse(Game(position='7/7/7/3k3/7/7/a6 d'))   # the king alone against one attacker
     >>> found.best[:2], found.side, found.mate_in, found.judged
-    ('d4', 'defenders', 3, "the defenders win by force in 3 moves, both sides' counted")
+    ('d4', 'defenders', 3, 'the defenders win in 2 moves')
     """
     shown = game if ply is None else game.after(ply)
     if shown.status != "active":
@@ -258,7 +277,9 @@ def analyse(game: "Game", ply: Optional[int] = None, *, budget: int = HINT_BUDGE
     best = str(found.move)
     line = shown.replay(shown.log + (list(found.pv) or [best])).game.shown[shown.ply:]
     side = str(shown.side_to_move)
-    meaning = judged(found, "you" if side == you else f"the {side}")
+    viewer = you if you in notation.SIDES else side
+    outlook = Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=str(viewer), variant=shown.variant)
+    meaning = judged(outlook, "you" if viewer == you else f"the {viewer}", found.depth)
     sentence = f"Best for the {side}: {line[0]} ({meaning}). The line: {' '.join(line)}."
     return Analysis(best, line[0], found.score, side, found.depth, found.nodes, found.mate_in,
-                    tuple(line), meaning, sentence)
+                    tuple(line), meaning, sentence, outlook)

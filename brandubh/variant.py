@@ -136,6 +136,17 @@ class Variant:
                 return key
         return None
 
+    @property
+    def nearest(self) -> str:
+        """The name of the preset with the fewest fields unlike this rule
+        set (the first on a tie): the preset itself for a preset.
+
+        >>> Variant.from_string('codingame quiet_cap=60').nearest
+        'codingame'
+        """
+        nearest = _nearest_preset(self)
+        return next(key for key, preset in PRESETS.items() if preset == nearest)
+
     # -- building from loose input --------------------------------------
 
     @classmethod

@@ -138,7 +138,8 @@ def test_only_the_core_touches_the_compiled_engine():
     assert {name for name in users if not any(name == u or name.startswith(u + ".") for u in CFFI_USERS)} == set()
 
 
-@pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot",
+@pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
+                                  "brandubh.views.graph",
                                   "brandubh.views.text", "brandubh.views.svg", "brandubh.words"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled

@@ -123,7 +123,8 @@ def test_hint():
     typist = Typist(game)
     typist.begin()
     said = typist.type("hint")
-    found = re.fullmatch(r"Hint: ([a-gK1-7x,+#-]+) \(score ([+-]\d+) for you, (\d+) moves deep\)\.\n", said)
+    found = re.fullmatch(r"Hint: ([a-gK1-7x,+#-]+) \(([+-]\d+\.\d) for you: an? (\d+)% chance, (\d+) moves deep\)\.\n",
+                         said)
     assert found, said
     assert game.play(found.group(1)) is None  # a legal move, in its shown form
     won = Game.from_text(NEAR_THE_END, attackers="p2").game

@@ -256,6 +256,8 @@ def test_the_score_and_best_line(ask):
     assert status == 200
     # The king on g2 is one slide from g1 or g7.
     assert found["best"] in ("g2g1", "g2g7") and found["mate_in"] == 1 and found["for"] == "defenders"
+    # A game opened to look at has no person's side: the outlook is the side to move's.
+    assert found["outlook"]["loses_in"] is None and found["outlook"]["wins_in"] == 1
     assert found["sentence"].startswith(f"Best for the defenders: K{found['best'][:2]}-{found['best'][2:]}++ "
                                         "(the defenders win at once)")
     assert f'class="arrow {found["best"]}"' in found["game"]["board"]
@@ -364,7 +366,7 @@ def test_malformed_moves_queries_and_headers(ask):
     assert ask("GET", base + "?ply=two") == (400, {"error": "ply must be a whole number, not 'two'"})
     assert ask("GET", base + "?flip=1") == (400, {"error": "unknown query field 'flip' (the field here is: ply)"})
     assert ask("POST", base + "/fly") == (404, {"error": "a game has no 'fly': the actions are move, reply, undo, "
-                                                         "resign, draw, analysis, continue (POST) and text (GET)"})
+                                                         "resign, draw, analysis, review, continue (POST) and text (GET)"})
     assert ask("GET", base + "/move")[0] == 405
     status, headers, body = ask.raw("POST", base + "/move", b'{"move": "d2c2"}', {"Content-Type": "text/plain"})
     assert status == 415 and "Content-Type: application/json" in json.loads(body)["error"]

@@ -214,3 +214,43 @@ def test_the_levels_are_brandubh_plays_and_six_says_it_is_slow(page):
     settle(page, 1)
     assert page.text_content("#rules") == "rules: brandubh, level 6"
     assert page.text_content("#status") == "Your move (you have the defenders)."
+
+
+def test_a_game_reviewed_in_the_page(page, tmp_path):
+    # The blunder game of tests/test_review.py: its last move lets the
+    # attackers win at once; the review marks it ?? and draws the better move.
+    from test_review import BLUNDER_LEAD, _blunder_position
+
+    game, losing, _ = _blunder_position()
+    game.play(losing)
+    saved = tmp_path / "blunder.txt"
+    saved.write_text(game.as_text())
+    page.set_input_files("#file", str(saved))
+    page.wait_for_selector("body.review")
+    settle(page, 0)
+    assert not page.is_visible("#evalbar")
+    page.click("#review")
+    page.wait_for_selector("body.reviewed")
+    settle(page, 0)
+    # The bar, the graph and the marks in the move list.
+    assert page.is_visible("#evalbar") and page.locator("#graph svg polygon").count() == 1
+    last = len(BLUNDER_LEAD) + 1
+    assert page.inner_text(f"#moves li >> nth={last - 1}").endswith("??")
+    mistakes = page.locator("#mistakes button")
+    assert mistakes.count() >= 1 and mistakes.last.inner_text() == f"{last}. {game.shown[-1]}??"
+    # A jump to the blunder: the position before it, the better move drawn and said.
+    mistakes.last.click()
+    settle(page, last - 1)
+    assert page.locator("#board line.better").count() == 1
+    assert page.inner_text("#message").startswith(f"Move {last} was {game.shown[-1]}??: blunder (")
+    width = page.evaluate("() => parseFloat(document.getElementById('evalfill').style.width)")
+    assert 0 <= width <= 100
+    page.click("#last")
+    settle(page, last)
+    # After the blunder the attackers win at once: the bar says so, full.
+    assert page.inner_text("#evaltext") == "attackers win in 1"
+    assert page.evaluate("() => parseFloat(document.getElementById('evalfill').style.width)") == 100
+    if os.environ.get("BRANDUBH_SCREENSHOT"):
+        page.click(f"#mistakes button >> nth={mistakes.count() - 1}")
+        settle(page, last - 1)
+        page.screenshot(path=os.environ["BRANDUBH_SCREENSHOT"], full_page=True)

@@ -35,9 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     # One module a command, in the order --help lists them.
-    from . import bench, codingame, match, opentafl, perft, play, referee, selfplay, serve, show, train, tune
+    from . import (analyse, bench, codingame, match, opentafl, perft, play, referee, selfplay, serve, show, train,
+                   tune)
 
-    for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, serve):
+    for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, analyse,
+                    serve):
         command.register(sub)
     return parser
 

@@ -413,7 +413,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-def load_game(path: str, attackers: str = "p1") -> "Game":
+def load_game(path: str, attackers: str = "p1", number: Optional[int] = None) -> "Game":
     """The game in a game text file ('-' for standard input); a
     :class:`~brandubh.errors.ArgumentError` saying why when it cannot be
     read or a move in it is refused."""

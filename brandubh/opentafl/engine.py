@@ -399,7 +399,8 @@ class OpenTaflEngine:
         if game is None:
             return out
         lines = self.analyse(game, max(1, min(count, 40)), max(0.0, min(seconds, 86_400.0)))
-        words = [f"{'|'.join(simple_move(move_text(m)) for m in moves)} {score}" for moves, score in lines]
+        words = [f"{'|'.join(simple_move(move_text(m)) for m in moves)} {shown_score(score, game)}"
+                 for moves, score in lines]
         return out + [" ".join(["analysis", str(len(lines)), *words])]
 
     _HANDLERS: dict[str, Callable[["OpenTaflEngine", str], list[str]]] = {
@@ -553,6 +554,26 @@ class OpenTaflEngine:
     def _log(self, text: str, verbose: bool = False) -> None:
         if self.log is not None and (not verbose or self.verbose):
             self.log(text)
+
+
+def shown_score(raw: int, game: Any) -> int:
+    """An analysis line's evaluation as OpenTafl shows it: the centred
+    score of :mod:`brandubh.chances` in hundredths (130 for +1.3, about a
+    59% chance at 100), for the side to move; a found result keeps the
+    engine's score (29,000 and over a win, minus that a loss), so that the
+    order of the lines is the search's.
+
+    >>> from brandubh import Rules
+    >>> shown_score(30_000 - 3, Rules()), shown_score(-192, Rules())   # the set-up's score, searched: -5.0
+    (29997, -500)
+    """
+    from ..chances import Outlook
+    from ..core.search import WIN
+
+    if abs(raw) > WIN:
+        return raw
+    outlook = Outlook.of(raw, None, side_to_move=game.side, viewer=game.side, variant=game.variant)
+    return int(round((outlook.score or 0.0) * 100))
 
 
 # -- the process -----------------------------------------------------------------------

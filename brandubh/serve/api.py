@@ -93,6 +93,8 @@ MAX_REVIEWS = 500
 MAX_BODY = 1 << 20
 #: The search budget of an analysis: a hint's, in ``brandubh play`` too.
 ANALYSIS_BUDGET = HINT_BUDGET
+#: The most positions a review may search in each position.
+MAX_REVIEW_BUDGET = 1_000_000
 SIDES = notation.SIDES
 
 # What the page may do, and nothing more: its own script and style, requests
@@ -102,7 +104,7 @@ PAGE_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsaf
 
 _ID = re.compile(r"[0-9a-f]{12}")
 _GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/([a-z]+))?")
-_ACTIONS = ("move", "reply", "undo", "resign", "draw", "analysis", "continue")
+_ACTIONS = ("move", "reply", "undo", "resign", "draw", "analysis", "review", "continue")
 
 
 class RequestError(BrandubhError):
@@ -169,6 +171,7 @@ class Table:
         self.session = Session(game, bot, you, hint_budget=ANALYSIS_BUDGET) if you is not None and bot else None
         self.label = label
         self.said = ""
+        self.review: Optional[tuple[Any, dict]] = None  # the last review: (its game text and budget, its fields)
         self.lock = self.session.lock if self.session is not None else threading.RLock()
         self.used = time.monotonic()
 
@@ -615,9 +618,22 @@ class Api:
         except ArgumentError as error:
             raise RequestError(str(error), 409, code="game_over", game=self.state(table, ply)) from None
         state = self.state(table, ply, arrows=[(found.best[:2], found.best[2:], "#1f7a1f")])
-        return {"best": found.best, "shown": found.shown, "score": found.score, "for": found.side,
-                "depth": found.depth, "nodes": found.nodes, "mate_in": found.mate_in, "line": list(found.line),
+        return {"best": found.best, "shown": found.shown, "raw": found.raw, "for": found.side,
+                "outlook": found.outlook.as_dict(), "depth": found.depth, "nodes": found.nodes, "mate_in": found.mate_in, "line": list(found.line),
                 "sentence": found.sentence, "game": state}
+
+    def _review(self, table: Table, body: bytes) -> dict:
+        """The game reviewed move by move (brandubh.review), kept on the
+        table for the same moves and budget, so stepping through it asks
+        nothing more of the engine."""
+        from ..review import analyse_game
+
+        fields = _fields(body, ("budget",))
+        budget = _whole(fields.get("budget", ANALYSIS_BUDGET), "budget", 1, MAX_REVIEW_BUDGET)
+        key = (table.game.as_text(), budget)
+        if table.review is None or table.review[0] != key:
+            table.review = (key, analyse_game(table.game, budget=budget).as_dict())
+        return {"review": table.review[1], "game": self.state(table)}
 
     def _continue(self, table: Table, body: bytes) -> dict:
         from ..game import Game

@@ -1,0 +1,142 @@
+"""``brandubh analyse``: a game reviewed move by move (docs/review.md).
+
+    brandubh analyse game.txt                       # a table at the terminal
+    brandubh analyse game.txt --budget 200000       # deeper, slower
+    brandubh analyse game.txt --json review.json --svg chances.svg --annotated marked.txt
+
+Every position is searched with the same budget (``--budget``, positions a
+position), so the review is the same on every machine. A progress line
+runs on a terminal; Ctrl-C stops the review and keeps what is done (the
+table and the files hold the moves reviewed, and say where it stopped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Optional, TextIO
+
+from .perft import _progress
+
+__all__ = ["register", "run"]
+
+_DESCRIPTION = """\
+Review a saved game: search every position with the same budget and show,
+for every move, the attackers' chance after it (a draw counted as a half),
+the chance the move lost, a mark (?! inaccuracy, ? mistake, ?? blunder) and
+the engine's better move, then each side's accuracy. The chances come from
+curves fitted to the engine's own games (docs/review.md)."""
+
+_EPILOG = """\
+examples:
+  brandubh analyse game.txt
+  brandubh analyse games.txt --game 3 --budget 200000
+  brandubh analyse game.txt --json - | python -m json.tool
+  brandubh analyse game.txt --svg chances.svg --annotated marked.txt --otn marked.otg
+
+Exit status: 0; 2 for a file that cannot be read or written; 130 when
+stopped by Ctrl-C (what was reviewed is still shown and written)."""
+
+
+def _budget(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of positions, not {text!r}") from None
+    if not 1 <= value <= 100_000_000:
+        raise argparse.ArgumentTypeError(f"from 1 to 100,000,000 positions, not {value:,}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``analyse`` command to the ``brandubh`` command's subparsers."""
+    from ..review import REVIEW_BUDGET
+
+    p = subparsers.add_parser(
+        "analyse", aliases=["analyze"], help="review a saved game: chances, marks, better moves, accuracy",
+        description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game_file", metavar="GAME_FILE",
+                   help="a game text, a file of games (brandubh match --games-out) or an OpenTafl record; "
+                        "'-' reads standard input")
+    p.add_argument("--game", type=int, default=None, metavar="N",
+                   help="which game of a file of several (1 for the first)")
+    p.add_argument("--budget", type=_budget, default=REVIEW_BUDGET, metavar="POSITIONS",
+                   help=f"positions searched in each position (default {REVIEW_BUDGET:,})")
+    p.add_argument("--json", metavar="OUT", default=None, help="write the review as JSON ('-': standard output)")
+    p.add_argument("--svg", metavar="OUT", default=None, help="write a graph of the chances as an SVG picture")
+    p.add_argument("--annotated", metavar="OUT", default=None,
+                   help="write the game text with the marks and comments in it")
+    p.add_argument("--otn", metavar="OUT", default=None,
+                   help="write the game as an OpenTafl record with the marks and comments in it")
+    p.add_argument("--quiet", action="store_true", help="no progress line and no table")
+    p.set_defaults(run=run)
+
+
+def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    return [(flag, path) for flag, path in (("--json", args.json), ("--svg", args.svg),
+                                            ("--annotated", args.annotated), ("--otn", args.otn)) if path]
+
+
+def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
+    """Run ``brandubh analyse`` with parsed arguments; the exit status."""
+    from ..files import check_writable
+    from ..review import review_moves, reviewed
+    from .play import load_game
+
+    stream = sys.stdout if out is None else out
+    game = load_game(args.game_file, number=args.game)
+    outputs = _outputs(args)
+    for flag, path in outputs:
+        if path != "-":
+            check_writable(path)
+    show = _progress(sys.stderr) if not args.quiet else (lambda text: None)
+
+    def progress(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(1, total)
+        show(f"[{'#' * filled}{'.' * (width - filled)}] move {done} of {total}")
+
+    moves: list = []
+    stopped = False
+    try:
+        for reviewed_move in review_moves(game, budget=args.budget, on_position=progress):
+            moves.append(reviewed_move)
+    except KeyboardInterrupt:
+        stopped = True
+    show("")
+    if sys.stderr.isatty() and not args.quiet:
+        sys.stderr.write("\r\x1b[K")
+    review = reviewed(game, moves, args.budget)
+    if not args.quiet and args.json != "-":
+        stream.write(review.table())
+    _write(review, game, args, stream)
+    if stopped:
+        print(f"stopped by Ctrl-C after {len(moves)} of {game.ply} moves", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _write(review: Any, game: Any, args: argparse.Namespace, stream: TextIO) -> None:
+    from ..files import write_whole
+    from ..views.graph import chance_graph
+
+    def record() -> Any:
+        from ..records import GameRecord
+
+        return GameRecord(game, comments={m.ply: m.comment for m in review.moves if m.comment},
+                          marks={m.ply: m.mark for m in review.moves if m.mark})
+
+    texts = {
+        "--json": lambda: json.dumps(review.as_dict(), indent=1) + "\n",
+        "--svg": lambda: chance_graph(review.chances, marks={m.ply: m.mark for m in review.moves if m.mark}),
+        "--annotated": lambda: record().as_text(),
+        "--otn": lambda: record().as_otn(),
+    }
+    for flag, path in _outputs(args):
+        text = texts[flag]()
+        if path == "-":
+            stream.write(text)
+            continue
+        write_whole(path, text)
+        print(f"wrote {path}", file=sys.stderr)

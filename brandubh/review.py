@@ -1,0 +1,249 @@
+"""A finished (or unfinished) game reviewed move by move: what ``brandubh
+analyse`` prints, ``Game.analyse()`` returns and ``brandubh serve``'s page
+draws.
+
+Every position of the game is searched with the same node budget and salt,
+so a review is the same on every machine. For each move the review keeps
+the mover's :class:`~brandubh.chances.Outlook` before it and after it, the
+engine's best move and line there, the win chance the move lost, a mark
+and an accuracy:
+
+- the chance lost is the mover's chance before the move less his chance
+  after it (never below 0; 0 when he played the engine's own choice, so
+  that the search's noise between two depths marks nothing);
+- the marks, by the chance lost (on the 0-to-1 scale, a draw a half):
+  ``?!`` an inaccuracy from :data:`MARKS`' 0.06, ``?`` a mistake from 0.12,
+  ``??`` a blunder from 0.20. lichess marks at 0.05, 0.10 and 0.15 of
+  chess's chance; the steps are a little wider here because a small search
+  of a tafl position swings more between one ply and the next (docs/review.md
+  gives the counts that set them);
+- a move's accuracy, lichess's formula of the chance lost in percentage
+  points ``103.1668 * exp(-0.04354 * lost) - 3.1669``, held to 0..100; a
+  side's accuracy is the mean of its moves'.
+
+>>> from brandubh import Game
+>>> game = Game.from_text('variant brandubh\\nstart 7/7/7/3k3/7/7/a6 d\\nmoves d4d2 a1a2 d2g2\\n').game
+>>> review = analyse_game(game, budget=2_000)
+>>> [(m.shown, m.best_shown, str(m.before), str(m.after), m.mark) for m in review.moves]
+[('Kd4-d2', 'Kd4-d7', 'wins in 2', 'wins in 2', ''), ('a1-a2', 'a1-d1', 'loses in 2', 'loses in 2', ''), ('Kd2-g2', 'Kd2-d1', 'wins in 2', 'wins in 1', '')]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+from . import notation
+from .chances import Outlook
+from .errors import ArgumentError, quote
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["MARKS", "MoveReview", "Review", "analyse_game", "review_moves", "reviewed", "REVIEW_BUDGET"]
+
+#: The positions searched in each position of a review by default: a hint's.
+REVIEW_BUDGET = 48_000
+
+#: The marks by the least win chance lost (0 to 1) that earns each, worst first.
+MARKS: tuple[tuple[str, float, str], ...] = (
+    ("??", 0.20, "blunder"),
+    ("?", 0.12, "mistake"),
+    ("?!", 0.06, "inaccuracy"),
+)
+
+
+def mark_of(lost: float) -> str:
+    """The mark a move that lost ``lost`` of its win chance earns.
+
+    >>> mark_of(0.25), mark_of(0.13), mark_of(0.07), mark_of(0.01)
+    ('??', '?', '?!', '')
+    """
+    for mark, least, _ in MARKS:
+        if lost >= least:
+            return mark
+    return ""
+
+
+def accuracy_of(lost: float) -> float:
+    """lichess's accuracy of a move from the chance it lost (0 to 1).
+
+    >>> round(accuracy_of(0.0), 1), round(accuracy_of(0.1), 1), accuracy_of(1.0)
+    (100.0, 63.6, 0.0)
+    """
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * lost * 100) - 3.1669))
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move reviewed: its number (``ply``, 1 for the first move), the
+    ``side`` that played it, the ``move`` as stored and as ``shown``, the
+    engine's ``best`` there (stored and ``best_shown``) and the ``line`` it
+    expected (shown), the mover's outlook ``before`` and ``after`` the
+    move, the chance ``lost``, the ``mark`` and the move's ``accuracy``."""
+
+    ply: int
+    side: str
+    move: str
+    shown: str
+    best: str
+    best_shown: str
+    line: tuple[str, ...]
+    before: Outlook
+    after: Outlook
+    lost: float
+    mark: str
+    accuracy: float
+
+    @property
+    def comment(self) -> str:
+        """What a marked move's comment says: the mark's name, the chance
+        lost and the better move, e.g. ``blunder (-34%): best was Kd2-d1``."""
+        if not self.mark:
+            return ""
+        name = next(name for mark, _, name in MARKS if mark == self.mark)
+        return f"{name} ({-self.lost:+.0%}): best was {self.best_shown}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ply": self.ply, "side": self.side, "move": self.move, "shown": self.shown,
+                "best": self.best, "best_shown": self.best_shown, "line": list(self.line),
+                "before": self.before.as_dict(), "after": self.after.as_dict(),
+                "lost": round(self.lost, 4), "mark": self.mark, "accuracy": round(self.accuracy, 1),
+                "comment": self.comment}
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game reviewed: the ``moves`` reviewed (all of them when
+    ``complete``; those done before a stop otherwise), the ``budget`` each
+    position was searched with, the ``variant`` line, and the attackers'
+    outlook at every position reviewed (``curve``, the set-up first)."""
+
+    moves: tuple[MoveReview, ...]
+    curve: tuple[Outlook, ...]
+    budget: int
+    variant: str
+    total: int
+    complete: bool = True
+    sides: tuple[str, ...] = field(default=notation.SIDES)
+
+    def accuracy(self, side: str) -> Optional[float]:
+        """The mean accuracy of ``side``'s moves, or None when it made none."""
+        mine = [m.accuracy for m in self.moves if m.side == side]
+        return sum(mine) / len(mine) if mine else None
+
+    def count(self, side: str, mark: str) -> int:
+        """How many of ``side``'s moves carry ``mark``."""
+        return sum(1 for m in self.moves if m.side == side and m.mark == mark)
+
+    def summary(self) -> list[str]:
+        """One line a side: accuracy and the marks' counts."""
+        out = []
+        for side in self.sides:
+            acc = self.accuracy(side)
+            if acc is None:
+                continue
+            counts = ", ".join(f"{self.count(side, mark)} {name}{'s' if self.count(side, mark) != 1 else ''}"
+                               for mark, _, name in MARKS[::-1])
+            out.append(f"{side}: accuracy {acc:.0f}%, {counts}")
+        return out
+
+    def table(self) -> str:
+        """The review as a table for a terminal: one row a move (the
+        attackers' chance after it), then each side's summary."""
+        rows = [f"{'move':>4}  {'side':9}  {'played':12} {'':2}  {'chance':>6}  {'lost':>5}  best", ""]
+        for m in self.moves:
+            attackers_after = m.after if m.side == "attackers" else m.after.of_other()
+            best = "" if m.best == m.move else m.best_shown
+            rows.append(f"{m.ply:>4}  {m.side:9}  {m.shown:12} {m.mark:2}  {attackers_after.percent:>5}%  "
+                        f"{-m.lost:>+5.0%}  {best}".rstrip())
+        rows[1] = "-" * max(len(r) for r in rows)
+        rows.append("")
+        if not self.complete:
+            rows.append(f"stopped after {len(self.moves)} of {self.total} moves")
+        rows += self.summary()
+        rows.append("(chance: the attackers' expected result after the move, a draw a half; "
+                    f"each position searched to {self.budget:,} positions)")
+        return "\n".join(rows) + "\n"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The review as JSON-ready fields."""
+        return {"variant": self.variant, "budget": self.budget, "complete": self.complete, "total": self.total,
+                "moves": [m.as_dict() for m in self.moves],
+                "chances": [round(o.chance, 4) for o in self.curve],
+                "curve": [o.as_dict() for o in self.curve],
+                "accuracy": {side: (None if self.accuracy(side) is None else round(self.accuracy(side) or 0, 1))
+                             for side in self.sides},
+                "marks": {side: {name: self.count(side, mark) for mark, _, name in MARKS} for side in self.sides}}
+
+    @property
+    def chances(self) -> list[float]:
+        """The attackers' chance at every position reviewed (the graph's points)."""
+        return [o.chance for o in self.curve]
+
+
+def _outlook(game: "Game", budget: int, viewer: str) -> tuple[Outlook, Optional[Any]]:
+    """The outlook of the game's position for ``viewer`` and the search
+    that gave it (None for a finished game)."""
+    if game.status != "active":
+        result = game.result
+        return Outlook.of_result(None if result is None else result.side, viewer=viewer), None
+    found = game.search(budget=budget, salt="analysis")
+    assert found is not None
+    side = str(game.side_to_move)
+    return Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=viewer, variant=game.variant), found
+
+
+def _attackers(o: Outlook) -> Outlook:
+    return o if o.viewer == "attackers" else o.of_other()
+
+
+def review_moves(game: "Game", *, budget: int = REVIEW_BUDGET,
+                 on_position: Optional[Callable[[int, int], None]] = None) -> Iterator[MoveReview]:
+    """Review ``game``'s moves one at a time, yielding each move's review.
+    ``on_position(done, total)`` is called before each position is searched
+    (a progress bar's hook). Ctrl-C stops the search under way with
+    ``KeyboardInterrupt``; what was yielded stays good."""
+    if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+        raise ArgumentError(f"budget must be a whole number of positions, 1 or more, not {quote(budget)}")
+    total = game.ply
+    board = game.replay([]).game  # the moves only: a resignation or an agreed draw is not a position
+    if on_position:
+        on_position(0, total)
+    now, found = _outlook(board, budget, "attackers")
+    for ply, move in enumerate(game.log, 1):
+        side = str(board.side_to_move)
+        before = now if side == "attackers" else now.of_other()
+        if found is None:  # pragma: no cover - a game's moves stop at its end
+            raise ArgumentError(f"move {ply} ({move}) comes after the game's end")
+        best = str(found.move)
+        line = board.replay(board.log + (list(found.pv) or [best])).game.shown[board.ply:]
+        refused = board.play(move)
+        if refused is not None:
+            raise ArgumentError(f"move {ply} ({move}) is refused: {refused}")
+        shown = board.shown[-1]
+        if on_position:
+            on_position(ply, total)
+        now, found = _outlook(board, budget, "attackers")
+        after = now if side == "attackers" else now.of_other()
+        lost = 0.0 if move == best else max(0.0, before.chance - after.chance)
+        yield MoveReview(ply, side, move, shown, best, line[0], tuple(line), before, after, lost,
+                         mark_of(lost), accuracy_of(lost))
+
+
+def reviewed(game: "Game", moves: list[MoveReview], budget: int) -> Review:
+    """A :class:`Review` of ``game`` from the moves reviewed so far (all of
+    them, or those done before a stop)."""
+    if moves:
+        curve = [_attackers(moves[0].before)] + [_attackers(m.after) for m in moves]
+    else:
+        curve = [_outlook(game.replay([]).game, budget, "attackers")[0]]
+    return Review(tuple(moves), tuple(curve), budget, game.variant.as_string(), game.ply,
+                  complete=len(moves) == game.ply)
+
+
+def analyse_game(game: "Game", *, budget: int = REVIEW_BUDGET,
+                 on_position: Optional[Callable[[int, int], None]] = None) -> Review:
+    """The whole :class:`Review` of ``game`` (see :func:`review_moves`)."""
+    return reviewed(game, list(review_moves(game, budget=budget, on_position=on_position)), budget)

@@ -1,0 +1,61 @@
+"""The win chance through a game, as an SVG picture: what ``brandubh
+analyse --svg`` writes and the page draws beside the board.
+
+A line of the attackers' chance after every move (the set-up first), the
+area above it the defenders' and below it the attackers', a dashed line at
+one half, and a dot on every marked move coloured by its mark. Only
+numbers come in: the view knows nothing of the game.
+
+>>> svg = chance_graph([0.3, 0.35, 0.1, 0.9], marks={2: '??'})
+>>> svg.startswith('<svg') and svg.count('<circle') == 1
+True
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+from xml.sax.saxutils import escape
+
+__all__ = ["chance_graph", "MARK_COLOURS"]
+
+#: The colour of a marked move's dot, by mark (lichess's: yellow, orange, red).
+MARK_COLOURS = {"?!": "#e3b418", "?": "#e57b22", "??": "#d23a2a"}
+
+
+def chance_graph(chances: Sequence[float], *, marks: Mapping[int, str] = {}, width: int = 600,
+                 height: int = 160, title: str = "The attackers' chance, move by move") -> str:
+    """An SVG graph of ``chances`` (the attackers' chance at each position,
+    0 to 1, the set-up first); ``marks`` maps a move's number (1 for the
+    first) to its mark."""
+    points = list(chances) or [0.5]
+    n = max(1, len(points) - 1)
+    pad = 4
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * i / n
+
+    def y(c: float) -> float:
+        return pad + (height - 2 * pad) * (1.0 - min(1.0, max(0.0, c)))
+
+    line = " ".join(f"{x(i):.1f},{y(c):.1f}" for i, c in enumerate(points))
+    area = f"{x(0):.1f},{y(0):.1f} {line} {x(len(points) - 1):.1f},{y(0):.1f}"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#f4efe6"/>',
+        f'<polygon points="{area}" fill="#3b3b3b" fill-opacity="0.85"/>',
+        f'<line x1="{pad}" y1="{y(0.5):.1f}" x2="{width - pad}" y2="{y(0.5):.1f}" stroke="#888" '
+        'stroke-dasharray="4 3"/>',
+        f'<polyline points="{line}" fill="none" stroke="#c9a227" stroke-width="1.5"/>',
+    ]
+    for ply, mark in sorted(marks.items()):
+        if mark in MARK_COLOURS and 0 <= ply < len(points):
+            parts.append(f'<circle cx="{x(ply):.1f}" cy="{y(points[ply]):.1f}" r="3.5" '
+                         f'fill="{MARK_COLOURS[mark]}"><title>move {ply} {escape(mark)}</title></circle>')
+    parts.append(f'<text x="{width - pad - 2}" y="{pad + 11}" text-anchor="end" font-size="11" '
+                 'font-family="sans-serif" fill="#555">defenders</text>')
+    parts.append(f'<text x="{width - pad - 2}" y="{height - pad - 3}" text-anchor="end" font-size="11" '
+                 'font-family="sans-serif" fill="#ddd">attackers</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
