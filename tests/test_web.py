@@ -118,3 +118,70 @@ console.log(JSON.stringify(out));
     assert out["undone"] is True and out["back"] == SETUP and out["undoAgain"] is False
     native = Rules(SETUP, PRESETS["brandubh"]).search(budget=3000, seed=1)
     assert out["search"] == [move_text(native.move), True, True]
+
+
+def _python_state(answer: dict, ply=None) -> dict:
+    """What brandubh serve's Api answers for the same game: its state of a
+    table holding the game the back end's state describes."""
+    from brandubh import Bot, Game
+    from brandubh.serve.api import Api, Table
+
+    s = answer
+    game = Game.from_text(s["text"], attackers="p1" if s["you"] == "attackers" else "p2").game
+    table = Table(s["id"], game, s["you"], Bot(s["level"]))
+    table.said = s["said"]
+    return Api().state(table, ply)
+
+
+@pytest.mark.parametrize("side,level,variant", [("attackers", 1, "brandubh"), ("defenders", 2, "codingame"),
+                                                ("attackers", 1, "modern throne_pass=0")])
+def test_the_pages_back_end_answers_as_the_server(site, side, level, variant):
+    """A whole game through web/backend.js under Node: every state it
+    answers (the board's SVG, the legal moves, the sentences, the game
+    text) is the one brandubh serve's Api gives for the same game."""
+    answers = node(site, "game", side, str(level), variant)
+    assert answers[0]["status"] == 201
+    finished = [a for a in answers if isinstance(a["data"], dict) and a["data"].get("status") == "finished"]
+    assert finished, "the game never ended"
+    checked = 0
+    whole_game = None
+    for a in answers:
+        data = a["data"]
+        state = data.get("game") if "error" in data or "best" in data else data
+        if a["route"].endswith("/analysis"):
+            assert a["status"] == 200 and data["shown"] == data["line"][0], data
+            continue
+        if "error" in data:
+            assert a["status"] == 409 and data["code"], data
+            if a["body"] == {"move": "d1d4"}:
+                assert data["error"] == ("d1 to d4: the attacker on d1 is blocked by the piece on d2"
+                                         if side == "attackers" else
+                                         "it is the engine's move (the attackers), not yours: ask it for its reply")
+        ply = int(a["route"].split("ply=")[1]) if "ply=" in a["route"] else None
+        assert state == _python_state(state if ply is None else whole_game, ply), a["route"]
+        if ply is None:
+            whole_game = state
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_board_is_the_servers_picture(site):
+    """board.js draws, string for string, what brandubh.views.svg draws for
+    the page: a position with a last move, a capture and an arrow."""
+    from brandubh import Game
+    from brandubh.views.svg import board
+
+    game = Game(position="7/7/2aa3/3ka2/3a3/7/7 a")
+    game.play("c5c4")
+    seen = game.snapshot()
+    script = r"""
+const b = require(process.argv[1] + "/board.js");
+const s = JSON.parse(process.argv[2]);
+process.stdout.write(b.svg(s, [["d1", "d3", "#1f7a1f"], ["a1", "a1", "#1f7a1f"]]));
+"""
+    facts = {"position": seen.position, "cells": list(seen.cells), "side": seen.side, "last": seen.last,
+             "captured": list(seen.captured), "status": seen.status}
+    done = subprocess.run([NODE, "-e", script, str(site), json.dumps(facts)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == board(seen, size=None, arrows=[("d1", "d3", "#1f7a1f"), ("a1", "a1", "#1f7a1f")])

@@ -596,5 +596,18 @@
     }
   }
 
+  // The page's Download link points at the server's /api/games/ID/text;
+  // here it gets the game text itself, as a Blob, just before it is
+  // followed.
+  if (root.document && root.document.addEventListener) {
+    root.document.addEventListener("click", (event) => {
+      const link = event.target && event.target.closest && event.target.closest("a#download");
+      const text = root.document.getElementById("text");
+      if (!link || !text) return;
+      link.href = URL.createObjectURL(new Blob([text.value], { type: "text/plain" }));
+      link.download = "brandubh-game.txt";
+    }, true);
+  }
+
   root.brandubhBackend = { request, stop: () => stop() };
 })(typeof globalThis !== "undefined" ? globalThis : this);

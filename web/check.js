@@ -6,6 +6,11 @@
  *   node check.js bench            brandubh bench's searches: the
  *                                  signature (total nodes), the moves and
  *                                  the rate
+ *   node check.js game SIDE LEVEL [VARIANT]
+ *                                  a whole game through the page's back
+ *                                  end (backend.js, board.js): the person
+ *                                  plays the first legal move each turn,
+ *                                  the engine replies; every answer out
  *
  * run in a folder tools/build-web wrote; one line of JSON out. */
 "use strict";
@@ -39,7 +44,35 @@ if (what === "perft") {
   }
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(JSON.stringify({ nodes, moves, seconds, nps: nodes / seconds }));
+} else if (what === "game") {
+  globalThis.BRANDUBH_DATA = data;
+  globalThis.BRANDUBH_WASM = fs.readFileSync(path.join(__dirname, "brandubh.wasm")).toString("base64");
+  globalThis.BrandubhEngine = BrandubhEngine;
+  require("./board.js");
+  require("./backend.js");
+  const api = globalThis.brandubhBackend;
+  (async () => {
+    const answers = [];
+    const ask = async (method, route, body) => {
+      const answer = await api.request(method, route, body);
+      answers.push({ method, route, body: body || null, status: answer.status, data: answer.data });
+      return answer.data;
+    };
+    let s = await ask("POST", "/api/games", { side: process.argv[3], level: Number(process.argv[4]),
+                                              variant: process.argv[5] || "brandubh" });
+    const id = s.id;
+    await ask("POST", "/api/games/" + id + "/move", { move: "d1d4" });   // refused
+    while (s.status === "active" && s.plies < 300) {
+      if (s.your_turn) s = await ask("POST", "/api/games/" + id + "/move", { move: s.legal[0].from + s.legal[0].to });
+      else s = await ask("POST", "/api/games/" + id + "/reply", {});
+    }
+    await ask("GET", "/api/games/" + id + "?ply=1");
+    await ask("POST", "/api/games/" + id + "/undo", {});
+    await ask("POST", "/api/games/" + id + "/analysis", {});
+    await ask("POST", "/api/games/" + id + "/resign", {});
+    console.log(JSON.stringify(answers));
+  })().catch((error) => { console.error(error); process.exit(1); });
 } else {
-  console.error("usage: node check.js perft DEPTH | bench");
+  console.error("usage: node check.js perft DEPTH | bench | game SIDE LEVEL [VARIANT]");
   process.exit(2);
 }
