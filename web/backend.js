@@ -253,6 +253,7 @@
 
   let worker = null, nextId = 1;
   const pending = new Map();
+  const counts = { searches: 0, inWorker: 0 };
 
   function startWorker() {
     if (typeof root.Worker !== "function" || !root.BRANDUBH_WORKER_SOURCE) return null;
@@ -286,6 +287,8 @@
   function search(table, ply, budget, seed) {
     const moves = table.game.log().slice(0, ply);
     if (!worker) worker = startWorker();
+    counts.searches++;
+    if (worker) counts.inWorker++;
     if (!worker) {   // no Worker here: on this thread
       const copy = after(table, ply);
       try { return Promise.resolve(copy.search({ budget, seed })); } finally { copy.free(); }
@@ -609,5 +612,7 @@
     }, true);
   }
 
-  root.brandubhBackend = { request, stop: () => stop() };
+  /* request: the page's requests; stop(): end the search under way;
+   * counts: the searches asked for, and how many ran in the Worker. */
+  root.brandubhBackend = { request, stop: () => stop(), counts };
 })(typeof globalThis !== "undefined" ? globalThis : this);
