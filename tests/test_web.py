@@ -150,6 +150,9 @@ def test_the_pages_back_end_answers_as_the_server(site, side, level, variant):
         state = data.get("game") if "error" in data or "best" in data else data
         if a["route"].endswith("/analysis"):
             assert a["status"] == 200 and data["shown"] == data["line"][0], data
+            # The fields of brandubh serve's answer (api.py's _analysis).
+            assert set(data) == {"best", "shown", "raw", "for", "outlook", "depth", "nodes", "mate_in", "line",
+                                 "sentence", "game"}
             continue
         if "error" in data:
             assert a["status"] == 409 and data["code"], data
@@ -185,3 +188,23 @@ process.stdout.write(b.svg(s, [["d1", "d3", "#1f7a1f"], ["a1", "a1", "#1f7a1f"]]
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == board(seen, size=None, arrows=[("d1", "d3", "#1f7a1f"), ("a1", "a1", "#1f7a1f")])
+
+
+def test_scores_read_as_brandubh_chances_reads_them(site):
+    """The analysis's words: web/backend.js's outlook of a raw score is
+    brandubh.chances.Outlook's, and its sentence session.judged's."""
+    from brandubh.chances import Outlook
+    from brandubh.session import judged
+
+    cases = [("brandubh", -192, None, "attackers", "defenders", 6), ("codingame", 350, None, "defenders", "attackers", 7),
+             ("modern", 0, None, "attackers", "attackers", 5), ("opentafl quiet_cap=60", -75, None, "defenders", "defenders", 4),
+             ("brandubh", 29990, 10, "attackers", "defenders", 9), ("brandubh", 29999, 1, "defenders", "defenders", 1),
+             ("codingame", -29995, 5, "attackers", "attackers", 8)]
+    done = subprocess.run([NODE, str(site / "check.js"), "outlook", json.dumps(cases)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for case, web in zip(cases, json.loads(done.stdout)):
+        variant, raw, mate_in, to_move, viewer, depth = case
+        outlook = Outlook.of(raw, mate_in, side_to_move=to_move, viewer=viewer, variant=variant)
+        assert web["outlook"] == outlook.as_dict(), case
+        assert web["judged"] == judged(outlook, "you", depth), case

@@ -456,18 +456,13 @@
         if (shown.play(m) !== "ok") break;
         line.push(played(shown, shown.ply).shown);
       }
-      const whose = side === table.you ? "you" : "the " + side;
       const mateIn = Math.abs(found.score) > WIN ? MATE - Math.abs(found.score) : null;
-      let meaning;
-      if (mateIn !== null) {
-        const verb = found.score > 0 ? "win" : "lose";
-        meaning = mateIn === 1 ? whose + " " + verb + " at once" : whose + " " + verb + " by force in " + mateIn + " moves, both sides' counted";
-      } else {
-        meaning = "score " + (found.score >= 0 ? "+" : "") + found.score + " for " + whose + ", " + found.depth + " moves deep";
-      }
+      const outlook = outlookOf(table, found.score, mateIn, side, table.you);
+      const meaning = judged(outlook, "you", found.depth);
       return {
-        best, shown: line[0], score: found.score, for: side, depth: found.depth, nodes: found.nodes, mate_in: mateIn,
-        line, sentence: "Best for the " + side + ": " + line[0] + " (" + meaning + "). The line: " + line.join(" ") + ".",
+        best, shown: line[0], raw: found.score, for: side, outlook, depth: found.depth, nodes: found.nodes,
+        mate_in: mateIn, line,
+        sentence: "Best for the " + side + ": " + line[0] + " (" + meaning + "). The line: " + line.join(" ") + ".",
         game: state(table, atEnd ? undefined : ply, [[best.slice(0, 2), best.slice(2), ANALYSIS_ARROW]]),
       };
     } finally {
@@ -497,6 +492,51 @@
     table.said = "You have the " + you + "; the engine, level " + level + ", has the " + other(you) + ". " +
       (you === "attackers" ? "Your move." : "The engine moves first.");
     return state(table);
+  }
+
+  /* What a search's score means to a person: brandubh/chances.py's
+   * Outlook, read through the win-chance curve of the rule set's nearest
+   * preset. */
+  function outlookOf(table, raw, mateIn, sideToMove, viewer) {
+    const sign = viewer === sideToMove ? 1 : -1;
+    const make = (chance, score, winsIn, losesIn) => {
+      const o = { viewer, chance: Math.round(chance * 10000) / 10000, score, wins_in: winsIn, loses_in: losesIn,
+                  raw, side_to_move: sideToMove };
+      o.text = score === null ? words(o, chance) : words(o, chance) + " (" + Math.round(chance * 100) + "%)";
+      Object.defineProperty(o, "percent", { value: Math.round(chance * 100), enumerable: false });
+      return o;
+    };
+    if (mateIn !== null) {
+      const moverWins = raw > 0;
+      const moves = moverWins ? Math.floor((mateIn + 1) / 2) : Math.max(1, Math.floor(mateIn / 2));
+      const viewerWins = moverWins === (sign === 1);
+      return make(viewerWins ? 1 : 0, null, viewerWins ? moves : null, viewerWins ? null : moves);
+    }
+    const [slope, centreAttackers, centreDefenders] = data.curves[nearest(table.fields).name];
+    const attackersScore = sideToMove === "attackers" ? raw : -raw;
+    let logit = slope * (attackersScore - (sideToMove === "attackers" ? centreAttackers : centreDefenders));
+    if (viewer === "defenders") logit = -logit;
+    const chance = logit >= 0 ? 1 / (1 + Math.exp(-logit)) : Math.exp(logit) / (1 + Math.exp(logit));
+    return make(chance, Math.round(logit / data.cpSlope / 100 * 100) / 100, null, null);
+  }
+
+  function words(o, chance) {
+    if (o.wins_in !== null) return "wins in " + o.wins_in;
+    if (o.loses_in !== null) return "loses in " + o.loses_in;
+    if (o.score === null) return chance === 1 ? "won" : chance === 0 ? "lost" : "drawn";
+    const text = Math.abs(o.score).toFixed(1);
+    return (o.score < 0 || Object.is(o.score, -0) ? "-" : "+") + text;
+  }
+
+  /* brandubh/session.py's judged: "+1.3 for you: a 62% chance, 6 moves deep". */
+  function judged(o, whose, depth) {
+    if (o.wins_in !== null || o.loses_in !== null) {
+      const moves = o.wins_in !== null ? o.wins_in : o.loses_in, verb = o.wins_in !== null ? "win" : "lose";
+      if (o.wins_in === 1) return whose + " " + verb + " at once";
+      return whose + " " + verb + " in " + plural(moves, "move");
+    }
+    const p = o.percent, article = String(p).startsWith("8") || p === 11 || p === 18 ? "an" : "a";
+    return words(o, o.chance) + " for " + whose + ": " + article + " " + p + "% chance, " + plural(depth, "move") + " deep";
   }
 
   function whole(value, name, low, high) {
@@ -614,5 +654,12 @@
 
   /* request: the page's requests; stop(): end the search under way;
    * counts: the searches asked for, and how many ran in the Worker. */
-  root.brandubhBackend = { request, stop: () => stop(), counts };
+  root.brandubhBackend = {
+    request, stop: () => stop(), counts,
+    // For the tests: an outlook, and the sentence it makes, for a rule set.
+    outlook: (variant, raw, mateIn, sideToMove, viewer, depth) => {
+      const o = outlookOf({ fields: readVariant(variant) }, raw, mateIn, sideToMove, viewer);
+      return { outlook: o, judged: judged(o, "you", depth) };
+    },
+  };
 })(typeof globalThis !== "undefined" ? globalThis : this);

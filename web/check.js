@@ -11,6 +11,7 @@
  *                                  end (backend.js, board.js): the person
  *                                  plays the first legal move each turn,
  *                                  the engine replies; every answer out
+ *   node check.js outlook CASES    what scores mean (brandubh/chances.py)
  *
  * run in a folder tools/build-web wrote; one line of JSON out. */
 "use strict";
@@ -44,13 +45,18 @@ if (what === "perft") {
   }
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(JSON.stringify({ nodes, moves, seconds, nps: nodes / seconds }));
-} else if (what === "game") {
+} else if (what === "outlook" || what === "game") {
   globalThis.BRANDUBH_DATA = data;
   globalThis.BRANDUBH_WASM = fs.readFileSync(path.join(__dirname, "brandubh.wasm")).toString("base64");
   globalThis.BrandubhEngine = BrandubhEngine;
   require("./board.js");
   require("./backend.js");
   const api = globalThis.brandubhBackend;
+  if (what === "outlook") {
+    // Each case of argv[3] (JSON: [variant, raw, mate_in, side to move, viewer, depth]).
+    console.log(JSON.stringify(JSON.parse(process.argv[3]).map((c) => api.outlook(...c))));
+    return;
+  }
   (async () => {
     const answers = [];
     const ask = async (method, route, body) => {
