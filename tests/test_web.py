@@ -58,9 +58,13 @@ def test_the_build_has_what_the_page_loads(site):
     names = {p.name for p in site.iterdir()}
     assert {"index.html", "brandubh.wasm", "brandubh-wasm.js", "brandubh-data.js", "engine.js",
             "backend.js", "worker.js", "brandubh-worker.js"} <= names
-    # No import at all: nothing the browser or Node must supply.
-    wasm = (site / "brandubh.wasm").read_bytes()
-    assert wasm[:4] == b"\0asm"
+    # One import, the search's stop (web/stop_wasm.h): nothing else the
+    # browser or Node must supply.
+    script = ("const m = new WebAssembly.Module(require('fs').readFileSync(process.argv[1]));"
+              "console.log(JSON.stringify(WebAssembly.Module.imports(m)))")
+    done = subprocess.run([NODE, "-e", script, str(site / "brandubh.wasm")], capture_output=True, text=True,
+                          timeout=60)
+    assert json.loads(done.stdout) == [{"module": "env", "name": "bdw_stop_requested", "kind": "function"}]
     html = (site / "index.html").read_text()
     assert html.index('src="backend.js"') < html.index("<script>\n")
 
@@ -208,3 +212,12 @@ def test_scores_read_as_brandubh_chances_reads_them(site):
         outlook = Outlook.of(raw, mate_in, side_to_move=to_move, viewer=viewer, variant=variant)
         assert web["outlook"] == outlook.as_dict(), case
         assert web["judged"] == judged(outlook, "you", depth), case
+
+
+def test_a_search_stops_when_another_thread_says_so(site):
+    """The module's stop: a search of fifty million positions in a Node
+    worker thread, its flag raised from the main thread, ends early with a
+    legal move and says it was stopped."""
+    found = node(site, "stop")
+    assert found["stopped"] is True and found["legal"] is True
+    assert 0 < found["nodes"] < 50_000_000 and found["depth"] >= 1

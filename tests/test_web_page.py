@@ -123,6 +123,32 @@ def start_game(page, side: str, level: int, rules: str = "brandubh") -> None:
     settle(page)
 
 
+@pytest.fixture(scope="module")
+def isolated(site):
+    """The built folder served as a static host may serve it, with the two
+    headers that make a page cross-origin isolated (so it may share memory
+    with its Worker)."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
 def test_the_page_is_brandubh_serves(site):
     """One page, two back ends: the built page is the package's page with
     the back end's script tags before its own script, nothing else."""
@@ -197,3 +223,29 @@ def test_a_refusal_undo_and_the_analysis(page):
     page.click("#analyse")
     expect(page.locator("#analysis")).to_contain_text("Best for the attackers: ", timeout=60_000)
     assert page.locator("#board g.arrow").count() == 1
+
+
+def test_stopped_on_a_static_host_the_engine_plays_what_it_found(browser, isolated):
+    """Served with cross-origin isolation, the page shares a stop flag with
+    its Worker: stop() ends level 6's search where it is, and the engine
+    plays the best move it had found."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(isolated)
+    settle(page)
+    assert page.evaluate("() => window.crossOriginIsolated") is True
+    page.select_option("#side", "defenders")
+    page.select_option("#level", "6")
+    page.click("#new")
+    page.wait_for_function("""() => document.body.dataset.busy === '1'
+        && document.getElementById('status').textContent.includes('is thinking')""")
+    page.evaluate("() => window.brandubhBackend.stop()")
+    settle(page, 1)
+    assert page.inner_text("#message").startswith("The engine (attackers) plays ")
+    assert page.inner_text("#status") == "Your move (you have the defenders)."
+    assert page.evaluate("() => window.brandubhBackend.counts.stopped") == 1
+    context.close()
+    assert errors == []

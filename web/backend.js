@@ -15,9 +15,12 @@
  * The engine's searches (its replies, a draw offer's judgement, an
  * analysis) run in a Web Worker (web/worker.js), started from a Blob so
  * that the page works opened from the disk, and the page never freezes;
- * brandubhBackend.stop() ends a search at once (the Worker is ended and a
- * new one started). Everything else asks the engine on the page's own
- * thread, which takes microseconds. */
+ * brandubhBackend.stop() ends a search at once: where the page may share
+ * memory with the Worker (cross-origin isolated) the engine then plays the
+ * best move it found; elsewhere (a page opened from the disk) the Worker is
+ * ended, the request refused, and a new Worker started for the next.
+ * Everything else asks the engine on the page's own thread, which takes
+ * microseconds. */
 (function (root) {
   "use strict";
   const E = root.BrandubhEngine, data = root.BRANDUBH_DATA;
@@ -253,7 +256,7 @@
 
   let worker = null, nextId = 1;
   const pending = new Map();
-  const counts = { searches: 0, inWorker: 0 };
+  const counts = { searches: 0, inWorker: 0, stopped: 0 };
 
   function startWorker() {
     if (typeof root.Worker !== "function" || !root.BRANDUBH_WORKER_SOURCE) return null;
@@ -265,6 +268,7 @@
       const { id, found, error } = event.data;
       const waiting = pending.get(id);
       pending.delete(id);
+      if (found && stopFlag && Atomics.load(stopFlag, 0)) counts.stopped++;
       if (waiting) error ? waiting.reject(new Refused(error, 500)) : waiting.resolve(found);
     };
     w.onerror = (event) => {
@@ -274,9 +278,19 @@
     return w;
   }
 
-  /* End the search under way (its request is refused) and every search
-   * waiting. */
+  // A flag the Worker's searches read (web/stop_wasm.h), where the page may
+  // share memory with it: a cross-origin isolated page. Not from the disk.
+  const canShare = typeof SharedArrayBuffer === "function" && root.crossOriginIsolated !== false;
+  let stopFlag = null;
+
+  /* End the search under way. With a shared flag the search stops where it
+   * is and the engine plays the best move it found; without one the Worker
+   * is ended, and the requests waiting on it are refused. */
   function stop(why) {
+    if (!why && stopFlag && pending.size) {
+      Atomics.store(stopFlag, 0, 1);
+      return;
+    }
     if (worker) worker.terminate();
     worker = null;
     for (const waiting of pending.values()) waiting.reject(new Refused(why || "the engine was stopped", 409, { code: "stopped" }));
@@ -296,7 +310,8 @@
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, variant: table.fields, start: table.start, moves, budget, seed });
+      stopFlag = canShare ? new Int32Array(new SharedArrayBuffer(4)) : null;
+      worker.postMessage({ id, variant: table.fields, start: table.start, moves, budget, seed, stop: stopFlag });
     });
   }
 
@@ -385,7 +400,8 @@
     if (level.blunder && chance < level.blunder) {
       chosen = moves[seedOf(table, ply, "blunder move") % moves.length];
     } else {
-      chosen = (await search(table, ply, level.budget, seedOf(table, ply, "move"))).move;
+      // A search stopped before it looked at one move has none: the first.
+      chosen = (await search(table, ply, level.budget, seedOf(table, ply, "move"))).move || moves[0];
     }
     if (game.ply !== ply || over(table)) return state(table);   // taken back meanwhile
     if (game.play(chosen) !== "ok") throw new Refused("the game refused the engine's move " + E.moveText(chosen), 500);
@@ -653,7 +669,8 @@
   }
 
   /* request: the page's requests; stop(): end the search under way;
-   * counts: the searches asked for, and how many ran in the Worker. */
+   * counts: the searches asked for, how many ran in the Worker, and how
+   * many a shared flag stopped. */
   root.brandubhBackend = {
     request, stop: () => stop(), counts,
     // For the tests: an outlook, and the sentence it makes, for a rule set.

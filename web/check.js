@@ -12,6 +12,9 @@
  *                                  plays the first legal move each turn,
  *                                  the engine replies; every answer out
  *   node check.js outlook CASES    what scores mean (brandubh/chances.py)
+ *   node check.js stop             a search of fifty million positions in a
+ *                                  worker thread, stopped from this one
+ *                                  through a shared flag after 300 ms
  *
  * run in a folder tools/build-web wrote; one line of JSON out. */
 "use strict";
@@ -78,7 +81,28 @@ if (what === "perft") {
     await ask("POST", "/api/games/" + id + "/resign", {});
     console.log(JSON.stringify(answers));
   })().catch((error) => { console.error(error); process.exit(1); });
+} else if (what === "stop") {
+  const { Worker } = require("worker_threads");
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const source = `
+    const { parentPort, workerData } = require("worker_threads");
+    const { BrandubhEngine } = require(workerData.dir + "/engine.js");
+    const data = require(workerData.dir + "/brandubh-data.js");
+    const engine = BrandubhEngine.loadSync(require("fs").readFileSync(workerData.dir + "/brandubh.wasm"), data);
+    const game = engine.game("brandubh");
+    parentPort.postMessage("started");
+    const t0 = Date.now();
+    const found = game.search({ budget: 50000000, seed: 1, stop: workerData.flag });
+    found.ms = Date.now() - t0;
+    found.legal = game.moves().includes(found.move);
+    parentPort.postMessage(found);`;
+  const worker = new Worker(source, { eval: true, workerData: { dir: __dirname, flag } });
+  worker.on("message", (m) => {
+    if (m === "started") { setTimeout(() => Atomics.store(flag, 0, 1), 300); return; }
+    console.log(JSON.stringify(m));
+    worker.terminate();
+  });
 } else {
-  console.error("usage: node check.js perft DEPTH | bench | game SIDE LEVEL [VARIANT]");
+  console.error("usage: node check.js perft DEPTH | bench | game SIDE LEVEL [VARIANT] | outlook CASES | stop");
   process.exit(2);
 }

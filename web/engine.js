@@ -15,11 +15,13 @@
  * (brandubh-data.js): the presets' fields as the engine's bd_variant takes
  * them, and the set-up, both read from the Python package when it builds.
  *
- * A search runs on the calling thread until its budget is spent: the
- * WebAssembly engine has one thread, and its memory is not shared, so no
- * other thread can raise its stop flag. Run it in a Worker (web/worker.js)
- * and stop it by ending the Worker: the page's back end does
- * (web/backend.js). */
+ * A search runs on the calling thread until its budget is spent or its
+ * caller's stop flag is raised: the flag is an Int32Array over a
+ * SharedArrayBuffer that the thread searching (a Worker, a Node worker
+ * thread) shares with the one that stops it (web/stop_wasm.h). Where no
+ * memory can be shared (a page that is not cross-origin isolated: one
+ * opened from the disk), a search in a Worker is stopped by ending the
+ * Worker: the page's back end does either (web/backend.js). */
 (function (root) {
   "use strict";
 
@@ -48,8 +50,15 @@
     return out;
   }
 
+  /* What the engine imports: whether the search under way is to stop
+   * (web/stop_wasm.h), read from the flag its caller gave it. */
+  function importsFor(hooks) {
+    return { env: { bdw_stop_requested: () => (hooks.stop && Atomics.load(hooks.stop, 0) !== 0 ? 1 : 0) } };
+  }
+
   class Engine {
-    constructor(instance, data) {
+    constructor(instance, data, hooks) {
+      this.hooks = hooks;
       this.x = instance.exports;
       this.data = data || {};
       this.setup = this.data.setup;
@@ -252,8 +261,14 @@
     undo() { return this.x.bd_game_undo(this.g) === 1; }
 
     /* The search: { budget, depth, seed, eval ("learned" or "classical"),
-     * off, ttBytes }. The move (0 when the game is over), its score for the
-     * side to move, the depth, the nodes and the best line. */
+     * off, ttBytes, stop }. The move (0 when the game is over), its score
+     * for the side to move, the depth, the nodes and the best line.
+     *
+     * stop: an Int32Array whose first element another thread may set
+     * non-zero (Atomics.store) while the search runs, over a
+     * SharedArrayBuffer shared with it: the search then ends within a few
+     * thousand positions, as if its budget had run out there, and answers
+     * with what it found (stopped: true). */
     search(options) {
       const o = options || {};
       const e = this.engine, L = e.layout, x = this.x;
@@ -269,7 +284,13 @@
       x.bd_default_weights(weights);
       if (o.eval === "classical") view.setInt32(weights + L.weights_eval, 0, true);
       else if (o.eval === "learned") view.setInt32(weights + L.weights_eval, 1, true);
-      const code = x.bd_search(this.g, limits, weights, result);
+      e.hooks.stop = o.stop || null;
+      let code;
+      try {
+        code = x.bd_search(this.g, limits, weights, result);
+      } finally {
+        e.hooks.stop = null;
+      }
       if (code < 0) throw new Error("the engine is out of memory");
       const r = e.view(), pv = [];
       const n = r.getInt32(result + L.pv_length, true);
@@ -291,14 +312,16 @@
      * build's data (brandubh-data.js). */
     async load(wasm, data) {
       const bytes = typeof wasm === "string" ? decodeBase64(wasm) : wasm;
-      const { instance } = await WebAssembly.instantiate(bytes, {});
-      return new Engine(instance, data);
+      const hooks = { stop: null };
+      const { instance } = await WebAssembly.instantiate(bytes, importsFor(hooks));
+      return new Engine(instance, data, hooks);
     },
     /* The same at once, where compiling at once is allowed (Node, a
      * Worker). */
     loadSync(wasm, data) {
       const bytes = typeof wasm === "string" ? decodeBase64(wasm) : wasm;
-      return new Engine(new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), data);
+      const hooks = { stop: null };
+      return new Engine(new WebAssembly.Instance(new WebAssembly.Module(bytes), importsFor(hooks)), data, hooks);
     },
     OUTCOMES, squareName, squareNumber, moveText, parseMove, decodeBase64,
   };

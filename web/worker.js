@@ -1,11 +1,13 @@
 /* The static page's searches, in a Web Worker (web/backend.js starts it
  * from a Blob of web/engine.js and this file, so that it runs from a page
  * opened from the disk too): the page never waits on the engine, and a
- * search is stopped by ending the Worker.
+ * search is stopped by raising the flag it shares with the page, or, where
+ * the page can share no memory, by ending the Worker.
  *
  * Messages in: { init: wasmBytes, data } once, then { id, variant, start,
- * moves, budget, seed, reason } (variant: the bd_variant fields); out:
- * { id, found } (what Game.search answers) or { id, error }. */
+ * moves, budget, seed, stop } (variant: the bd_variant fields; stop: an
+ * Int32Array over a SharedArrayBuffer, or null); out: { id, found } (what
+ * Game.search answers) or { id, error }. */
 "use strict";
 let engine = null;
 
@@ -21,7 +23,7 @@ self.onmessage = (event) => {
     for (const move of m.moves) {
       if (game.play(move) !== "ok") throw new Error("a move of the game was refused: " + engine.moveText(move));
     }
-    self.postMessage({ id: m.id, found: game.search({ budget: m.budget, seed: m.seed }) });
+    self.postMessage({ id: m.id, found: game.search({ budget: m.budget, seed: m.seed, stop: m.stop }) });
   } catch (error) {
     self.postMessage({ id: m.id, error: String(error && error.message || error) });
   } finally {
