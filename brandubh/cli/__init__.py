@@ -12,6 +12,7 @@
     brandubh show GAME_FILE [--ply N] [--svg OUT]
     brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
     brandubh serve [--host H] [--port N]
+    brandubh host [--host H] [--port N] [--db FILE]
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     # One module a command, in the order --help lists them.
-    from . import (analyse, bench, codingame, match, opentafl, perft, play, referee, selfplay, serve, show, train,
-                   tune)
+    from . import (analyse, bench, codingame, host, match, opentafl, perft, play, referee, selfplay, serve, show,
+                   train, tune)
 
     for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, analyse,
-                    serve):
+                    serve, host):
         command.register(sub)
     return parser
 
