@@ -190,8 +190,10 @@ def test_a_whole_game_from_the_disk(page):
 
 
 def test_a_long_search_leaves_the_page_free_and_stops(page):
-    """Level 6 searches four million positions for its first move: the page
-    still answers meanwhile, and stop() ends the search at once."""
+    """A search far longer than any level's (level 6's budget raised to five
+    hundred million positions, so that no machine finishes it first): the
+    page still answers meanwhile, and stop() ends the search at once."""
+    page.evaluate("() => { window.BRANDUBH_DATA.levels['6'].budget = 500000000; }")
     page.select_option("#side", "defenders")
     page.select_option("#level", "6")
     page.click("#new")
@@ -227,8 +229,9 @@ def test_a_refusal_undo_and_the_analysis(page):
 
 def test_stopped_on_a_static_host_the_engine_plays_what_it_found(browser, isolated):
     """Served with cross-origin isolation, the page shares a stop flag with
-    its Worker: stop() ends level 6's search where it is, and the engine
-    plays the best move it had found."""
+    its Worker: stop() ends a long search (level 6's budget raised to five
+    hundred million positions) where it is, and the engine plays the best
+    move it had found."""
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -237,6 +240,7 @@ def test_stopped_on_a_static_host_the_engine_plays_what_it_found(browser, isolat
     page.goto(isolated)
     settle(page)
     assert page.evaluate("() => window.crossOriginIsolated") is True
+    page.evaluate("() => { window.BRANDUBH_DATA.levels['6'].budget = 500000000; }")
     page.select_option("#side", "defenders")
     page.select_option("#level", "6")
     page.click("#new")
