@@ -242,8 +242,10 @@ def reviewed(game: "Game", moves: list[MoveReview], budget: int) -> Review:
     them, or those done before a stop)."""
     if moves:
         curve = [_attackers(moves[0].before)] + [_attackers(m.after) for m in moves]
-    else:
+    elif game.ply == 0:  # a game with no moves: its one position
         curve = [_outlook(game.replay([]).game, budget, "attackers")[0]]
+    else:  # stopped before the first move was done: nothing more is searched
+        curve = []
     return Review(tuple(moves), tuple(curve), budget, game.variant.as_string(), game.ply,
                   complete=len(moves) == game.ply)
 

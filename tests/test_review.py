@@ -200,6 +200,22 @@ def test_the_command_refuses_a_bad_budget_and_an_unwritable_output(tmp_path):
     assert out.returncode == 2 and "Traceback" not in out.stderr and "r.json" in out.stderr
 
 
+def _wait_until_busy(pid: int, cpu_seconds: float) -> None:
+    """Wait until the process has used ``cpu_seconds`` of processor time
+    (Linux's /proc; elsewhere a few seconds)."""
+    stat = f"/proc/{pid}/stat"
+    if not os.path.exists(stat):
+        time.sleep(4.0)
+        return
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        with open(stat) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= cpu_seconds:
+            return
+        time.sleep(0.1)
+
+
 def test_ctrl_c_keeps_what_is_done(tmp_path):
     game = Game.replay(BLUNDER_LEAD).game
     path = tmp_path / "game.txt"
@@ -207,7 +223,7 @@ def test_ctrl_c_keeps_what_is_done(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from brandubh.cli import main; sys.exit(main())",
                              "analyse", str(path), "--budget", "100000000", "--json", str(tmp_path / "r.json")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3.0)
+    _wait_until_busy(proc.pid, cpu_seconds=1.5)  # past its start-up, deep in a search
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
