@@ -165,9 +165,13 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
                    help="no progress bar (there is none anyway unless standard error is a terminal)")
 
 
-def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Event:
+def event_from_args(args: argparse.Namespace, players: Sequence[Player],
+                    executor_out: Optional[list] = None) -> Event:
     """The event the options ask for; BrandubhError for what cannot be
-    played (a program that cannot run, an openings file that cannot be read)."""
+    played (a program that cannot run, an openings file that cannot be read).
+    Given a list as ``executor_out``, the run's local executor is started
+    before the random openings are drawn and appended to it (None for the
+    run's own threads), for :func:`run_command`'s ``executor``."""
     if args.variant is None:
         # The rules the programs play when their protocol cannot tell them
         # (the CodinGame puzzle's), else this package's own.
@@ -182,12 +186,18 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Even
     if args.openings:
         bases = load_openings(args.openings, variant)
     pairs = (args.games + 1) // 2
+    jobs = default_jobs() if args.jobs is None else args.jobs
 
     def exhausted(found: int) -> None:
         # Said at once: the run goes on, and later openings repeat.
         print(f"brandubh: only {found} distinct {args.random_plies}-move random openings were found; "
               "the others repeat them", file=sys.stderr, flush=True)
 
+    if executor_out is not None and not getattr(args, "ray", None):
+        # The worker processes start now, while the openings are drawn:
+        # their interpreters load beside this one's work, not before the first game.
+        provisional = Event(players, games=args.games, variant=variant, jobs=jobs, gauntlet=args.gauntlet)
+        executor_out.append(local_executor(provisional.jobs_used(), threads=getattr(args, "threads", False)))
     if args.random_plies and pairs > 10_000:
         print(f"brandubh: drawing {pairs:,} random openings before the first game...", file=sys.stderr, flush=True)
     openings = (random_openings(pairs, args.random_plies, args.seed, variant, bases, distinct=True,
@@ -195,7 +205,6 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Even
                 if args.random_plies else list(bases))
     limits = Limits(first_ms=args.first_ms, turn_ms=args.turn_ms, startup_ms=args.startup_ms,
                     time_scale=args.time_scale, lenient=args.lenient, hang_ms=args.hang_ms)
-    jobs = default_jobs() if args.jobs is None else args.jobs
     return Event(players, games=args.games, variant=variant, openings=openings, limits=limits,
                  jobs=jobs, gauntlet=args.gauntlet, sprt=args.sprt, alpha=args.alpha, beta=args.beta)
 
@@ -344,15 +353,23 @@ def signals_interrupt(names: Sequence[str] = ("SIGTERM", "SIGHUP")) -> Iterator[
 
 
 def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO] = None,
-                stderr: Optional[TextIO] = None) -> int:
+                stderr: Optional[TextIO] = None, prestarted: Optional[list] = None) -> int:
     """Play the event, writing each game as it finishes, and report. The
     exit status: 0, 1 when the arena itself failed a game, 130 when
-    interrupted (the partial result is reported first)."""
+    interrupted (the partial result is reported first). ``prestarted``:
+    the list :func:`event_from_args` started the executor in (closed
+    here, as one made here is)."""
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    games_file = _check_writable(args.save, args.games_out)
+    started = prestarted[0] if prestarted else None
+    try:
+        games_file = _check_writable(args.save, args.games_out)
+    except BaseException:
+        if started is not None:
+            started.close()
+        raise
     total = len(event.specs())
-    executor = make_executor(args, event)
+    executor = started if prestarted else make_executor(args, event)
     try:
         return _run(event, executor, args, games_file, total, stdout, stderr)
     finally:

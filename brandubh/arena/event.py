@@ -196,7 +196,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     taken: deque = deque()  # records taken from the executor, not yet reported
 
     def refill() -> None:
-        while queue and pool.running < pool.slots and not stopped and not abort.is_set():
+        while queue and pool.running < pool.capacity and not stopped and not abort.is_set():
             pool.submit(queue.popleft())
 
     try:

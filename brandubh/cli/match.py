@@ -96,4 +96,12 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
     if len(args.players) < 2:
         raise ArgumentError("a match needs at least two players")
     players = [parse_player(text, name) for text, name in zip(args.players, player_names(len(args.players)))]
-    return run_command(event_from_args(args, players), args, stdout, stderr)
+    started: list = []  # the worker processes, started while the openings are drawn
+    try:
+        event = event_from_args(args, players, started)
+    except BaseException:
+        for executor in started:
+            if executor is not None:
+                executor.close()
+        raise
+    return run_command(event, args, stdout, stderr, prestarted=started)

@@ -80,4 +80,12 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
     # Two programs and no one else: --variant is the rules they are said to play.
     players = [ProcessPlayer(args.bot_a, name="A", rules=args.variant),
                ProcessPlayer(args.bot_b, name="B", rules=args.variant)]
-    return run_command(event_from_args(args, players), args, stdout, stderr)
+    started: list = []  # the worker processes, started while the openings are drawn
+    try:
+        event = event_from_args(args, players, started)
+    except BaseException:
+        for executor in started:
+            if executor is not None:
+                executor.close()
+        raise
+    return run_command(event, args, stdout, stderr, prestarted=started)
