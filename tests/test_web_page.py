@@ -164,6 +164,8 @@ def test_a_whole_game_from_the_disk(page):
     # its own game follows the page's, and its own search picks its moves.
     start_game(page, "defenders", 1)
     assert page.inner_text("#rules").startswith("rules: brandubh, level 1")
+    # What needs brandubh serve (opening saved games, the review) is not offered.
+    assert not page.is_visible("#review") and not page.is_visible("#paste") and page.is_visible("#analyse")
     mine = Game("p2")
     while True:
         settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
