@@ -34,7 +34,7 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
-from . import notation
+from . import notation, texts
 from .core.position import Why, move_text
 from .core.record import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
@@ -342,6 +342,15 @@ class _ClassOrInstance:
 
 def _seat_ok(seat: object) -> bool:
     return isinstance(seat, str) and seat in SEATS
+
+
+def _located(error: BrandubhError, where: str) -> BrandubhError:
+    """The same error, of the same class, its sentence led by ``where``
+    (``'line 3'``)."""
+    try:
+        return type(error)(f"{where}: {error}")
+    except TypeError:  # pragma: no cover - an error class with other arguments
+        return ArgumentError(f"{where}: {error}")
 
 
 def _other_seat(seat: str) -> str:
@@ -773,6 +782,17 @@ class Game:
             return [played.shown for played in self._played]
 
     @property
+    def played(self) -> list[Played]:
+        """A new list of the moves made, as they were played
+        (:class:`Played`: stored, shown, and what each took).
+
+        >>> [p.took for p in Game(position='7/7/2aa3/3ka2/3a3/7/7 a').play_or_raise('c5c4').played]
+        [(('d4', 'king'),)]
+        """
+        with self._lock:
+            return list(self._played)
+
+    @property
     def last_played(self) -> Optional[Played]:
         """The last move made, as it was played (:class:`Played`: stored,
         shown, and what it took); None before the first.
@@ -1191,13 +1211,19 @@ class Game:
         attackers: str = "p1",
         *,
         seed: Optional[bytes] = None,
+        number: int = 1,
     ) -> Replay:
-        """A game from the text :meth:`as_text` writes. The seats are not
-        part of the text and may be given after it, and so may a seed.
-        Returns as :meth:`replay` does: a :class:`Replay` of the game, the
-        refusal that stopped it or None, and how many moves went in.
-        Raises :class:`~brandubh.errors.ArgumentError` for text that is not
-        a game, and the variant's or position's error for a bad line.
+        """A game from its text: the text :meth:`as_text` writes, or any
+        other this package reads (:func:`brandubh.texts.read_texts`: an
+        annotated game text, a file of several games as ``brandubh match
+        --games-out`` writes it, a ``referee --save`` record, an OpenTafl
+        game record); ``number`` picks a game of several (from 1). The
+        seats are not part of the text and may be given after it, and so
+        may a seed. Returns as :meth:`replay` does: a :class:`Replay` of the
+        game, the refusal that stopped it or None, and how many moves went
+        in. Raises :class:`~brandubh.errors.ArgumentError` for text that is
+        not a game, naming the line and what is wrong with it, and for a
+        number the text does not hold.
 
         >>> text = 'variant brandubh\\nmoves d1c1 d3c3\\nresult agreed\\n'
         >>> game, refused, played = Game.from_text(text, attackers='p2')
@@ -1205,36 +1231,111 @@ class Game:
         (['d1c1', 'd3c3'], None, 2, 'agreed', None)
         >>> game.as_text() == text
         True
+        >>> Game.from_text('# game 1\\nvariant brandubh\\nmoves d2c2\\n\\n# game 2\\nvariant brandubh\\nmoves\\n',
+        ...                number=2).game.ply
+        0
+        >>> Game.from_text('[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: '
+        ...                'starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\\n\\n1. d1-e1 c4-c1\\n').game.log
+        ['d1e1', 'c4c1']
+        >>> Game.from_text('hello')
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.ArgumentError: line 1: 'hello' is not a line of a game text (variant, start, moves, result and tag lines)
         """
-        parsed = notation.game_parse(text)
-        if parsed is None:
-            raise ArgumentError(
-                f"not the text of a game: {text!r:.80} (it needs a variant and a moves line; "
-                "see brandubh.notation.game_parse)"
-            )
-        return cls.replay(
-            parsed["moves"], result=parsed["result"], attackers=attackers,
-            variant=parsed["variant"], position=parsed["start"], seed=seed,
-        )
+        return cls.from_game_text(texts.read_text_game(text, number), attackers, seed=seed)
 
     @classmethod
-    def read(cls, text: str, attackers: str = "p1", *, seed: Optional[bytes] = None) -> "Game":
+    def from_game_text(cls, game_text: "texts.GameText", attackers: str = "p1", *,
+                       seed: Optional[bytes] = None) -> Replay:
+        """A game from one game a text holds (a
+        :class:`~brandubh.texts.GameText`): :meth:`replay` of its moves and
+        result under its rules. An OpenTafl record's ``result:0`` on a game
+        its moves leave going is an agreed draw, and its result tag must
+        agree with an ending its moves reach (an
+        :class:`~brandubh.errors.ArgumentError` otherwise), and so must the
+        captures it writes with its moves (the board decides what a move
+        takes: a record whose captures differ was played under other rules).
+        The variant's or the position's error, naming the line, for rules or
+        a start this package cannot play.
+
+        >>> from brandubh.texts import GameText
+        >>> Game.from_game_text(GameText('brandubh', moves=('d1c1',))).game.log
+        ['d1c1']
+        """
+        try:
+            game = cls(attackers, variant=game_text.variant, position=game_text.start, seed=seed)
+        except BrandubhError as error:  # the variant's or the position's error, its line named
+            raise _located(error, game_text.where()) from None
+        replayed = game._feed(game_text.moves, game_text.result)
+        for ply, played in enumerate(game._played, 1):
+            written = game_text.captures.get(ply)
+            took = tuple(sorted(("K" if piece == "king" else "") + square for square, piece in played.took))
+            if written is not None and written != took:
+                raise ArgumentError(
+                    f"{game_text.where(ply)}: move {ply} ({played.shown}) takes "
+                    f"{', '.join(took) or 'nothing'} under these rules, but the record says it took "
+                    f"{', '.join(written) or 'nothing'}: the record and its rules disagree")
+        said = game_text.tags.get("result")
+        if not replayed.ok or game_text.form != "otn" or said not in texts.OTN_RESULTS:
+            return replayed
+        if game.status == "active":
+            if said == "0" and game_text.result is None:
+                first = game.turn
+                assert first is not None
+                game.offer_draw(first)
+                game.accept_draw(_other_seat(first))
+            ending = texts.otn_termination(game_text.tags.get("termination", ""))
+            if ending is not None and said == {"attackers": "-1", "defenders": "1"}[ending[1]]:
+                seat = str(game.seat_of(ending[1]))
+                refused = game.resign(seat) if ending[0] == "resign" else game.forfeit(seat, ending[0])
+                assert refused is None
+            return replayed
+        result = game.result
+        assert result is not None
+        winner = None if result.winner is None else game.side_of(result.winner)
+        if winner != texts.OTN_RESULTS[said]:
+            tag = "a draw" if said == "0" else f"the {texts.OTN_RESULTS[said]}' win"
+            ended = "a draw" if winner is None else f"the {winner}' win"
+            raise ArgumentError(f"{game_text.where()}: the result tag (result:{said}) says {tag}, but the "
+                                f"moves end in {ended}")
+        return replayed
+
+    @classmethod
+    def read(cls, text: str, attackers: str = "p1", *, seed: Optional[bytes] = None, number: int = 1) -> "Game":
         """A game from its text with every move in, as a file of games is
         read: :meth:`from_text`, but a move the rules refuse (or the result
-        line) raises :class:`~brandubh.errors.ArgumentError` saying which and
-        why.
+        line) raises :class:`~brandubh.errors.ArgumentError` saying which,
+        on which line, and why.
 
         >>> Game.read('variant brandubh\\nmoves d1c1 d3c3\\n').log
         ['d1c1', 'd3c3']
         >>> Game.read('variant brandubh\\nmoves d1c1 d1c1\\n')
         Traceback (most recent call last):
         ...
-        brandubh.errors.ArgumentError: move 2 (d1c1) is refused: d1 to c1: there is no piece on d1
+        brandubh.errors.ArgumentError: line 2: move 2 (d1c1) is refused: d1 to c1: there is no piece on d1
         """
-        game, refused, played = cls.from_text(text, attackers, seed=seed)
+        return cls.read_game_text(texts.read_text_game(text, number), attackers, seed=seed)
+
+    @classmethod
+    def read_game_text(cls, game_text: "texts.GameText", attackers: str = "p1", *,
+                       seed: Optional[bytes] = None) -> "Game":
+        """:meth:`from_game_text` with every move in: an
+        :class:`~brandubh.errors.ArgumentError` naming the line for a move
+        (or the result) the rules refuse.
+
+        >>> from brandubh.texts import GameText
+        >>> Game.read_game_text(GameText('brandubh', moves=('d1d4',)))
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.ArgumentError: line 1: move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
+        """
+        game, refused, played = cls.from_game_text(game_text, attackers, seed=seed)
         if refused is not None:
-            moves = notation.game_parse(text)["moves"]  # type: ignore[index]
-            what = f"move {played + 1} ({moves[played]})" if played < len(moves) else "the result line"
+            moves = game_text.moves
+            if played < len(moves):
+                what = f"{game_text.where(played + 1)}: move {played + 1} ({moves[played]})"
+            else:
+                what = f"{game_text.where()}: the result" + (" line" if game_text.form == "text" else "")
             raise ArgumentError(f"{what} is refused: {refused}")
         return game
 

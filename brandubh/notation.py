@@ -57,6 +57,16 @@ A game
     rules refuse), followed by the side at fault: ``result timeout
     defenders``. The moves line holds only the moves that were played.
 
+    It adds annotations too, for a game someone has looked over, all
+    optional (a game with none is written exactly as above): a mark after
+    a move (``!!``, ``!``, ``!?``, ``?!``, ``?``, ``??``), a comment in
+    braces after a move (or before the first, on the start), and ``tag``
+    lines, each a name and a value::
+
+        variant brandubh
+        tag annotator brandubh level 4
+        moves {the usual start} d1c1?! {d2c2 keeps the file} d3c3
+
 >>> move_parse('Kd4-d1')
 'd4d1'
 >>> position_ok(SETUP)
@@ -83,6 +93,9 @@ __all__ = [
     "row_text",
     "game_string",
     "game_parse",
+    "annotated_game_parse",
+    "comment_text",
+    "MARKS",
     "answer_parse",
     "FAULTS",
     "SQUARE_NAMES",
@@ -173,7 +186,15 @@ is OpenTafl's commentary."""
 _MOVE_RE = WRITTEN_MOVE
 _STORED_RE = STORED_MOVE
 
-_KEYWORDS = ("variant", "start", "moves", "result")
+_KEYWORDS = ("variant", "start", "moves", "result", "tag")
+
+MARKS = ("!!", "!?", "?!", "??", "!", "?")
+"""The marks a move may carry in an annotated game text: very good, good,
+interesting, dubious, a mistake, a blunder (in the order of the usual chess
+sense: ``!!``, ``!``, ``!?``, ``?!``, ``?``, ``??``)."""
+_MARK_RE = re.compile(r"([a-g][1-7][a-g][1-7])(!!|!\?|\?!|\?\?|!|\?)?")
+_TOKEN_RE = re.compile(r"\{([^{}\n]*)\}|([^\s{}]+)|(\S)")
+_TAG_RE = re.compile(r"([a-z][a-z0-9_-]*)(?:\s+(.*))?", re.DOTALL)
 _SIDES = SIDES
 
 FAULTS = ("timeout", "crash", "garbage", "illegal")
@@ -501,14 +522,69 @@ def _result_words(result: object) -> Optional[str]:
     return None
 
 
+def comment_text(text: object) -> Optional[str]:
+    """A comment as a game text holds it: one line, braces turned into
+    parentheses (a brace would end it), runs of white space one space; None
+    for what is not a string or holds nothing.
+
+    >>> comment_text('d2c2 {keeps}\\n the file ')
+    'd2c2 (keeps) the file'
+    """
+    if not isinstance(text, str):
+        return None
+    out = " ".join(text.replace("{", "(").replace("}", ")").split())
+    return out or None
+
+
+def _annotations_ok(
+    count: int, marks: Optional[Mapping[int, str]], comments: Optional[Mapping[int, str]],
+    tags: Optional[Mapping[str, str]],
+) -> bool:
+    if marks is not None:
+        if not isinstance(marks, Mapping):
+            return False
+        for ply, mark in marks.items():
+            if not isinstance(ply, int) or not 1 <= ply <= count or mark not in MARKS:
+                return False
+    if comments is not None:
+        if not isinstance(comments, Mapping):
+            return False
+        for ply, text in comments.items():
+            if not isinstance(ply, int) or not 0 <= ply <= count or not isinstance(text, str):
+                return False
+    if tags is not None:
+        if not isinstance(tags, Mapping):
+            return False
+        for name, value in tags.items():
+            if not isinstance(name, str) or _TAG_RE.fullmatch(name) is None or " " in name:
+                return False
+            if not isinstance(value, str):
+                return False
+    return True
+
+
 def game_string(
     variant: Optional[str] = "brandubh",
     start: Optional[str] = None,
     moves: Iterable[str] = (),
     result: Optional[Mapping[str, str]] = None,
+    *,
+    marks: Optional[Mapping[int, str]] = None,
+    comments: Optional[Mapping[int, str]] = None,
+    tags: Optional[Mapping[str, str]] = None,
 ) -> Optional[str]:
     """A game as text: a ``variant`` line, a ``start`` line, a ``moves`` line
     and a ``result`` line, in that order, each ending in a newline.
+
+    The annotations, all optional, go in as the module's docstring says:
+    ``marks`` maps a move's number (1 for the first move) to one of
+    :data:`MARKS`, written after the move; ``comments`` maps a move's
+    number to a comment, written in braces after the move (and after its
+    mark), 0 for one on the start, before the first move (each made one
+    line by :func:`comment_text`; an empty one is left out); ``tags`` maps
+    a name (lower case letters, digits, ``-`` and ``_``, a letter first) to
+    a value, written as ``tag`` lines after the variant line, a value on
+    one line.
 
     ``variant`` names the rule set: a word or a line, not empty, with no
     line break and no white space at either end; ``None`` means
@@ -533,6 +609,11 @@ def game_string(
     result agreed
     >>> game_string(moves=['d1-c1']) is None
     True
+    >>> print(game_string(moves=['d1c1', 'd3c3'], marks={1: '?!'},
+    ...                   comments={0: 'a start', 1: 'd2c2 {better}'}, tags={'annotator': 'me'}), end='')
+    variant brandubh
+    tag annotator me
+    moves {a start} d1c1?! {d2c2 (better)} d3c3
     """
     if variant is None:
         variant = "brandubh"
@@ -552,7 +633,18 @@ def game_string(
     for move in listed:
         if not move_split(move):
             return None
-    lines.append(" ".join(["moves"] + listed))
+    if not _annotations_ok(len(listed), marks, comments, tags):
+        return None
+    lines[1:1] = [(f"tag {name} " + " ".join(value.split())).strip() for name, value in (tags or {}).items()]
+    tokens = ["moves"]
+    notes = {ply: comment_text(text) for ply, text in (comments or {}).items()}
+    if notes.get(0):
+        tokens.append("{" + str(notes[0]) + "}")
+    for ply, move in enumerate(listed, 1):
+        tokens.append(move + (marks or {}).get(ply, ""))
+        if notes.get(ply):
+            tokens.append("{" + str(notes[ply]) + "}")
+    lines.append(" ".join(tokens))
     if result is not None:
         words = _result_words(result)
         if words is None:
@@ -570,7 +662,9 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
     Gives a dict with ``variant`` (a str), ``start`` (a position;
     :data:`SETUP` when the text had no start line), ``moves`` (a tuple of
     stored moves) and ``result`` (``None`` when the text had no result
-    line, else a dict as :func:`game_string` takes).
+    line, else a dict as :func:`game_string` takes). The annotations
+    (marks, comments, tags) are read and left out:
+    :func:`annotated_game_parse` gives them.
 
     Lines may come in any order. Blank lines are ignored, and so is white
     space at either end of a line; the keyword and its value are separated
@@ -588,12 +682,38 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
     {'how': 'resign', 'by': 'defenders'}
     >>> game_parse('variant brandubh\\nmoves d1c1\\nresult timeout defenders')['result']
     {'how': 'timeout', 'by': 'defenders'}
+    >>> game_parse('variant brandubh\\nmoves d1c1?! {why?} d3c3')['moves']
+    ('d1c1', 'd3c3')
     >>> game_parse('variant brandubh\\nmoves d1c1\\nmoves d3c3') is None
+    True
+    """
+    game = annotated_game_parse(text)
+    if game is None:
+        return None
+    return {key: game[key] for key in ("variant", "start", "moves", "result")}
+
+
+def annotated_game_parse(text: object) -> Optional[dict[str, Any]]:
+    """A game from its text with its annotations: :func:`game_parse`'s
+    dict and ``marks`` (a dict from a move's number, 1 for the first, to
+    its mark), ``comments`` (from a move's number to its comment, 0 for
+    one on the start) and ``tags`` (from a name to a value, in the text's
+    order). ``None`` when the text is not a game, as for
+    :func:`game_parse`, and for a mark that is not one of :data:`MARKS`,
+    a comment with no move before it but the first, two comments on one
+    move, a brace left open, or a tag given twice.
+
+    >>> game = annotated_game_parse('variant brandubh\\ntag event a test\\n'
+    ...                             'moves {start} d1c1?! {d2c2 was better} d3c3??')
+    >>> game['moves'], game['marks'], game['comments'], game['tags']
+    (('d1c1', 'd3c3'), {1: '?!', 2: '??'}, {0: 'start', 1: 'd2c2 was better'}, {'event': 'a test'})
+    >>> annotated_game_parse('variant brandubh\\nmoves d1c1 {a} {b}') is None
     True
     """
     if not isinstance(text, str):
         return None
     seen: dict[str, str] = {}
+    tags: dict[str, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
         if not line:
@@ -602,6 +722,12 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
         if m is None:  # pragma: no cover - a stripped non-empty line matches
             return None
         key, value = m.group(1), m.group(2) or ""
+        if key == "tag":
+            t = _TAG_RE.fullmatch(value)
+            if t is None or t.group(1) in tags:
+                return None
+            tags[t.group(1)] = (t.group(2) or "").strip()
+            continue
         if key not in _KEYWORDS or key in seen:
             return None
         seen[key] = value
@@ -618,10 +744,25 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
         if not position_ok(start):
             return None
 
-    moves = tuple(seen["moves"].split())
-    for move in moves:
-        if not move_split(move):
+    moves: list[str] = []
+    marks: dict[int, str] = {}
+    comments: dict[int, str] = {}
+    for m in _TOKEN_RE.finditer(seen["moves"]):
+        note, word, stray = m.groups()
+        if stray is not None:
+            return None  # a brace with no partner
+        if note is not None:
+            if len(moves) in comments:
+                return None
+            if note.strip():
+                comments[len(moves)] = " ".join(note.split())
+            continue
+        mm = _MARK_RE.fullmatch(str(word))
+        if mm is None:
             return None
+        moves.append(mm.group(1))
+        if mm.group(2):
+            marks[len(moves)] = mm.group(2)
 
     result: Optional[dict[str, str]] = None
     if "result" in seen:
@@ -633,4 +774,5 @@ def game_parse(text: object) -> Optional[dict[str, Any]]:
         else:
             return None
 
-    return {"variant": variant, "start": start, "moves": moves, "result": result}
+    return {"variant": variant, "start": start, "moves": tuple(moves), "result": result,
+            "marks": marks, "comments": comments, "tags": tags}

@@ -144,8 +144,7 @@ class Review:
             acc = self.accuracy(side)
             if acc is None:
                 continue
-            counts = ", ".join(f"{self.count(side, mark)} {name}{'s' if self.count(side, mark) != 1 else ''}"
-                               for mark, _, name in MARKS[::-1])
+            counts = ", ".join(_counted(self.count(side, mark), name) for mark, _, name in MARKS[::-1])
             out.append(f"{side}: accuracy {acc:.0f}%, {counts}")
         return out
 
@@ -156,8 +155,9 @@ class Review:
         for m in self.moves:
             attackers_after = m.after if m.side == "attackers" else m.after.of_other()
             best = "" if m.best == m.move else m.best_shown
+            lost = f"{-m.lost:+.0%}" if round(m.lost, 2) else ""
             rows.append(f"{m.ply:>4}  {m.side:9}  {m.shown:12} {m.mark:2}  {attackers_after.percent:>5}%  "
-                        f"{-m.lost:>+5.0%}  {best}".rstrip())
+                        f"{lost:>5}  {best}".rstrip())
         rows[1] = "-" * max(len(r) for r in rows)
         rows.append("")
         if not self.complete:
@@ -193,6 +193,11 @@ def _outlook(game: "Game", budget: int, viewer: str) -> tuple[Outlook, Optional[
     assert found is not None
     side = str(game.side_to_move)
     return Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=viewer, variant=game.variant), found
+
+
+def _counted(count: int, name: str) -> str:
+    """``1 mistake``, ``2 inaccuracies``."""
+    return f"{count} {name if count == 1 else name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
 
 
 def _attackers(o: Outlook) -> Outlook:
@@ -237,8 +242,10 @@ def reviewed(game: "Game", moves: list[MoveReview], budget: int) -> Review:
     them, or those done before a stop)."""
     if moves:
         curve = [_attackers(moves[0].before)] + [_attackers(m.after) for m in moves]
-    else:
+    elif game.ply == 0:  # a game with no moves: its one position
         curve = [_outlook(game.replay([]).game, budget, "attackers")[0]]
+    else:  # stopped before the first move was done: nothing more is searched
+        curve = []
     return Review(tuple(moves), tuple(curve), budget, game.variant.as_string(), game.ply,
                   complete=len(moves) == game.ply)
 

@@ -42,14 +42,15 @@
 static inline bd_bb bd_bit(int sq) { return 1ULL << sq; }
 
 /* The popcount instruction only where the build may assume it: ARM's
- * baseline has it, and csrc/popcnt_build.c compiles a second copy of the
- * engine with BD_HW_POPCOUNT for x86 processors that have it. Elsewhere (the
- * portable x86-64 build) the classic bit-parallel sum, which is faster than
- * the library call the compiler would make. */
+ * baseline has it, so has WebAssembly's (i64.popcnt: web/popcnt_wasm.c),
+ * and csrc/popcnt_build.c compiles a second copy of the engine with
+ * BD_HW_POPCOUNT for x86 processors that have it. Elsewhere (the portable
+ * x86-64 build) the classic bit-parallel sum, which is faster than the
+ * library call the compiler would make. */
 static inline int bd_popcount(bd_bb b) {
 #if defined(BD_HW_POPCOUNT) && defined(_MSC_VER) && !defined(__clang__)
     return (int)__popcnt64(b);
-#elif defined(__POPCNT__) || defined(BD_HW_POPCOUNT) || defined(__aarch64__) || defined(__ARM_NEON)
+#elif defined(__POPCNT__) || defined(BD_HW_POPCOUNT) || defined(__aarch64__) || defined(__ARM_NEON) || defined(__wasm__)
     return __builtin_popcountll(b);
 #else
     b = b - ((b >> 1) & 0x5555555555555555ULL);

@@ -28,6 +28,14 @@
 /* Before anything includes engine.h: every function of this copy static. */
 #define BD_FN static
 
+/* Most of this copy is not called here: the portable build serves every
+ * call but the four below, and some functions engine.h declares (static,
+ * here) are not in it at all. Before engine.h, for clang judges each
+ * declaration by the setting where it stands. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +69,6 @@ int bd_cpu_has_popcnt(void) {
 #define BD_HW_POPCOUNT 1
 #elif defined(_MSC_VER) && defined(_M_X64)
 #define BD_HW_POPCOUNT 1   /* __popcnt64 needs no compiler switch */
-#endif
-
-/* Most of this copy is not called here: the portable build serves every
- * call but the four below. */
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic ignored "-Wunused-function"
 #endif
 
 #include "position.c"

@@ -8,8 +8,9 @@
 #include "game.h"
 
 /* The exported CodinGame bot's clock (brandubh/export.py defines it to stop
- * the search at the turn's deadline): check_limits() runs it every few
- * thousand positions. Nothing here, so the engine reads no clock. */
+ * the search at the turn's deadline), and the WebAssembly build's stop
+ * (web/stop_wasm.h): check_limits() runs it every few thousand positions.
+ * Nothing here, so the engine reads no clock. */
 #ifndef BD_EXPORT_CLOCK_CHECK
 #define BD_EXPORT_CLOCK_CHECK(c) ((void)0)
 #endif

@@ -6,11 +6,18 @@
  *
  * With BD_NO_THREADS defined (the exported CodinGame bot, one file built
  * with a bare `gcc bot.c`), no thread can be started: bd_thread_start says
- * NULL, and every caller then does the work in the calling thread. */
+ * NULL, and every caller then does the work in the calling thread.
+ * WebAssembly (web/: the engine in a browser or Node) has no threads the
+ * engine could start, so there BD_NO_THREADS is always defined. */
 #ifndef BD_THREAD_H
 #define BD_THREAD_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#if defined(__wasm__) && !defined(BD_NO_THREADS)
+#define BD_NO_THREADS
+#endif
 
 #include "engine.h"
 

@@ -140,7 +140,8 @@ def test_only_the_core_touches_the_compiled_engine():
 
 @pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
                                   "brandubh.views.graph",
-                                  "brandubh.views.text", "brandubh.views.svg", "brandubh.words"])
+                                  "brandubh.views.text", "brandubh.views.svg", "brandubh.words",
+                                  "brandubh.otn", "brandubh.texts"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled
     # engine and know nothing of the game or the players.
@@ -150,7 +151,7 @@ def test_pure_python_layers_import_no_engine(name):
 
 
 @pytest.mark.parametrize("layer", ["brandubh.core", "brandubh.game", "brandubh.bot", "brandubh.session",
-                                   "brandubh.views"])
+                                   "brandubh.views", "brandubh.otn", "brandubh.texts", "brandubh.records"])
 def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
     for name in GRAPH:
         if name == layer or name.startswith(layer + "."):
@@ -199,3 +200,13 @@ def test_only_main_modules_import_the_commands():
     users = {name for name, targets in GRAPH.items() if any(t.startswith("brandubh.cli") for t in targets)
              and not name.startswith("brandubh.cli")}
     assert users and all(name.endswith("__main__") for name in users), users
+
+
+def test_the_game_reads_every_game_text_through_the_one_reader():
+    # Game.from_text, the records, the server's open and the arena's
+    # openings all read game texts through brandubh.texts, and OpenTafl's
+    # notation lives below the game, where the OpenTafl front end takes it.
+    for user in ("brandubh.game", "brandubh.records", "brandubh.serve.api", "brandubh.arena.openings"):
+        assert "brandubh.texts" in _reach(user), user
+    assert "brandubh.otn" in GRAPH["brandubh.texts"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
+    assert "brandubh.game" in GRAPH["brandubh.records"] and "brandubh.records" not in _reach("brandubh.game")

@@ -16,6 +16,7 @@ import brandubh.notation as notation
 from brandubh.notation import (
     SETUP,
     game_parse,
+    annotated_game_parse,
     game_string,
     move_display,
     move_parse,
@@ -51,6 +52,9 @@ def test_all_lists_everything_public():
         "row_text",
         "game_string",
         "game_parse",
+        "annotated_game_parse",
+        "comment_text",
+        "MARKS",
         "answer_parse",
         "SQUARE_NAMES",
         "SQUARE_INDEX",
@@ -764,3 +768,44 @@ def test_a_fault_is_a_result_of_its_own(how):
     assert game_parse(f"variant brandubh\nmoves\nresult {how}") is None
     assert game_string(result={"how": how}) is None
     assert game_string(result={"how": "late", "by": "attackers"}) is None
+
+
+# ------------------------------------------------------------- annotated game texts
+
+
+def test_annotations_are_written_and_read_back():
+    text = game_string(moves=["d1c1", "d3c3", "d2d1"], marks={1: "?!", 3: "??"},
+                       comments={0: "from the set-up", 2: "a {braced}\nremark"}, tags={"event": "club night"})
+    assert text == ("variant brandubh\ntag event club night\n"
+                    "moves {from the set-up} d1c1?! d3c3 {a (braced) remark} d2d1??\n")
+    game = annotated_game_parse(text)
+    assert game["moves"] == ("d1c1", "d3c3", "d2d1")
+    assert game["marks"] == {1: "?!", 3: "??"}
+    assert game["comments"] == {0: "from the set-up", 2: "a (braced) remark"}
+    assert game["tags"] == {"event": "club night"}
+    # game_parse reads the same text, the annotations left out
+    assert game_parse(text) == {"variant": "brandubh", "start": SETUP, "moves": ("d1c1", "d3c3", "d2d1"),
+                                "result": None}
+
+
+def test_a_game_with_no_annotations_is_written_as_before():
+    assert game_string(moves=["d1c1"], marks={}, comments={}, tags={}) == "variant brandubh\nmoves d1c1\n"
+
+
+@pytest.mark.parametrize("moves", [
+    "d1c1 {open", "d1c1 }", "d1c1 {a} {b}", "d1c1!!! d3c3", "d1c1?? ?", "d1c1 ?!", "{x}{y} d1c1",
+])
+def test_annotated_moves_lines_refused(moves):
+    assert annotated_game_parse("variant brandubh\nmoves " + moves) is None
+
+
+@pytest.mark.parametrize("annotations", [
+    {"marks": {0: "?"}}, {"marks": {2: "?"}}, {"marks": {1: "?!?"}}, {"comments": {2: "late"}},
+    {"tags": {"Bad Name": "x"}}, {"tags": {"ok": 3}}, {"marks": ["?"]},
+])
+def test_annotations_out_of_place_are_not_written(annotations):
+    assert game_string(moves=["d1c1"], **annotations) is None
+
+
+def test_a_tag_given_twice_is_refused():
+    assert annotated_game_parse("variant brandubh\ntag a 1\ntag a 2\nmoves\n") is None

@@ -1,7 +1,10 @@
 """What a hostile tester hit, each kept as a test that fails without its
 fix: outputs that are not regular files, inputs without an end, wrong
 exception types, an analysis that ignored goodbye, a clock sent before
-play. (Files written whole: tests/test_files.py; the play command's save
+play; a tuning run ended by a signal, a tuning state of the wrong shape, a
+match's outputs on a full disk, perft --slides without progress, a program
+under other rules than its match's. (What programs leave behind:
+tests/test_left_behind.py.) (Files written whole: tests/test_files.py; the play command's save
 and quit: tests/test_play.py; the server: tests/test_serve*.py.)"""
 
 from __future__ import annotations
@@ -238,3 +241,322 @@ def test_match_says_when_the_distinct_openings_run_out():
                     "--no-progress", timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
     assert b"distinct 1-move random openings were found" in done.stderr
+
+
+# -- a tuning run ended by a signal ----------------------------------------------------
+
+
+@pytest.mark.parametrize("signame,jobs", [("SIGTERM", "1"), ("SIGHUP", "1"), ("SIGTERM", "2")])
+def test_tune_ended_by_a_signal_saves_its_state_and_weights(tmp_path, signame, jobs):
+    import json
+    import signal
+
+    out, state = tmp_path / "w.json", tmp_path / "w.json.state.json"
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "tune", "--out", str(out), "--steps", "100000",
+                             "--budget", "100", "--pairs", "1", "--jobs", jobs, "--every", "1",
+                             "--params", "ring,freedom"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        seen = 0
+        for line in proc.stderr:                # a line a step, as they come
+            if line.startswith(b"step "):
+                seen = int(line.split()[1].split(b"/")[0])
+                if seen >= 2:
+                    break
+        assert seen >= 2
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err[-1000:]
+    assert b"Traceback" not in err and b"state saved in" in err
+    saved = json.loads(state.read_text())
+    assert saved["step"] >= seen and f"interrupted at step {saved['step']}:".encode() in err
+    weights = json.loads(out.read_text())
+    assert weights["step"] == saved["step"] and not list(tmp_path.glob("*.tmp*"))
+
+
+def _state_of(path) -> dict:
+    """A tuning run's state file as the tuner writes it (step 0), read back."""
+    import json
+
+    from brandubh.arena.tune import SpsaTuner, TuneConfig
+
+    SpsaTuner(TuneConfig(steps=10, budget=100, pairs=1, params=("ring", "freedom")), str(path)).save()
+    return json.loads(path.read_text())
+
+
+def _deep(data: dict, where: str, value) -> dict:
+    """``data`` with the value at ``where`` (keys joined by dots) replaced."""
+    import copy
+
+    out = copy.deepcopy(data)
+    keys = where.split(".")
+    node = out
+    for key in keys[:-1]:
+        node = node[key]
+    node[keys[-1]] = value
+    return out
+
+
+BAD_STATES = [  # (the change, a word the sentence must hold)
+    ("theta", [], "theta"),
+    ("theta", {"ring": 1.0}, "theta"),
+    ("theta", {"ring": 1.0, "freedom": "x"}, "theta"),
+    ("theta.ring", float("nan"), "theta"),
+    ("theta.ring", float("inf"), "theta"),
+    ("theta.ring", 1e300, "theta"),
+    ("step", -100, "step"),
+    ("step", 11, "step"),
+    ("step", 2.5, "step"),
+    ("step", True, "step"),
+    ("games", -1, "games"),
+    ("games", "many", "games"),
+    ("log", {}, "log"),
+    ("config", [], "config"),
+    ("config", {"steps": 10, "budget": 100, "pairs": 1, "params": 5}, "config"),
+    ("config.params", {"ring": 1}, "config"),
+    ("config.start", [1, 2, 3], "config"),
+    ("config.start", {"ring": "high"}, "config"),
+    ("config.start", {"ring": 1e300}, "config"),
+    ("config.c_end", "x", "config"),
+    ("config.variant", ["brandubh"], "config"),
+]
+
+
+@pytest.mark.parametrize("where,value,word", BAD_STATES)
+def test_a_tune_state_of_the_wrong_shape_is_a_sentence(tmp_path, where, value, word):
+    import json
+
+    from brandubh.arena.tune import SpsaTuner, TuneConfig, TuneError
+
+    path = tmp_path / "state.json"
+    good = _state_of(path)
+    text = json.dumps(_deep(good, where, value))
+    path.write_text(text)
+    config = TuneConfig(steps=10, budget=100, pairs=1, params=("ring", "freedom"))
+    with pytest.raises(TuneError, match=word):
+        SpsaTuner(config, str(path))
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize("body", ["[" * 100_000, '{"version": 1, "config": ' + "[" * 100_000,
+                                  "[1, 2]", '{"version": 1}', "null", '"text"', "\0" * 10],
+                         ids=["deep", "deep-config", "list", "version-only", "null", "text", "nul"])
+def test_a_tune_state_that_is_not_one_is_a_sentence(tmp_path, body):
+    from brandubh.arena.tune import SpsaTuner, TuneConfig, TuneError
+
+    path = tmp_path / "state.json"
+    path.write_text(body)
+    with pytest.raises(TuneError, match="state file"):
+        SpsaTuner(TuneConfig(steps=10, budget=100, pairs=1, params=("ring",)), str(path))
+    assert path.read_text() == body
+
+
+def test_tune_refuses_a_bad_state_at_the_command_with_nothing_written(tmp_path):
+    import json
+
+    state = tmp_path / "s.json"
+    good = _state_of(state)
+    for where, value in (("step", -100), ("theta.ring", float("nan")), ("theta", [])):
+        text = json.dumps(_deep(good, where, value))
+        state.write_text(text)
+        done = brandubh("tune", "--out", str(tmp_path / "w.json"), "--state", str(state), "--steps", "10",
+                        "--budget", "100", "--pairs", "1", "--params", "ring,freedom", "--jobs", "1")
+        assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-800:]
+        assert done.stderr.startswith(b"brandubh tune: ") and where.split(".")[0].encode() in done.stderr
+        assert state.read_text() == text and not (tmp_path / "w.json").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+def test_a_weights_file_nested_too_deep_is_the_packages_error(tmp_path):
+    from brandubh.core.weights import load_weights
+    from brandubh.errors import WeightsError
+
+    for body in ("[" * 100_000, '{"weights": ' + "{" * 100_000):
+        (tmp_path / "w.json").write_text(body)
+        with pytest.raises(WeightsError):
+            load_weights(tmp_path / "w.json")
+    done = brandubh("match", f"budget=10,weights={tmp_path / 'w.json'}", "budget=10", "--games", "2")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr and b"weights file" in done.stderr
+
+
+# -- a match's outputs on a full disk ------------------------------------------------------
+
+MATCH = ("match", "budget=30", "budget=20", "--games", "8", "--jobs", "1", "--no-progress", "--random-plies", "2")
+
+
+def _limited(limit: int):
+    """A child's files limited to ``limit`` bytes (a disk that fills: a write past it fails)."""
+    import resource
+
+    def set_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return set_limit
+
+
+def test_games_out_to_a_device_is_refused_before_the_first_game():
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    done = brandubh(*MATCH, "--games-out", "/dev/full")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stderr.startswith(b"brandubh match: --games-out: cannot write '/dev/full'") and not done.stdout
+
+
+def test_a_games_file_that_fills_stops_the_match_with_its_summary_and_whole_games(tmp_path):
+    whole = tmp_path / "all.txt"
+    done = brandubh(*MATCH, "--games-out", str(whole))
+    assert done.returncode == 0, done.stderr[-800:]
+    full = whole.read_bytes()
+    cut = full.index(b"\n# ", len(full) // 3) + 1          # the end of a game some way in
+    out = tmp_path / "games.txt"
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--games-out", str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(cut + 40))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"cannot write" in done.stderr and b"the match stops" in done.stderr
+    written = out.read_bytes()
+    assert full.startswith(written) and written.endswith(b"\n") and len(written) <= cut + 40
+    kept = written.count(b"# ")
+    assert kept >= 1 and (len(written) == len(full) or full[len(written):].startswith(b"\n# "))
+    assert b"Games played" in done.stdout or b"games" in done.stdout.lower()   # the summary
+    assert f"holds the {kept} game".encode() in done.stderr
+
+
+def test_the_first_game_that_cannot_be_written_leaves_no_file(tmp_path):
+    out = tmp_path / "games.txt"
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--games-out", str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(20))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"cannot write" in done.stderr and done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_save_on_a_full_disk_leaves_whole_files_and_a_sentence(tmp_path):
+    import json
+
+    save = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--save", str(save)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(900))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"cannot write" in done.stderr and done.stdout
+    for path in save.iterdir():
+        assert not path.name.startswith(".") and path.stat().st_size > 0, path.name
+        if path.suffix == ".json":
+            json.loads(path.read_text())
+
+
+# -- perft --slides, as plain perft -----------------------------------------------------
+
+
+@pytest.mark.parametrize("position", [SETUP, "k6/7/7/7/7/7/a6 a", "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 d"])
+def test_perft_slides_root_by_root_counts_what_the_engine_counts(position):
+    from brandubh import divide
+    from brandubh.cli.perft import root_counts
+
+    for depth in (1, 2, 3):
+        got = list(root_counts(depth, position, "brandubh", full=False, slides=True))
+        assert got and [m for m, _ in got] == list(divide(depth, position, "brandubh", slides=True))
+        assert {m: s.leaves for m, s in got} == divide(depth, position, "brandubh", slides=True)
+        assert all(s.captures == s.endings == 0 for _, s in got)
+
+
+def test_perft_slides_shows_its_progress_on_a_terminal(monkeypatch, capsys):
+    import io
+
+    from brandubh.cli import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["perft", "6", "--slides"]) == 0
+    assert "\rperft 6: 1 of 40 moves, " in err.getvalue() and "40 of 40 moves" in err.getvalue()
+    assert "perft 6 (brandubh, slides): 1119817632" in capsys.readouterr().out
+
+
+def test_perft_slides_says_how_far_it_got_on_ctrl_c():
+    import select
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "perft", "7", "--slides", "--divide"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no --divide line came as it was counted"
+        first = proc.stdout.readline()
+        assert first.split()[0] == b"d1b1" and int(first.split()[1]) > 0
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert b"perft 7: stopped after " in err and b"Traceback" not in err
+
+
+# -- a program under other rules --------------------------------------------------------
+
+CG_BOT = f"{sys.executable} -m brandubh codingame --budget 50"
+
+
+def test_a_codingame_program_plays_the_rules_it_knows_by_default():
+    import json
+
+    done = brandubh("match", "budget=50", f"cmd={CG_BOT}", "--games", "6", "--jobs", "1", "--json",
+                    "--random-plies", "4", timeout=180)
+    assert done.returncode == 0, done.stderr[-800:]
+    summary = json.loads(done.stdout)
+    assert summary["variant"] == "codingame"
+    assert [g["fault"] for g in summary["games"]] == [None] * 6
+
+
+def test_a_codingame_program_under_other_rules_is_refused_with_a_sentence():
+    done = brandubh("match", "level=3", f"cmd={CG_BOT}", "--variant", "brandubh", "--games", "2")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    err = done.stderr.decode()
+    assert err.startswith("brandubh match: ") and "CodinGame protocol" in err and "rules=" in err
+    assert "--variant codingame" in err and not done.stdout
+
+
+def test_a_program_said_to_play_the_events_rules_plays_them():
+    import json
+
+    bot = f"{CG_BOT} --variant brandubh"
+    done = brandubh("match", "budget=50", f"rules=brandubh,cmd={bot}", "--variant", "brandubh", "--games", "4",
+                    "--jobs", "1", "--json", "--random-plies", "4", timeout=180)
+    assert done.returncode == 0, done.stderr[-800:]
+    summary = json.loads(done.stdout)
+    assert summary["variant"] == "brandubh" and [g["fault"] for g in summary["games"]] == [None] * 4
+    # Said to play other rules than the event's: refused too.
+    done = brandubh("match", "budget=50", f"rules=modern,cmd={bot}", "--variant", "brandubh", "--games", "2")
+    assert done.returncode == 2 and b"modern" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_an_event_refuses_a_program_that_plays_other_rules():
+    from brandubh.arena import EnginePlayer, Event
+    from brandubh.arena.process import ProcessPlayer
+    from brandubh.errors import BrandubhError
+
+    with pytest.raises(BrandubhError, match="CodinGame protocol"):
+        Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="brandubh")
+    # What only the referee counts (repetitions, the ply cap) a program never needs to know.
+    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
+    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
+    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
+
+
+def test_the_server_listens_on_this_machine_only_by_default():
+    from brandubh.cli import build_parser
+    from brandubh.serve import Server
+
+    assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
+    server = Server(port=0)
+    try:
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.server_close()

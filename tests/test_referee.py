@@ -240,7 +240,7 @@ moves d1c1
 @pytest.mark.parametrize("text, words", [
     ("hello", "neither a position"),
     ("moves d2d7", "not legal"),
-    ("moves d2-d3", "not a game"),
+    ("moves d2-d3", "line 1: 'd2-d3' is not a move as a game text stores it"),
     ("7/7/7/7/7/7/k6 a", "over before any move"),
     ("start 7/7/7/7/7/k6/4a2 d\nmoves a2a1", "over after a2a1"),
 ])

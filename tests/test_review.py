@@ -200,6 +200,22 @@ def test_the_command_refuses_a_bad_budget_and_an_unwritable_output(tmp_path):
     assert out.returncode == 2 and "Traceback" not in out.stderr and "r.json" in out.stderr
 
 
+def _wait_until_busy(pid: int, cpu_seconds: float) -> None:
+    """Wait until the process has used ``cpu_seconds`` of processor time
+    (Linux's /proc; elsewhere a few seconds)."""
+    stat = f"/proc/{pid}/stat"
+    if not os.path.exists(stat):
+        time.sleep(4.0)
+        return
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        with open(stat) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= cpu_seconds:
+            return
+        time.sleep(0.1)
+
+
 def test_ctrl_c_keeps_what_is_done(tmp_path):
     game = Game.replay(BLUNDER_LEAD).game
     path = tmp_path / "game.txt"
@@ -207,7 +223,7 @@ def test_ctrl_c_keeps_what_is_done(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from brandubh.cli import main; sys.exit(main())",
                              "analyse", str(path), "--budget", "100000000", "--json", str(tmp_path / "r.json")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3.0)
+    _wait_until_busy(proc.pid, cpu_seconds=1.5)  # past its start-up, deep in a search
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -215,3 +231,41 @@ def test_ctrl_c_keeps_what_is_done(tmp_path):
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["complete"] is False and data["total"] == game.ply and len(data["moves"]) < game.ply
     assert f"stopped after {len(data['moves'])} of {game.ply} moves" in out
+
+
+def test_annotated_outputs_read_back_with_the_marks(tmp_path):
+    # The annotated game text and the OpenTafl record carry the review's
+    # marks and comments, and the one reader takes both back.
+    from brandubh.records import read_record
+
+    game, losing, _ = _blunder_position()
+    game.play(losing)
+    path = tmp_path / "games.txt"
+    path.write_text("# first\n" + Game.replay(["d2c2"]).game.as_text() + "\n# the blunder\n" + game.as_text())
+    out = _run("analyse", str(path), "--game", "2", "--budget", "4000", "--quiet",
+               "--annotated", str(tmp_path / "marked.txt"), "--otn", str(tmp_path / "marked.otg"))
+    assert out.returncode == 0, out.stderr
+    review = analyse_game(game, budget=4000)
+    marks = {m.ply: m.mark for m in review.moves if m.mark}
+    assert marks[game.ply] == "??"
+    for name in ("marked.txt", "marked.otg"):
+        back = read_record((tmp_path / name).read_text())
+        assert back.game.log == game.log and back.marks == marks, name
+        assert back.comments[game.ply].startswith("blunder (")
+    assert read_record((tmp_path / "marked.txt").read_text()).label == "the blunder"
+
+
+def test_show_prints_the_readable_score(tmp_path):
+    path = tmp_path / "g.txt"
+    # The king on g2, one slide from g1 or g7: the defenders win at once.
+    path.write_text("variant brandubh\nstart 7/7/7/7/a6/6k/7 d\nmoves\n")
+    out = _run("show", str(path), "--score", "--ascii")
+    assert out.returncode == 0, out.stderr
+    assert "(the defenders win at once)" in out.stdout
+    # The set-up: a centred score and a chance for the attackers, who lose most games.
+    path.write_text("variant brandubh\nmoves\n")
+    out = _run("show", str(path), "--score", "--ascii")
+    found = [line for line in out.stdout.splitlines() if line.startswith("Best for the attackers:")]
+    assert found and " for the attackers: a" in found[0] and "% chance" in out.stdout
+    chance = int(out.stdout.split("% chance")[0].split()[-1])
+    assert chance < 50

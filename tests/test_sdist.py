@@ -1,5 +1,4 @@
-"""The sdist carries every tracked file (but the repository's own CI
-settings), so that the test suite runs from an unpacked sdist: the tests
+"""The sdist carries every tracked file (but .gitignore), so that the test suite runs from an unpacked sdist: the tests
 open docs/, README.md, tools/, tests/c/ and tests/bots/ by path, and a
 file left out of MANIFEST.in fails there and nowhere else.
 
@@ -23,15 +22,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Tracked, and not wanted in the sdist: nothing in tests/ opens them.
-NOT_SHIPPED = (".github/", ".gitignore")
+# Tracked, and not wanted in the sdist: nothing in tests/ opens them. (The
+# workflow under .github/ ships: tests/test_platforms.py reads it.)
+NOT_SHIPPED = (".gitignore",)
 
 # What setuptools puts in every sdist of this project without MANIFEST.in:
 # the build files, the readme and licence files named in pyproject.toml, the
 # package data, and the modules of brandubh and of every package under it
 # (pyproject.toml's [tool.setuptools.packages.find]).
 SETUPTOOLS_ADDS = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "brandubh/py.typed",
-                   "brandubh/codingame/*.c", "brandubh/serve/*.html")
+                   "brandubh/codingame/*.c", "brandubh/serve/*.html", "brandubh/serve/host/*.js",
+                   "brandubh/serve/host/*.css")
 PACKAGE_TREE = "brandubh/"
 
 # What the build writes into the sdist beside the tracked files.

@@ -314,12 +314,15 @@ def test_a_referee_record_and_a_play_save_open_too(ask, tmp_path):
 
 @pytest.mark.parametrize("text, sentence", [
     ("", "there is no game in the text"),
-    ("hello", "game 1 (line 1): not the text of a game"),
-    ("variant brandubh\nmoves d1d4\n", "game 1 (line 1): move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is "
+    ("hello", "line 1: 'hello' is not a line of a game text"),
+    ("variant brandubh\nmoves d1d4\n", "line 2: move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is "
                                        "blocked by the piece on d2"),
-    ("variant brandubh\nmoves d2c2\n\nvariant chess\nmoves\n", "game 2 (line 4): "),
-    ("{not json", "the text starts like JSON but is not JSON"),
+    ("variant brandubh\nmoves d2c2\n\nvariant chess\nmoves\n", "game 2, line 4: no preset named 'chess'"),
+    ("variant brandubh\nmoves d2c2\n\nvariant brandubh\nmoves d2c2 d3d3\n", "game 2, line 5: move 2 (d3d3)"),
+    ("{not json", "the text starts like JSON but is not JSON (line 1)"),
     ('{"moves": []}', 'a JSON game record needs a "text" field'),
+    ("[rules:dim:9 start:/9/9/9/9/4K4/9/9/9/9/]\n\n1. a1-a2\n",
+     "line 1 (the rules tag): dim:9: this package plays only the 7x7 board"),
 ])
 def test_a_text_that_is_no_game_gets_a_sentence(ask, text, sentence):
     status, error = ask("POST", "/api/open", {"text": text})

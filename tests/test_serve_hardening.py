@@ -239,7 +239,9 @@ def test_past_the_cap_with_none_idle_a_connection_waits_its_turn(serve):
     try:
         for s in busy:  # two requests held inside the interface: no connection is idle
             s.sendall(f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\nConnection: close\r\n\r\n".encode())
-        assert wait_until(lambda: server.connections == 2)
+        # Both requests inside the interface (not merely accepted): neither
+        # connection is idle, so none may be closed to make room.
+        assert wait_until(lambda: server.connections == 2 and api.inside == 2)
         with connect(server) as s:
             s.sendall(f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\nConnection: close\r\n\r\n".encode())
             time.sleep(0.3)
@@ -484,8 +486,12 @@ class HeldApi(Api):
         super().__init__(seed="held")
         self.entered = threading.Event()
         self.release = threading.Event()
+        self.inside = 0  # requests held inside now
+        self._count = threading.Lock()
 
     def call(self, method: str, target: str, body: bytes = b"") -> Reply:
+        with self._count:
+            self.inside += 1
         self.entered.set()
         assert self.release.wait(timeout=PATIENCE)
         return super().call(method, target, body)

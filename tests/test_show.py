@@ -123,7 +123,9 @@ def test_show_reads_standard_input(monkeypatch, capsys):
 @pytest.mark.parametrize("text, args, message", [
     (ESCAPE, ["--ply", "4"], "--ply must be from -3 to 3 (the game has 3 moves), not 4"),
     ("variant brandubh\nmoves d1c1 d1d4\n", [], "move 2 (d1d4) is refused: d1 to d4: there is no piece on d1"),
-    ("hello\n", [], "not the text of a game"),
+    ("hello\n", [], "line 1: 'hello' is not a line of a game text"),
+    ("variant brandubh\nmoves\n", ["--game", "2"], "the text holds 1 game, so there is no game 2"),
+    ("variant brandubh\nmoves d1c1 d1d4\n", [], "line 2: move 2 (d1d4)"),
     ("variant nonsense\nmoves\n", [], "nonsense"),
 ])
 def test_show_says_what_is_wrong(tmp_path, capsys, text, args, message):

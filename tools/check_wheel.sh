@@ -16,7 +16,7 @@ tar -tzf "$work"/dist/*.tar.gz | grep -E 'csrc/.*\.(c|h)$' | sort > "$work/sdist
 echo "C sources in the sdist: $(wc -l < "$work/sdist-c-files")"
 python -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install -q "$work"/dist/*.whl pytest hypothesis pytest-benchmark
-cp -r "$root/tests" "$root/tools" "$root/README.md" "$work/"
+cp -r "$root/tests" "$root/tools" "$root/web" "$root/README.md" "$work/"
 mkdir -p "$work/docs" && cp "$root"/docs/*.md "$root"/docs/*.svg "$work/docs/"
 mkdir -p "$work/csrc" && cp "$root"/csrc/* "$work/csrc/"
 cd "$work"

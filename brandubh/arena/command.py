@@ -12,16 +12,18 @@ puzzle's clock) differ only in their defaults; both end here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Iterator, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
-from ..errors import BrandubhError, quote
+from ..errors import ArgumentError, BrandubhError, quote
+from ..files import check_writable, write_whole
 from .stats import Progress, parse_sprt
 from ..variant import as_variant
 from .engine import EnginePlayer
@@ -35,26 +37,38 @@ from .report import EventResult
 from .workers import ProcessExecutor, local_executor
 
 __all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
-           "save_game", "save_summary", "make_executor"]
+           "save_game", "save_summary", "make_executor", "signals_interrupt", "GamesFile"]
 
 
 def parse_player(text: str, name: str = "") -> Player:
     """A player written on the command line: an engine setting
     (``level=3``, ``budget=20000,ring=45,off=tt``), or a program,
     ``cmd=COMMAND`` (the rest of the text is the command), speaking the
-    CodinGame protocol unless ``protocol=NAME,`` comes first."""
-    text = str(text).strip()
-    protocol = "codingame"
-    if text.startswith("protocol="):
+    CodinGame protocol unless ``protocol=NAME,`` comes before it;
+    ``rules=RULES,`` before it says which rules a program plays that its
+    protocol cannot tell it (by default the CodinGame puzzle's).
+
+    >>> parse_player('rules=brandubh,protocol=codingame,cmd=./bot').rules.name
+    'brandubh'
+    """
+    whole = text = str(text).strip()
+    options: dict = {}
+    while text.startswith(("protocol=", "rules=")):
         head, sep, rest = text.partition(",")
-        if not sep or not rest.strip().startswith("cmd="):
-            raise BrandubhError(f"{quote(text)}: protocol=NAME is followed by ,cmd=COMMAND")
-        protocol, text = head.partition("=")[2].strip(), rest.strip()
+        key, _, value = head.partition("=")
+        if not sep or not rest.strip().startswith(("cmd=", "protocol=", "rules=")):
+            raise BrandubhError(f"{quote(whole)}: {key}=... is followed by ,cmd=COMMAND")
+        if key in options:
+            raise BrandubhError(f"{quote(whole)}: {key}= is given twice")
+        options[key], text = value.strip(), rest.strip()
+    if options and not text.startswith("cmd="):
+        raise BrandubhError(f"{quote(whole)}: protocol= and rules= are followed by ,cmd=COMMAND")
     if text.startswith("cmd="):
         command = text[4:].strip()
         if not command:
             raise BrandubhError("cmd= names no command")
-        return ProcessPlayer(command, name=name, protocol=protocol)
+        return ProcessPlayer(command, name=name, protocol=options.get("protocol", "codingame"),
+                             rules=options.get("rules"))
     return EnginePlayer.from_text(text, name)
 
 
@@ -65,7 +79,7 @@ def _sprt_arg(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optional[int], variant: str,
+def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optional[int], variant: Optional[str],
                         first_ms: Optional[float], turn_ms: Optional[float], random_plies: int) -> None:
     """The options both front doors take, with their own defaults."""
     g = p.add_argument_group("games")
@@ -86,13 +100,16 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
                         "machine by 'ray start --head', or RAY_ADDRESS), local (one started for "
                         "this run, --jobs workers), or HOST:PORT; --jobs then defaults to the "
                         "cluster's CPUs (needs pip install brandubh[cluster]; docs/cluster.md)")
+    shown = variant or ("brandubh; codingame when a program speaks the CodinGame protocol, "
+                        "which cannot tell it other rules")
     g.add_argument("--variant", default=variant, metavar="RULES",
                    help="the rule set: a preset (brandubh, codingame, modern, opentafl) or a "
-                        f"quoted line of field=value pairs (default: {variant})")
+                        f"quoted line of field=value pairs (default: {shown})")
     g.add_argument("--openings", metavar="FILE",
                    help="start the games from these openings, each played twice with colours "
                         "swapped: position strings, game texts, or bare 'moves d2c2 d3c3' lines; "
-                        "'#' starts a comment (a --games-out file reads back)")
+                        "'#' starts a label (a --games-out file reads back); or a referee record "
+                        "or an OpenTafl game record (docs/records.md)")
     g.add_argument("--random-plies", type=whole(0), default=random_plies, metavar="N",
                    help="add N random legal moves to each opening (a different opening for "
                         f"each pair of games; default {random_plies})")
@@ -148,9 +165,18 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
                    help="no progress bar (there is none anyway unless standard error is a terminal)")
 
 
-def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Event:
+def event_from_args(args: argparse.Namespace, players: Sequence[Player],
+                    executor_out: Optional[list] = None) -> Event:
     """The event the options ask for; BrandubhError for what cannot be
-    played (a program that cannot run, an openings file that cannot be read)."""
+    played (a program that cannot run, an openings file that cannot be read).
+    Given a list as ``executor_out``, the run's local executor is started
+    before the random openings are drawn and appended to it (None for the
+    run's own threads), for :func:`run_command`'s ``executor``."""
+    if args.variant is None:
+        # The rules the programs play when their protocol cannot tell them
+        # (the CodinGame puzzle's), else this package's own.
+        plays = [p.plays for p in players if isinstance(p, ProcessPlayer) and p.plays is not None]
+        args.variant = plays[0] if plays else "brandubh"
     variant = as_variant(args.variant)
     for player in players:
         if isinstance(player, ProcessPlayer):
@@ -160,12 +186,18 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Even
     if args.openings:
         bases = load_openings(args.openings, variant)
     pairs = (args.games + 1) // 2
+    jobs = default_jobs() if args.jobs is None else args.jobs
 
     def exhausted(found: int) -> None:
         # Said at once: the run goes on, and later openings repeat.
         print(f"brandubh: only {found} distinct {args.random_plies}-move random openings were found; "
               "the others repeat them", file=sys.stderr, flush=True)
 
+    if executor_out is not None and not getattr(args, "ray", None):
+        # The worker processes start now, while the openings are drawn:
+        # their interpreters load beside this one's work, not before the first game.
+        provisional = Event(players, games=args.games, variant=variant, jobs=jobs, gauntlet=args.gauntlet)
+        executor_out.append(local_executor(provisional.jobs_used(), threads=getattr(args, "threads", False)))
     if args.random_plies and pairs > 10_000:
         print(f"brandubh: drawing {pairs:,} random openings before the first game...", file=sys.stderr, flush=True)
     openings = (random_openings(pairs, args.random_plies, args.seed, variant, bases, distinct=True,
@@ -173,7 +205,6 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player]) -> Even
                 if args.random_plies else list(bases))
     limits = Limits(first_ms=args.first_ms, turn_ms=args.turn_ms, startup_ms=args.startup_ms,
                     time_scale=args.time_scale, lenient=args.lenient, hang_ms=args.hang_ms)
-    jobs = default_jobs() if args.jobs is None else args.jobs
     return Event(players, games=args.games, variant=variant, openings=openings, limits=limits,
                  jobs=jobs, gauntlet=args.gauntlet, sprt=args.sprt, alpha=args.alpha, beta=args.beta)
 
@@ -187,9 +218,9 @@ def games_text(games: Sequence[GameRecord]) -> str:
     return "\n".join(f"# {g.describe()}\n{g.text}" for g in games)
 
 
-def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional[TextIO]:
+def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional["GamesFile"]:
     """Refuse, before the first game, an output that cannot be written; the
-    open games file."""
+    games file (made when its first game is written)."""
     if save:
         try:
             os.makedirs(save, exist_ok=True)
@@ -200,47 +231,145 @@ def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional[T
         except OSError as exc:
             raise BrandubhError(f"cannot write into {quote(save)} (--save): {exc.strerror or exc}") from None
     if games_out:
-        try:
-            return open(games_out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise BrandubhError(f"cannot write {quote(games_out)} (--games-out): "
-                                f"{exc.strerror or exc}") from None
+        return GamesFile(games_out)
     return None
+
+
+class GamesFile:
+    """A ``--games-out`` file: every game appended as it finishes, each
+    whole or not at all. A game that cannot be written (a full disk) cuts
+    the file back to the games before it, and the file is removed if it
+    would hold none; :meth:`add` then raises ArgumentError with a sentence.
+    Refused at once (ArgumentError) where :func:`brandubh.files.check_writable`
+    refuses: a device such as ``/dev/full``, a folder, a pipe, a missing folder.
+
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), 'games.txt')
+    >>> out = GamesFile(path)
+    >>> out.add('variant brandubh\\nmoves d2c2\\n', 'A-B')
+    >>> out.close(); out.count, os.path.getsize(path)
+    (1, 34)
+    """
+
+    def __init__(self, path: str) -> None:
+        try:
+            check_writable(path)
+        except ArgumentError as error:
+            raise ArgumentError(f"--games-out: {error}") from None
+        self.path = path
+        self.fd: Optional[int] = None
+        self.size = 0
+        self.count = 0
+
+    def add(self, text: str, head: str) -> None:
+        """Append one game, after a ``#`` line holding ``head``."""
+        data = (("\n" if self.count else "") + f"# {head}\n{text}").encode("utf-8")
+        try:
+            if self.fd is None:
+                self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+        except BaseException as error:  # a full disk, or Ctrl-C in the middle: no half game
+            kept = self._cut()
+            if not isinstance(error, OSError):
+                raise
+            raise ArgumentError(f"cannot write {quote(self.path, 200)} (--games-out): "
+                                f"{error.strerror or error}; " + kept) from None
+        self.size += len(data)
+        self.count += 1
+
+    def _cut(self) -> str:
+        """Back to the whole games written; what the file holds, in words."""
+        try:
+            if self.count == 0:
+                self.close()
+                os.unlink(self.path)
+                return "no game was written whole, and the file is removed"
+            if self.fd is not None:
+                os.ftruncate(self.fd, self.size)
+        except OSError:
+            pass
+        return f"it holds the {self.count} game{'s' if self.count != 1 else ''} before, each whole"
+
+    def close(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
 
 
 def save_game(directory: str, game: GameRecord) -> None:
     """``game-0001.txt`` (the game text) and ``game-0001.json`` (everything,
-    what programs wrote on standard error included)."""
+    what programs wrote on standard error included), each written whole or
+    not at all (:func:`brandubh.files.write_whole`)."""
     stem = os.path.join(directory, f"game-{game.index + 1:04d}")
-    with open(stem + ".txt", "w", encoding="utf-8") as f:
-        f.write(game.text)
-    with open(stem + ".json", "w", encoding="utf-8") as f:
-        json.dump(game.as_dict(stderr=True), f, indent=1)
-        f.write("\n")
+    write_whole(stem + ".txt", game.text)
+    write_whole(stem + ".json", json.dumps(game.as_dict(stderr=True), indent=1) + "\n")
 
 
 def save_summary(directory: str, result: EventResult) -> None:
-    """``summary.json`` and ``summary.txt``."""
-    with open(os.path.join(directory, "summary.json"), "w", encoding="utf-8") as f:
-        json.dump(result.as_dict(), f, indent=1)
-        f.write("\n")
-    with open(os.path.join(directory, "summary.txt"), "w", encoding="utf-8") as f:
-        f.write(result.summary() + "\n")
+    """``summary.json`` and ``summary.txt``, each whole or not at all."""
+    write_whole(os.path.join(directory, "summary.json"), json.dumps(result.as_dict(), indent=1) + "\n")
+    write_whole(os.path.join(directory, "summary.txt"), result.summary() + "\n")
 
 
 # -- a run -------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def signals_interrupt(names: Sequence[str] = ("SIGTERM", "SIGHUP")) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP (where the system has them, and
+    their handlers are the default) are Ctrl-C: a KeyboardInterrupt, raised
+    once in the main thread, so that a run ended by ``kill`` or a closed
+    terminal ends as one interrupted (its programs ended, what it has
+    saved). A second signal while that is done is ignored. Outside the
+    main thread, nothing changes.
+
+    >>> default = signal.getsignal(signal.SIGTERM)
+    >>> with signals_interrupt():
+    ...     signal.getsignal(signal.SIGTERM) is default
+    False
+    >>> signal.getsignal(signal.SIGTERM) is default
+    True
+    """
+    raised = [False]
+
+    def stop(signum: int, frame: Any) -> None:
+        if not raised[0]:
+            raised[0] = True
+            raise KeyboardInterrupt
+
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in names:
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                saved[signum] = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+
+
 def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO] = None,
-                stderr: Optional[TextIO] = None) -> int:
+                stderr: Optional[TextIO] = None, prestarted: Optional[list] = None) -> int:
     """Play the event, writing each game as it finishes, and report. The
     exit status: 0, 1 when the arena itself failed a game, 130 when
-    interrupted (the partial result is reported first)."""
+    interrupted (the partial result is reported first). ``prestarted``:
+    the list :func:`event_from_args` started the executor in (closed
+    here, as one made here is)."""
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    games_file = _check_writable(args.save, args.games_out)
+    started = prestarted[0] if prestarted else None
+    try:
+        games_file = _check_writable(args.save, args.games_out)
+    except BaseException:
+        if started is not None:
+            started.close()
+        raise
     total = len(event.specs())
-    executor = make_executor(args, event)
+    executor = started if prestarted else make_executor(args, event)
     try:
         return _run(event, executor, args, games_file, total, stdout, stderr)
     finally:
@@ -264,7 +393,7 @@ def make_executor(args: argparse.Namespace, event: Event) -> Optional[Executor]:
 
 
 def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
-         games_file: Optional[TextIO], total: int, stdout: TextIO, stderr: TextIO) -> int:
+         games_file: Optional[GamesFile], total: int, stdout: TextIO, stderr: TextIO) -> int:
     if executor is not None and not isinstance(executor, ProcessExecutor):
         print(f"playing {executor.describe()}", file=stderr)
     else:
@@ -276,14 +405,30 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
     done = [0]
     drawn = [0.0]
     written: set = set()
+    # An output that cannot be written (a full disk) stops the run: no
+    # game is played that would not be kept; the summary still comes.
+    abort = threading.Event()
+    failed: list = []
+    command = getattr(args, "command", None) or "match"
 
     def write(game: GameRecord) -> None:
+        if failed:
+            return
         written.add(game.index)
-        if args.save:
-            save_game(args.save, game)
-        if games_file is not None:
-            games_file.write(("\n" if len(written) > 1 else "") + f"# {game.describe()}\n{game.text}")
-            games_file.flush()
+        try:
+            if args.save:
+                try:
+                    save_game(args.save, game)
+                except ArgumentError as error:
+                    raise ArgumentError(f"--save: {error}") from None
+            if games_file is not None:
+                games_file.add(game.text, game.describe())
+        except ArgumentError as error:
+            failed.append(str(error))
+            abort.set()
+            progress.close()
+            print(f"brandubh {command}: {error}; the {command} stops here (the games played so far "
+                  "are reported)", file=stderr, flush=True)
 
     def on_game(game: GameRecord, so_far: EventResult) -> None:
         done[0] += 1
@@ -306,34 +451,30 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
 
     # A terminated run ends its programs first: they run in sessions of
     # their own, and nothing else would stop one that hangs.
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    saved = {}
-    if threading.current_thread() is threading.main_thread():
-        for name in ("SIGTERM", "SIGHUP"):
-            signum = getattr(signal, name, None)
-            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
-                saved[signum] = signal.signal(signum, stop)
     try:
-        result = run_event(event, on_game=on_game, executor=executor)
-        for game in result.games:  # those cut short by an interrupt
-            if game.index not in written:
-                write(game)
+        with signals_interrupt():
+            result = run_event(event, on_game=on_game, abort=abort, executor=executor)
+            for game in result.games:  # those cut short by an interrupt
+                if game.index not in written:
+                    write(game)
     finally:
-        for signum, handler in saved.items():
-            signal.signal(signum, handler)
         if games_file is not None:
             games_file.close()
     progress.close()
-    if args.save:
-        save_summary(args.save, result)
+    if args.save and not failed:
+        try:
+            save_summary(args.save, result)
+        except ArgumentError as error:
+            failed.append(str(error))
+            print(f"brandubh {command}: --save: {error}", file=stderr, flush=True)
     if args.json:
         json.dump(result.as_dict(), stdout, indent=1)
         stdout.write("\n")
     else:
         print(result.summary(), file=stdout)
     stdout.flush()
+    if failed:
+        return 1
     if result.interrupted:
         return 130
     return 1 if result.errors else 0

@@ -89,6 +89,8 @@ class Event:
         if len(set(names)) != len(names):
             raise BrandubhError(f"two players have the same name: {', '.join(names)}")
         self.variant = as_variant(self.variant)
+        for player in self.players:  # no program plays other rules than the event's unseen
+            player.agree(self.variant)
         if not isinstance(self.games, int) or isinstance(self.games, bool) or self.games < 1:
             raise BrandubhError(f"--games must be at least 1, not {quote(self.games)}")
         if not isinstance(self.jobs, int) or isinstance(self.jobs, bool) or self.jobs < 1:
@@ -194,7 +196,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
     taken: deque = deque()  # records taken from the executor, not yet reported
 
     def refill() -> None:
-        while queue and pool.running < pool.slots and not stopped and not abort.is_set():
+        while queue and pool.running < pool.capacity and not stopped and not abort.is_set():
             pool.submit(queue.popleft())
 
     try:
@@ -236,6 +238,10 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
         if own:
             pool.close()
         sys.setswitchinterval(old_interval)
+        # What programs of this process's games left behind, once none plays.
+        from .process import sweep_orphans
+
+        sweep_orphans()
     if abort.is_set():
         interrupted = True
     return result(games, stopped_early=stopped, interrupted=interrupted, seconds=time.monotonic() - t0,

@@ -38,13 +38,19 @@ __all__ = ["Executor", "ThreadExecutor"]
 
 class Executor(abc.ABC):
     """Plays :class:`GameSpec`\\ s somewhere, ``slots`` at a time. A run
-    :meth:`submit`\\ s games while fewer than ``slots`` are out, and asks
+    :meth:`submit`\\ s games while fewer than :attr:`capacity` are out, and asks
     :meth:`finished` for those done: ``(spec, record)`` pairs, ``record``
     None for a game lost with its machine, to be played again.
     :meth:`interrupt` ends the games still out (Ctrl-C) and gives what they
     left; :meth:`close` lets go of everything."""
 
     slots: int = 1
+
+    @property
+    def capacity(self) -> int:
+        """How many games a run may have out at once: ``slots`` here; more
+        where games wait their turn close to where they are played."""
+        return self.slots
 
     @abc.abstractmethod
     def submit(self, spec: GameSpec) -> None:

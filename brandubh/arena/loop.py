@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 from ..notation import FAULTS
 from ..variant import VariantLike, as_variant
+from ..words import plural
 from .openings import Opening
 from .player import Limits, Player, Table
 
@@ -110,7 +111,10 @@ class GameRecord:
         return "attackers" if name == self.attackers else "defenders"
 
     def describe(self) -> str:
-        """One line: ``game 3: A attackers, B defenders: repetition; B wins (defenders), 9 moves``."""
+        """One line: ``game 3: A attackers, B defenders: repetition; B wins (defenders), 9 moves``,
+        the moves counted as the game's text holds them, an opening's
+        among them (``28 moves (2 of the opening)``): the label of the game
+        in a ``--games-out`` file."""
         head = f"game {self.index + 1}: {self.attackers} attackers, {self.defenders} defenders"
         why = f"{self.reason} by {self.fault} ({self.side_of(self.fault)})" if self.fault else self.reason
         if not self.counted:
@@ -120,7 +124,8 @@ class GameRecord:
         else:
             result = f"{self.winner} wins ({self.winner_side})"
         extra = f" - {self.detail}" if self.fault and self.detail else ""
-        return f"{head}: {why}; {result}, {self.plies} moves{extra}"
+        opening = f" ({self.opening_plies} of the opening)" if self.opening_plies else ""
+        return f"{head}: {why}; {result}, {plural(len(self.moves), 'move')}{opening}{extra}"
 
     def as_dict(self, stderr: bool = True) -> dict:
         out = {

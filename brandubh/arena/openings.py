@@ -7,12 +7,15 @@ of three forms, mixed freely, one opening a line or a block:
 
 - a position string: ``3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a``;
 - a game text (``variant``, ``start``, ``moves`` and ``result`` lines, as
-  :meth:`brandubh.Game.as_text` writes them; a blank line ends a game; its
-  variant and result lines are read past, the event's rules apply);
-- a bare ``moves d2c2 d3c3`` line: moves from the set-up.
+  :meth:`brandubh.Game.as_text` writes them, annotated or not; a blank
+  line ends a game; its variant and result lines are read past, the
+  event's rules apply);
+- a bare ``moves d2c2 d3c3`` line: moves from the set-up;
+- a whole file in one of the other forms :func:`brandubh.texts.read_texts`
+  reads: a ``referee --save`` record, or an OpenTafl game record.
 
-Lines starting with ``#`` are comments (so the game file an event writes
-reads back as openings).
+Lines starting with ``#`` are labels (so the game file an event writes,
+``--games-out``, reads back as openings).
 
 >>> opening = parse_openings('moves d2c2 d3c3')[0]
 >>> opening.start == SETUP, opening.moves, opening.text()
@@ -25,8 +28,9 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .. import notation
+from .. import notation, texts
 from ..errors import BrandubhError, quote
+from ..files import READ_LIMIT, read_text
 from ..variant import Variant, VariantLike, as_variant
 
 __all__ = ["SETUP", "Opening", "parse_openings", "load_openings", "random_openings"]
@@ -81,11 +85,10 @@ def _checked(opening: Opening, variant: Variant, where: str) -> Opening:
     return opening
 
 
-_GAME_WORDS = ("variant", "start", "moves", "result")
-
-
 def parse_openings(text: str, variant: VariantLike = "codingame", source: str = "openings") -> list[Opening]:
-    """The openings in ``text`` (the forms above), each checked under
+    """The openings in ``text`` (the forms above, read by
+    :func:`brandubh.texts.read_texts`, which also takes a ``referee
+    --save`` record and an OpenTafl game record), each checked under
     ``variant``: its moves legal, and the game not over. BrandubhError,
     naming ``source`` and the line, for anything else.
 
@@ -93,59 +96,24 @@ def parse_openings(text: str, variant: VariantLike = "codingame", source: str = 
     ['line 2', 'line 3']
     """
     v = as_variant(variant)
+    if not str(text).strip():
+        return []
+    try:
+        games = texts.read_texts(str(text), openings=True)
+    except BrandubhError as exc:
+        raise BrandubhError(f"{source}, {exc}") from None
     out: list[Opening] = []
-    block: list[str] = []
-    block_line = 0
-
-    def flush() -> None:
-        nonlocal block
-        if not block:
-            return
-        words = {line.split()[0] for line in block}
-        lines = [line for line in block if not line.startswith("result")]
-        if "variant" not in words:
-            lines.insert(0, "variant " + v.as_string())
-        game = notation.game_parse("\n".join(lines))
-        where = f"{source}, line {block_line}"
-        if game is None:
-            raise BrandubhError(f"{where}: not a game (variant, start, moves and result lines, "
-                                "with moves like d2d4)")
-        out.append(_checked(Opening(game["start"], tuple(game["moves"]), f"line {block_line}"), v, where))
-        block = []
-
-    for number, raw in enumerate(str(text).splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            flush()
-            continue
-        if line.startswith("#"):
-            continue
-        if notation.position_ok(line):
-            flush()
-            out.append(_checked(Opening(line, (), f"line {number}"), v, f"{source}, line {number}"))
-            continue
-        word = line.split()[0]
-        if word not in _GAME_WORDS:
-            raise BrandubhError(f"{source}, line {number}: {quote(line[:40])} is neither a position "
-                                "nor a line of a game (variant, start, moves, result)")
-        if any(b.split()[0] == word for b in block):
-            flush()
-        if not block:
-            block_line = number
-        block.append(line)
-    flush()
+    for game in games:
+        where = f"{source}, line {game.line}"
+        out.append(_checked(Opening(game.start, game.moves, f"line {game.line}"), v, where))
     return out
 
 
 def load_openings(path: str, variant: VariantLike = "codingame") -> list[Opening]:
-    """:func:`parse_openings` of a file; BrandubhError when it cannot be read
-    or holds no opening."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise BrandubhError(f"cannot read the openings file {quote(path)}: {reason}") from None
+    """:func:`parse_openings` of a file, read within a bound
+    (:func:`brandubh.files.read_text`); BrandubhError when it cannot be
+    read or holds no opening."""
+    text = read_text(path, READ_LIMIT, "openings file")  # bounded: /dev/zero is refused, not read
     out = parse_openings(text, variant, source=path)
     if not out:
         raise BrandubhError(f"the openings file {quote(path)} holds no opening")

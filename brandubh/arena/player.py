@@ -168,3 +168,8 @@ class Player(abc.ABC):
     def timed(self) -> bool:
         """True when the player lives under the clock of :class:`Limits`."""
         return False
+
+    def agree(self, variant: Any) -> None:
+        """BrandubhError with a sentence when the player cannot play under
+        ``variant`` (a program that plays other rules and cannot be told
+        these); nothing for one that can (every engine setting)."""

@@ -9,10 +9,19 @@ writes on standard error is kept, up to a limit, with the game. It loses
 the game at once when it crashes (or cannot start), answers late, answers
 something that is not a move, or plays a move the rules refuse. When the
 game ends its input is closed; a program not at fault has a moment to
-leave by itself, and then its process group is killed and reaped. On
-Linux, a program that leaves its group (a new session, a double fork) is
-found by a mark in its environment and killed too; elsewhere such a program
-may outlive its game.
+leave by itself, and then its process group is killed and reaped.
+
+On Linux, what a program leaves behind outside its group is found three
+more ways and killed too: every process of the session it was started in;
+every process that carries a mark in its environment; and, in a
+process that is the arena's own (:func:`own_process`: the ``brandubh``
+command and its worker processes), a child subreaper
+(``prctl(PR_SET_CHILD_SUBREAPER)``), every process whose parent died,
+which the kernel then hands to it instead of to init, with the session,
+the process group and the descendants of each (:func:`sweep_orphans`). So
+a program that runs ``setsid env -i sh -c '...' &`` or double-forks with
+an empty environment is ended with its game. Elsewhere only the process
+group is killed, and a program that leaves it may outlive its game.
 
 >>> ProcessPlayer('python3 my_bot.py').argv
 ['python3', 'my_bot.py']
@@ -28,6 +37,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -37,7 +47,9 @@ from typing import Any, Optional, Sequence
 from ..errors import BrandubhError, quote
 from .player import Answer, Limits, Player, Seat, Table
 
-__all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session"]
+__all__ = ["PROTOCOLS", "ProcessPlayer", "Registry", "split_command", "check_command", "protocol_session",
+           "protocol_host", "rules_differ", "sweep_orphans", "become_subreaper",
+           "own_process"]
 
 DEFAULT_STDERR_LIMIT = 16384
 END_GRACE = 0.05
@@ -80,10 +92,9 @@ def check_command(argv: Sequence[str], cwd: Optional[str] = None) -> None:
         raise BrandubhError(f"cannot run {quote(prog)}: not found on PATH")
 
 
-def protocol_session(name: str, variant: Any, seat: str) -> Any:
-    """A ``Session`` of the wire protocol ``name``: the module
-    ``brandubh.<name>.host`` (each protocol is a package of its own, and its
-    ``host`` module is the arena's side of it)."""
+def protocol_host(name: str) -> Any:
+    """The arena's side of the wire protocol ``name``: the module
+    ``brandubh.<name>.host`` (each protocol is a package of its own)."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", str(name)):
         raise BrandubhError(f"{quote(name)} is not the name of a wire protocol")
     try:
@@ -93,7 +104,28 @@ def protocol_session(name: str, variant: Any, seat: str) -> Any:
     if module is None or not hasattr(module, "Session"):
         raise BrandubhError(f"{quote(name)} is not a wire protocol this package speaks "
                             f"({', '.join(PROTOCOLS)})")
-    return module.Session(variant, seat)
+    return module
+
+
+def protocol_session(name: str, variant: Any, seat: str) -> Any:
+    """A ``Session`` of the wire protocol ``name`` (:func:`protocol_host`)."""
+    return protocol_host(name).Session(variant, seat)
+
+
+def rules_differ(plays: Any, variant: Any, judged: Sequence[str] = ()) -> list[str]:
+    """The rule fields in which ``variant`` differs from ``plays``, those
+    in ``judged`` (what the host alone judges) left out.
+
+    >>> rules_differ('codingame', 'codingame repeat=5', ('repeat',)), rules_differ('brandubh', 'modern')[:2]
+    ([], ['throne_reentry', 'king_capture'])
+    """
+    from dataclasses import fields
+
+    from ..variant import as_variant
+
+    a, b = as_variant(plays), as_variant(variant)
+    return [f.name for f in fields(a) if f.compare and f.name not in judged
+            and getattr(a, f.name) != getattr(b, f.name)]
 
 
 class _CappedLog:
@@ -152,10 +184,14 @@ class _Process:
         self.mark = uuid.uuid4().hex
         self.started = time.monotonic()
         try:
-            self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, start_new_session=True, close_fds=True,
-                env={**os.environ, MARK: self.mark})
+            # Under the lock a sweep takes: a program just started is never
+            # taken for something another left behind.
+            with _SPAWN_LOCK:
+                self.proc = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    bufsize=0, cwd=cwd, start_new_session=True, close_fds=True,
+                    env={**os.environ, MARK: self.mark})
+                _STARTED.add(self.proc.pid)
         except (OSError, ValueError) as exc:
             self.spawn_error = f"could not start {quote(self.argv[0])}: {exc}"
             self.out_closed = self.err_closed = True
@@ -211,8 +247,11 @@ class _Process:
         return -code if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else code
 
     def kill_group(self) -> None:
-        """SIGKILL to the program's whole process group (it leads it), and
-        to every process that carries its mark (it may have left the group)."""
+        """SIGKILL to the program's whole process group (it leads it), to
+        every process of its session (it leads that too: a process may
+        leave the group and stay in the session), and to every process that
+        carries its mark (it may have left both). The program is not reaped
+        yet, so neither number can belong to another by now."""
         if self.proc is None or self.killed:
             return
         self.killed = True
@@ -220,11 +259,18 @@ class _Process:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        for pid in marked(self.mark):
+        session = [pid for pid, (_ppid, _pgid, sid, _state) in _table().items() if sid == self.proc.pid]
+        for pid in session + marked(self.mark):
             try:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+
+    def reaped(self) -> None:
+        """The program is reaped: its number is no longer one of ours."""
+        if self.proc is not None:
+            with _SPAWN_LOCK:
+                _STARTED.discard(self.proc.pid)
 
     def close_input(self) -> None:
         if self.proc is not None and self.proc.stdin is not None:
@@ -254,6 +300,146 @@ def marked(*marks: str, name: str = MARK) -> list[int]:
         if needles.intersection(env.split(b"\0")):
             out.append(int(entry))
     return out
+
+
+# -- what programs leave behind ---------------------------------------------------
+
+_SPAWN_LOCK = threading.Lock()
+_STARTED: set = set()
+"""The programs this process started and has not reaped (their numbers)."""
+_SUBREAPER = [0]
+"""The process made a child subreaper (0: none): a worker process started
+by ``spawn`` begins again with its own."""
+_OWNED = [0]
+"""The process declared the arena's own by :func:`own_process` (0: none)."""
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def own_process() -> bool:
+    """Declare this process the arena's own (the ``brandubh`` command's
+    ``match``, ``referee`` and ``tune``, and every worker process): it
+    becomes a child subreaper (:func:`become_subreaper`), and
+    :func:`sweep_orphans` may end every child of it in another session
+    that it did not start as a program, since nothing else here starts
+    one. A Python program that plays programs in its own process is not
+    declared so (a child it started itself in a session of its own would
+    be taken for one left behind): it has the process group, the session
+    and the environment mark, and may call this to have the rest. True
+    where the system has child subreapers (Linux).
+
+    >>> isinstance(own_process, object)
+    True
+    """
+    _OWNED[0] = os.getpid()
+    return become_subreaper()
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux 3.4 and later), once: a
+    process whose parent dies is then handed to it, not to init, so that
+    what a program leaves behind can be found and ended. False where the
+    system has no such thing. (:func:`own_process` calls it.)"""
+    if _SUBREAPER[0] == os.getpid():
+        return True
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        done = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError, TypeError):
+        return False
+    if done:
+        _SUBREAPER[0] = os.getpid()
+    return done
+
+
+def _table() -> dict:
+    """Every process of the system: its number -> (parent, process group,
+    session, state), read from /proc (empty where there is none)."""
+    out: dict = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+            out[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode("ascii"))
+        except (OSError, IndexError, ValueError, UnicodeDecodeError):
+            continue  # gone, or unreadable
+    return out
+
+
+def sweep_orphans(seconds: float = 2.0) -> int:
+    """Kill and reap what programs left behind in this process (a child
+    subreaper: see :func:`become_subreaper`): every child of it that it did
+    not start and that lives in another session than its own (a program's
+    descendant never shares it: programs start in sessions of their own;
+    what this process started itself in its session is left alone), with
+    the session, the process group and the descendants of each, again
+    until none is left or ``seconds`` have passed. Nothing while a program
+    started here is still running (it may be a live game's, whose helpers
+    are its own until its game ends), or in a process not declared the
+    arena's own (:func:`own_process`) or that is no subreaper. The number
+    of processes killed.
+
+    >>> sweep_orphans() >= 0
+    True
+    """
+    if _SUBREAPER[0] != os.getpid() or _OWNED[0] != os.getpid():
+        return 0
+    me = os.getpid()
+    try:
+        own_session, own_group = os.getsid(0), os.getpgid(0)
+    except OSError:  # pragma: no cover
+        return 0
+    killed = 0
+    end = time.monotonic() + seconds
+    while True:
+        with _SPAWN_LOCK:
+            if _STARTED:
+                return killed
+            table = _table()
+            orphans = [pid for pid, (ppid, _g, sid, _s) in table.items()
+                       if ppid == me and sid != own_session]
+            if not orphans:
+                return killed
+            sessions = {table[pid][2] for pid in orphans} - {own_session}
+            groups = {table[pid][1] for pid in orphans} - {own_group}
+            doomed = set(orphans)
+            children: dict = {}
+            for pid, (ppid, group, sid, _s) in table.items():
+                children.setdefault(ppid, []).append(pid)
+                if sid in sessions or group in groups:
+                    doomed.add(pid)
+            stack = list(doomed)
+            while stack:
+                for child in children.get(stack.pop(), ()):
+                    if child not in doomed:
+                        doomed.add(child)
+                        stack.append(child)
+            doomed.discard(me)
+            for pid in doomed:
+                if table[pid][3] == "Z":
+                    continue
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+                except OSError:
+                    pass
+            for pid in orphans:  # reaped, the killed ones once they are gone
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except OSError:
+                    pass
+        if time.monotonic() > end:
+            return killed
+        time.sleep(0.005)
 
 
 class Registry:
@@ -420,6 +606,8 @@ class _Processes:
                 bot.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL was sent
                 pass
+            else:
+                bot.reaped()
             bot.returncode = bot.proc.returncode
             for pipe in (bot.proc.stdout, bot.proc.stderr):
                 try:
@@ -428,6 +616,7 @@ class _Processes:
                     pass
         for bot in self.bots:
             self.registry.remove(bot)
+        sweep_orphans()  # what left the group and the session, handed to this process
 
 
 class ProcessPlayer(Player):
@@ -435,17 +624,65 @@ class ProcessPlayer(Player):
     in ``cwd``, speaking the wire ``protocol`` (a module of
     :mod:`brandubh.arena`). It lives under the clock of
     :class:`~brandubh.arena.player.Limits`; at most ``stderr_limit`` bytes
-    of its standard error are kept a game (the first and the last halves)."""
+    of its standard error are kept a game (the first and the last halves).
+
+    A protocol that cannot tell a program the rules (the CodinGame
+    puzzle's) has the program play the protocol's own (its host's
+    ``RULES``) unless ``rules`` says which it plays; an event under other
+    rules refuses it (:meth:`agree`). A protocol that tells the rules
+    (OpenTafl's) needs no ``rules``."""
 
     def __init__(self, command: str, name: str = "", protocol: str = "codingame",
-                 cwd: Optional[str] = None, stderr_limit: int = DEFAULT_STDERR_LIMIT) -> None:
+                 cwd: Optional[str] = None, stderr_limit: int = DEFAULT_STDERR_LIMIT,
+                 rules: Any = None) -> None:
         self.command = command
         self.argv = split_command(command)
         self.name = name
         self.protocol = protocol
         self.cwd = cwd
         self.stderr_limit = stderr_limit
-        protocol_session(protocol, None, "p1")  # refuse an unknown protocol now
+        host = protocol_host(protocol)  # refuse an unknown protocol now
+        if rules is not None:
+            from ..variant import as_variant
+
+            rules = as_variant(rules)
+        self.rules = rules
+        self.told = getattr(host, "RULES", None) is None
+        self.judged: tuple = tuple(getattr(host, "JUDGED_BY_THE_HOST", ()))
+
+    @property
+    def plays(self) -> Any:
+        """The rules the program plays when its protocol cannot tell it
+        others: ``rules``, or the protocol's own; None when the protocol
+        tells it the event's."""
+        if self.told:
+            return self.rules
+        return self.rules if self.rules is not None else protocol_host(self.protocol).RULES
+
+    def agree(self, variant: Any) -> None:
+        """BrandubhError with a sentence when the program plays other rules
+        than ``variant`` (apart from what the host alone judges)."""
+        plays = self.plays
+        if plays is None:
+            return
+        from ..variant import as_variant
+
+        variant = as_variant(variant)
+        differ = rules_differ(plays, variant, self.judged)
+        if not differ:
+            return
+        plays_name = as_variant(plays).name or as_variant(plays).as_string()
+        event = variant.name or variant.as_string()
+        command = quote(self.command, 60)
+        if self.rules is None:
+            raise BrandubhError(
+                f"{command} speaks the {getattr(protocol_host(self.protocol), 'TITLE', self.protocol)} "
+                f"protocol, which cannot tell a program the rules: it is "
+                f"taken to play the {plays_name} rules, and these rules ({event}) differ in "
+                f"{', '.join(differ)}; play with --variant {plays_name}, or, if the program plays "
+                f"these rules, say so: \"rules={event},cmd=...\"")
+        raise BrandubhError(f"{command} plays the {plays_name} rules (rules=), and these rules ({event}) "
+                            f"differ in {', '.join(differ)}: give the rules it plays with --variant")
 
     def describe(self) -> str:
         return self.command if self.protocol == "codingame" else f"{self.protocol}: {self.command}"

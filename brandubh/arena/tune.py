@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import random
 import threading
@@ -156,15 +157,40 @@ class TuneConfig:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TuneConfig":
+    def from_dict(cls, data: Any) -> "TuneConfig":
+        """The configuration a state file holds; TuneError with a sentence
+        for one of the wrong shape."""
+        def bad(why: str) -> TuneError:
+            return TuneError(f"its configuration {why}")
+
+        if not isinstance(data, dict):
+            raise bad("is not a JSON object")
         kw = dict(data)
-        kw["params"] = tuple(kw.get("params", ()))
-        kw["start"] = tuple(dict(kw.get("start", {})).items())
-        kw["c_end"] = tuple(dict(kw.get("c_end", {})).items())
+        params = kw.get("params", ())
+        if not isinstance(params, (list, tuple)) or not all(isinstance(p, str) for p in params):
+            raise bad("names its weights (params) other than as a list of names")
+        kw["params"] = tuple(params)
+        for key in ("start", "c_end"):
+            value = kw.get(key, {})
+            if not isinstance(value, dict) or not all(_finite(v) for v in value.values()):
+                raise bad(f"gives {key} other than as names with numbers")
+            kw[key] = tuple(value.items())
         try:
             return cls(**kw)
         except TypeError as exc:
-            raise TuneError(f"the state file's configuration is not one this version reads: {exc}") from None
+            raise bad(f"is not one this version reads: {exc}") from None
+        except BrandubhError as exc:
+            raise bad(f"is not one this version plays: {exc}") from None
+
+
+def _finite(value: Any) -> bool:
+    """A number (not a truth value) that is neither NaN nor infinite."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole(value: Any, low: int, high: Optional[int] = None) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= low
+            and (high is None or value <= high))
 
 
 def _clamp(x: float) -> float:
@@ -197,32 +223,61 @@ class SpsaTuner:
     # -- the state file ------------------------------------------------------------
 
     def _load(self) -> None:
+        """Read the state file back, checked whole before anything is taken
+        from it: TuneError with a sentence for a file that is not a state
+        file, is of another run, or holds what no run writes."""
+        from ..files import read_text
+
+        where = quote(self.path, 200)
         try:
-            with open(self.path, encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError) as exc:
-            raise TuneError(f"cannot read the state file {quote(self.path)}: {exc}") from None
+            data = json.loads(read_text(self.path, what="state file"))
+        except RecursionError:
+            raise TuneError(f"the state file {where} is not one of brandubh tune: its JSON is nested "
+                            "too deep") from None
+        except ValueError as exc:  # not JSON, not UTF-8, too large, cannot be read
+            raise TuneError(f"cannot read the state file {where}: {exc}") from None
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-            raise TuneError(f"{quote(self.path)} is not a state file of brandubh tune")
-        saved = TuneConfig.from_dict(data["config"])
+            raise TuneError(f"{where} is not a state file of brandubh tune")
+        missing = [key for key in ("config", "step", "games", "theta", "log") if key not in data]
+        if missing:
+            raise TuneError(f"the state file {where} lacks {', '.join(missing)}: it is not one that "
+                            "brandubh tune wrote")
+        try:
+            saved = TuneConfig.from_dict(data["config"])
+        except TuneError as exc:
+            raise TuneError(f"the state file {where}: {exc}") from None
         if saved != self.config:
             differ = [k for k, v in self.config.as_dict().items() if saved.as_dict().get(k) != v]
-            raise TuneError(f"the state file {quote(self.path)} is of another run (it differs in "
+            raise TuneError(f"the state file {where} is of another run (it differs in "
                             f"{', '.join(differ)}): give another --state, or the same settings")
-        self.theta = {k: float(v) for k, v in data["theta"].items()}
-        self.step = int(data["step"])
-        self.games = int(data["games"])
-        self.log = list(data["log"])
+        step, games, theta, log = data["step"], data["games"], data["theta"], data["log"]
+        if not _whole(step, 0, saved.steps):
+            raise TuneError(f"the state file {where} is at step {quote(step)}: a run of {saved.steps} "
+                            f"steps is at a step from 0 to {saved.steps}")
+        if not _whole(games, 0):
+            raise TuneError(f"the state file {where} counts {quote(games)} games played: a whole "
+                            "number of at least 0 was expected")
+        if not isinstance(theta, dict) or set(theta) != set(saved.params):
+            raise TuneError(f"the state file {where} holds theta (the weights so far) for other "
+                            f"weights than {', '.join(saved.params)}")
+        for name in saved.params:
+            value = theta[name]
+            if not _finite(value) or not LOW <= value <= HIGH:
+                raise TuneError(f"the state file {where} holds {quote(value)} as theta of {name}: a "
+                                f"number from {LOW:g} to {HIGH:g} was expected")
+        if not isinstance(log, list) or not all(isinstance(entry, dict) for entry in log):
+            raise TuneError(f"the state file {where} holds a log that is not a list of steps")
+        self.theta = {name: float(theta[name]) for name in saved.params}
+        self.step, self.games, self.log = step, games, log
 
     def save(self) -> None:
-        """Write the state (atomically: a reader or a crash never leaves half a file)."""
+        """Write the state whole or not at all (:func:`brandubh.files.write_whole`:
+        a reader or a crash never sees half a file, a full disk keeps the old one)."""
+        from ..files import write_whole
+
         body = {"version": STATE_VERSION, "config": self.config.as_dict(), "step": self.step,
                 "games": self.games, "theta": self.theta, "weights": self.weights(), "log": self.log}
-        tmp = f"{self.path}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(body, f, separators=(",", ":"))
-            f.write("\n")
-        os.replace(tmp, self.path)
+        write_whole(self.path, json.dumps(body, separators=(",", ":")) + "\n")
 
     @property
     def done(self) -> bool:

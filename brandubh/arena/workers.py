@@ -58,7 +58,7 @@ from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, play_game, unplayed
-from .process import Registry, marked
+from .process import Registry, marked, own_process
 
 __all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
 
@@ -87,9 +87,15 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
     killed) when the run's end of ``tasks`` closes.
 
     Messages in: ``("play", index, pickled spec)``, ``("stop", index)``.
-    Out: ``("done", index, record)``, or ``("failed", index, traceback)``
+    Out: ``("done", index, record)``, ``("skipped", index, None)`` for a
+    game stopped before its turn came, or ``("failed", index, traceback)``
     when the spec cannot be read or the record cannot be sent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to answer
+    # Ctrl-C, and the hangup of a terminal that closes (sent to the whole
+    # process group), are the run's to answer: it stops its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    own_process()  # nothing here starts a process but the programs
     os.environ[WORKER_MARK] = mark  # inherited by every program started here
     registry = Registry()
     games: queue.SimpleQueue = queue.SimpleQueue()
@@ -123,7 +129,10 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
         index, blob, abort = games.get()
         try:
             spec = pickle.loads(blob)
-            reply: tuple = ("done", index, play_game(spec, abort, registry))
+            if abort.is_set():  # stopped while it waited its turn: never begun, nothing to report
+                reply: tuple = ("skipped", index, None)
+            else:
+                reply = ("done", index, play_game(spec, abort, registry))
         except BaseException:  # a spec this worker cannot read: an arena error
             reply = ("failed", index, traceback.format_exc())
         with lock:
@@ -145,7 +154,8 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
 
 
 class _Worker:
-    """One worker process, its two pipes, and the game it has."""
+    """One worker process, its two pipes, and the games it has (the one
+    it plays, then those waiting their turn, in order)."""
 
     def __init__(self, context: Any, number: int) -> None:
         self.mark = uuid.uuid4().hex
@@ -157,7 +167,7 @@ class _Worker:
         # Only the worker holds its ends: when it dies, the run reads EOF.
         task_end.close()
         result_end.close()
-        self.spec: Optional[GameSpec] = None
+        self.specs: list[GameSpec] = []
         self.stopping = False
         self.broken = False  # a message to or from it was cut by an interrupt
         self.played = 0  # games it sent back
@@ -266,8 +276,15 @@ def _aborted(spec: GameSpec, detail: str) -> GameRecord:
     return record
 
 
+#: The games a worker holds at once: the one it plays and the next, so that
+#: it never waits for the run between two games (at 1,000 positions a move a
+#: game takes about 3 ms, and the run's answer about a tenth of that).
+DEPTH = 2
+
+
 class ProcessExecutor(Executor):
-    """Games in ``slots`` worker processes, one game a worker at a time;
+    """Games in ``slots`` worker processes, one game a worker at a time
+    and the next waiting in the worker (:data:`DEPTH`);
     the workers start when the executor is made and are reused for every
     game until :meth:`close` (keep one executor for a whole run, or many
     runs). ``start_method`` is multiprocessing's (``spawn``; ``forkserver``
@@ -317,6 +334,10 @@ class ProcessExecutor(Executor):
 
     # -- playing ------------------------------------------------------------------
 
+    @property
+    def capacity(self) -> int:
+        return self.slots * DEPTH
+
     def submit(self, spec: GameSpec) -> None:
         if self._closed:
             raise RuntimeError("this executor is closed")
@@ -326,12 +347,14 @@ class ProcessExecutor(Executor):
             self._ready.append((spec, unplayed(spec, "error", "the game cannot be sent to a worker "
                                                                "process:\n" + traceback.format_exc())))
             return
-        slot = next(i for i, w in enumerate(self._workers) if w.spec is None)
+        # The worker with the fewest games (the first of those): the games
+        # spread over the workers, and an idle one always takes the next.
+        slot = min(range(len(self._workers)), key=lambda i: (len(self._workers[i].specs), i))
         worker = self._workers[slot]
-        if not worker.alive() or worker.broken:  # lost or killed: a new worker in its place
+        if not worker.specs and (not worker.alive() or worker.broken):  # lost: a new worker in its place
             self._retire(worker)
             worker = self._workers[slot] = self._start()
-        worker.spec = spec
+        worker.specs.append(spec)
         worker.broken = True  # until the message is all written
         try:
             worker.tasks.send(("play", spec.index, blob))
@@ -341,21 +364,19 @@ class ProcessExecutor(Executor):
 
     @property
     def running(self) -> int:
-        return len(self._ready) + sum(1 for w in self._workers if w.spec is not None)
+        return len(self._ready) + sum(len(w.specs) for w in self._workers)
 
     def finished(self, timeout: float) -> list[tuple[GameSpec, Optional[GameRecord]]]:
         done = self._ready
         self._ready = []
-        busy = [w for w in self._workers if w.spec is not None]
+        busy = [w for w in self._workers if w.specs]
         if not busy:
             return done
         ready = set(wait_any([w.results for w in busy] + [w.process.sentinel for w in busy],
                              timeout=0 if done else timeout))
         for worker in busy:
             if worker.results in ready or worker.process.sentinel in ready:
-                spec = worker.spec
-                assert spec is not None
-                done.append((spec, self._take(worker, spec)))
+                done.extend(self._take(worker))
         # In the order they were started, so that two done at once are
         # reported alike on every run.
         done.sort(key=lambda pair: pair[0].index)
@@ -371,28 +392,58 @@ class ProcessExecutor(Executor):
         worker.broken = False
         return message
 
-    def _take(self, worker: _Worker, spec: GameSpec) -> Optional[GameRecord]:
-        """The game's record; None when its worker was lost (to be played
-        again), an error record when it was lost too often or failed."""
-        message = self._receive(worker)
-        worker.spec = None
-        worker.stopping = False
-        if message is not None and message[1] == spec.index:
+    def _take(self, worker: _Worker) -> list[tuple[GameSpec, Optional[GameRecord]]]:
+        """The records the worker has sent (at least one is there, or its
+        end); when it was lost, each of its games with None (to be played
+        again), or an error record for one lost too often."""
+        out: list[tuple[GameSpec, Optional[GameRecord]]] = []
+        while worker.specs:
+            message = self._receive(worker)
+            spec = worker.specs[0]
+            if message is None or message[1] != spec.index:
+                break
+            worker.specs.pop(0)
             worker.played += 1
-            return self._record(spec, message)
+            if message[0] != "skipped":  # a game stopped before it began is not reported
+                out.append((spec, self._record(spec, message)))
+            if not worker.results.poll():
+                break
+        else:
+            worker.stopping = False
+            return out
+        if message is not None and message[1] == spec.index:  # more to come: it is still playing
+            return out
         code = worker.process.exitcode
         self._retire(worker)  # a new worker takes its place at the next game
+        lost_specs, worker.specs = worker.specs, []
+        worker.stopping = False
         if not worker.played and code is not None and code > 0:
             raise WorkerError(f"a worker process could not start (exit code {code}; what it said is on "
                               "standard error). A script that makes a ProcessExecutor must do its work "
                               "under 'if __name__ == \"__main__\":', since each worker imports the "
                               "script's main module")
-        lost = self._losses.get(spec.index, 0) + 1
-        self._losses[spec.index] = lost
-        if lost >= MAX_LOSSES:
-            return unplayed(spec, "error", f"the game was lost with its worker process {lost} times")
-        self.replayed += 1
-        return None
+        # The game it was playing is lost with it; those waiting their turn
+        # never began: a new worker in its place takes them, as they were.
+        playing, waiting = lost_specs[:1], lost_specs[1:]
+        if waiting:
+            slot = self._workers.index(worker)
+            worker = self._workers[slot] = self._start()
+            for spec in waiting:
+                worker.specs.append(spec)
+                try:
+                    worker.tasks.send(("play", spec.index, pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)))
+                except OSError:  # dead at once: the next finished() sees it
+                    break
+        for spec in playing:
+            lost = self._losses.get(spec.index, 0) + 1
+            self._losses[spec.index] = lost
+            if lost >= MAX_LOSSES:
+                out.append((spec, unplayed(spec, "error", f"the game was lost with its worker process {lost} "
+                                                          "times")))
+            else:
+                self.replayed += 1
+                out.append((spec, None))
+        return out
 
     @staticmethod
     def _record(spec: GameSpec, message: tuple) -> GameRecord:
@@ -409,19 +460,21 @@ class ProcessExecutor(Executor):
 
     def stop(self) -> None:
         """Tell every game out to stop at its next turn (its programs are
-        killed); their records still come through :meth:`finished`."""
+        killed; a game still waiting its turn stops before its first);
+        their records still come through :meth:`finished`."""
         for worker in self._workers:
-            if worker.spec is not None and not worker.stopping and not worker.broken:
+            if worker.specs and not worker.stopping and not worker.broken:
                 worker.stopping = True
                 try:
-                    worker.tasks.send(("stop", worker.spec.index))
+                    for spec in worker.specs:
+                        worker.tasks.send(("stop", spec.index))
                 except OSError:  # it died: finished() sees it
                     pass
 
     def interrupt(self) -> list[GameRecord]:
         left = [record for _, record in self._ready if record is not None]
         self._ready = []
-        busy = [w for w in self._workers if w.spec is not None]
+        busy = [w for w in self._workers if w.specs]
         for worker in busy:
             if worker.broken:  # a message cut half-way: nothing more can be read from it
                 self._retire(worker)
@@ -435,21 +488,27 @@ class ProcessExecutor(Executor):
             ready = set(wait_any([w.results for w in waiting] + [w.process.sentinel for w in waiting],
                                  timeout=rest))
             for worker in list(waiting):
-                if worker.results in ready or worker.process.sentinel in ready:
-                    waiting.remove(worker)
-                    spec = worker.spec
-                    assert spec is not None
+                if worker.results not in ready and worker.process.sentinel not in ready:
+                    continue
+                while worker.specs:
+                    spec = worker.specs[0]
                     message = self._receive(worker)
-                    if message is not None and message[1] == spec.index:
-                        left.append(self._record(spec, message))
-                        worker.spec = None
-                    else:
+                    if message is None or message[1] != spec.index:
                         self._retire(worker)
+                        waiting.remove(worker)
+                        break
+                    if message[0] != "skipped":
+                        left.append(self._record(spec, message))
+                    worker.specs.pop(0)
+                    if not worker.results.poll():
+                        break
+                if not worker.specs and worker in waiting:
+                    waiting.remove(worker)
         for worker in busy:
-            if worker.spec is not None:  # its worker died, or did not answer in time
+            if worker.specs:  # its worker died, or did not answer in time
                 self._retire(worker)
-                left.append(_aborted(worker.spec, "the run was interrupted"))
-                worker.spec = None
+                left.extend(_aborted(spec, "the run was interrupted") for spec in worker.specs)
+                worker.specs = []
             worker.stopping = False
         left.sort(key=lambda record: record.index)
         return left

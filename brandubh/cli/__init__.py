@@ -12,6 +12,7 @@
     brandubh show GAME_FILE [--ply N] [--svg OUT]
     brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
     brandubh serve [--host H] [--port N]
+    brandubh host [--host H] [--port N] [--db FILE]
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     # One module a command, in the order --help lists them.
-    from . import (analyse, bench, codingame, match, opentafl, perft, play, referee, selfplay, serve, show, train,
-                   tune)
+    from . import (analyse, bench, codingame, host, match, opentafl, perft, play, referee, selfplay, serve, show,
+                   train, tune)
 
     for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, analyse,
-                    serve):
+                    serve, host):
         command.register(sub)
     return parser
 
@@ -57,6 +58,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return 0
     args = parser.parse_args(given)
+    if argv is None and args.command in ("match", "referee", "tune"):
+        # The command's own process (not a caller's, which may start
+        # children of its own): what its programs leave behind is its to end.
+        from ..arena.process import own_process
+
+        own_process()
     try:
         return args.run(args)
     except BrandubhError as exc:

@@ -81,11 +81,13 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh analyse`` with parsed arguments; the exit status."""
     from ..files import check_writable
+    from ..records import load_record
     from ..review import review_moves, reviewed
-    from .play import load_game
+    from .play import GAME_LIMIT
 
     stream = sys.stdout if out is None else out
-    game = load_game(args.game_file, number=args.game)
+    record = load_record(args.game_file, 1 if args.game is None else args.game, limit=GAME_LIMIT)
+    game = record.game
     outputs = _outputs(args)
     for flag, path in outputs:
         if path != "-":
@@ -110,22 +112,24 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     review = reviewed(game, moves, args.budget)
     if not args.quiet and args.json != "-":
         stream.write(review.table())
-    _write(review, game, args, stream)
+    _write(review, record, args, stream)
     if stopped:
         print(f"stopped by Ctrl-C after {len(moves)} of {game.ply} moves", file=sys.stderr)
         return 130
     return 0
 
 
-def _write(review: Any, game: Any, args: argparse.Namespace, stream: TextIO) -> None:
+def _write(review: Any, loaded: Any, args: argparse.Namespace, stream: TextIO) -> None:
+    import dataclasses
+
     from ..files import write_whole
     from ..views.graph import chance_graph
 
     def record() -> Any:
-        from ..records import GameRecord
-
-        return GameRecord(game, comments={m.ply: m.comment for m in review.moves if m.comment},
-                          marks={m.ply: m.mark for m in review.moves if m.mark})
+        # The record read, its label and tags kept, with the review's marks and comments.
+        comments = {**loaded.comments, **{m.ply: m.comment for m in review.moves if m.comment}}
+        return dataclasses.replace(loaded, comments=comments,
+                                   marks={**loaded.marks, **{m.ply: m.mark for m in review.moves if m.mark}})
 
     texts = {
         "--json": lambda: json.dumps(review.as_dict(), indent=1) + "\n",

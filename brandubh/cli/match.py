@@ -48,6 +48,13 @@ CodinGame puzzle's protocol, or protocol=opentafl,cmd=COMMAND, an engine for
 OpenTafl speaking its engine protocol. Players are named A, B, C... in the
 order given.
 
+The CodinGame protocol cannot tell a program the rules: such a program is
+taken to play the puzzle's (the codingame preset), which is then the
+match's default, and a match under other rules refuses it unless
+rules=RULES,cmd=COMMAND says the program plays those (repetitions and the
+move cap, which a program is never shown, may differ). OpenTafl's protocol
+tells its engines the match's rules.
+
 This is a front door to the same arena as 'brandubh referee'."""
 
 _EPILOG = """\
@@ -58,10 +65,14 @@ examples:
   brandubh match "level=4" "level=3" --games 2000 --ray auto
   brandubh match "level=2" "level=1" "budget=5000" --games 20
   brandubh match "level=3" "cmd=python3 my_bot.py" --first-ms 100 --turn-ms 50
+  brandubh match "level=3" "cmd=brandubh codingame --level 2"     # codingame rules
+  brandubh match "level=3" "rules=brandubh,cmd=brandubh codingame --variant brandubh" --variant brandubh
   brandubh match "protocol=opentafl,cmd=brandubh opentafl --level 3" "level=2"
 
-Exit status: 0, 1 when the arena itself failed a game, 2 for bad arguments,
-130 when interrupted (the games finished by then are reported)."""
+Exit status: 0, 1 when the arena itself failed a game or an output could
+not be written (a full disk: the match stops, the games finished by then
+are reported), 2 for bad arguments, 130 when interrupted (the games finished
+by then are reported)."""
 
 
 def register(subparsers) -> None:
@@ -72,7 +83,7 @@ def register(subparsers) -> None:
     p.add_argument("players", metavar="PLAYER", nargs="+",
                    help='a setting ("level=5", "budget=20000,ring=45"), "cmd=COMMAND" or '
                         '"protocol=opentafl,cmd=COMMAND"; two or more')
-    add_event_arguments(p, games=200, jobs=None, variant="brandubh", first_ms=None, turn_ms=None,
+    add_event_arguments(p, games=200, jobs=None, variant=None, first_ms=None, turn_ms=None,
                         random_plies=2)
     p.set_defaults(run=run)
 
@@ -85,4 +96,12 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
     if len(args.players) < 2:
         raise ArgumentError("a match needs at least two players")
     players = [parse_player(text, name) for text, name in zip(args.players, player_names(len(args.players)))]
-    return run_command(event_from_args(args, players), args, stdout, stderr)
+    started: list = []  # the worker processes, started while the openings are drawn
+    try:
+        event = event_from_args(args, players, started)
+    except BaseException:
+        for executor in started:
+            if executor is not None:
+                executor.close()
+        raise
+    return run_command(event, args, stdout, stderr, prestarted=started)

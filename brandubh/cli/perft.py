@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Callable, Iterator, Optional, TextIO
+from typing import Any, Callable, Iterator, Optional, TextIO, cast
 
 from ..core import kernels
 from ..core.position import move_text
 from ..core.record import PerftStats, Rules, divide, perft_stats
-from ..notation import SETUP
+from ..notation import SETUP, move_split, position_cells, row_text, square_parse
 from ..variant import as_variant
 
 __all__ = ["register", "run"]
@@ -41,10 +41,24 @@ def register(sub: Any) -> None:
 ROOT_BY_ROOT = 5
 
 
-def root_counts(depth: int, position: str, variant: Any, full: bool) -> Iterator[tuple[str, PerftStats]]:
+def root_counts(depth: int, position: str, variant: Any, full: bool,
+                slides: bool = False) -> Iterator[tuple[str, PerftStats]]:
     """Perft below each move of ``position``, one root move at a time, in
     the order :func:`brandubh.divide` gives them (a move that ends the game
-    before the last ply has nothing below it, as the engine counts)."""
+    before the last ply has nothing below it, as the engine counts). With
+    ``slides``, every move is a slide: nothing is captured, nothing ends.
+
+    >>> counts = {m: s.leaves for m, s in root_counts(2, SETUP, 'brandubh', False, slides=True)}
+    >>> counts == divide(2, SETUP, 'brandubh', slides=True), counts['d1b1']
+    (True, 24)
+    """
+    if slides:
+        for text in divide(1, position, variant, slides=True):
+            if depth == 1:
+                yield text, PerftStats(1, 0, 0)
+            else:
+                yield text, perft_stats(depth - 1, slid(position, text), variant, slides=True, bulk=not full)
+        return
     root = Rules(position, variant)
     for move, captured, outcome, _winner in root.legal():
         if depth == 1:
@@ -57,6 +71,20 @@ def root_counts(depth: int, position: str, variant: Any, full: bool) -> Iterator
         child = root.clone()
         child.play(move)
         yield move_text(move), perft_stats(depth - 1, child.position, variant, bulk=not full)
+
+
+def slid(position: str, move: str) -> str:
+    """The position after ``move`` (``d1c1``) as a slide: the piece moved,
+    nothing captured, the other side to move.
+
+    >>> slid('7/7/7/3k3/7/7/a6 a', 'a1a5')
+    '7/7/a6/3k3/7/7/7 d'
+    """
+    rows, side = cast("tuple[tuple[tuple[str, ...], ...], str]", position_cells(position))
+    f0, r0, f1, r1 = (n for name in move_split(move) for n in cast("tuple[int, int]", square_parse(name)))
+    cells = [list(row) for row in rows]
+    cells[6 - r1][f1], cells[6 - r0][f0] = cells[6 - r0][f0], ""
+    return "/".join(row_text(row) for row in cells) + (" d" if side == "a" else " a")
 
 
 def _progress(stream: TextIO) -> Callable[[str], None]:
@@ -74,7 +102,7 @@ def _progress(stream: TextIO) -> Callable[[str], None]:
 def run(args: argparse.Namespace) -> int:
     """Run ``brandubh perft`` with parsed arguments; the exit status."""
     variant = as_variant(args.variant)
-    if args.depth >= ROOT_BY_ROOT and not args.slides:
+    if args.depth >= ROOT_BY_ROOT:
         return _run_by_root(args, variant)
     return _run_at_once(args, variant)
 
@@ -83,11 +111,12 @@ def _run_by_root(args: argparse.Namespace, variant: Any) -> int:
     """Perft a root move at a time: progress on a terminal, --divide lines
     as they come, and a line saying how far it got on Ctrl-C."""
     show = _progress(sys.stderr)
-    moves = len(Rules(args.position, variant).moves())
+    moves = (len(divide(1, args.position, variant, slides=True)) if args.slides
+             else len(Rules(args.position, variant).moves()))
     leaves = captures = endings = done = 0
     t0 = time.perf_counter()
     try:
-        for move, stats in root_counts(args.depth, args.position, variant, args.full):
+        for move, stats in root_counts(args.depth, args.position, variant, args.full, args.slides):
             done += 1
             leaves += stats.leaves
             captures += stats.captures

@@ -2,7 +2,8 @@
 
     brandubh play                                # you have the attackers, level 3
     brandubh play --level 5 --side defenders
-    brandubh play --variant codingame --load saved.txt
+    brandubh play --variant codingame
+    brandubh play --load games.txt --game 3      # go on with game 3 of a file of games
 
 A small loop over :class:`~brandubh.Game` and :class:`~brandubh.Bot`: every
 rule, every refusal and every ending is the game's own. The board is drawn
@@ -380,6 +381,8 @@ examples:
   brandubh play --level 5 --side defenders
   brandubh play --variant codingame
   brandubh play --load saved.txt          (a game text, as 'save FILE' writes it)
+  brandubh play --load games.txt --game 3 (game 3 of 'match --games-out')
+  brandubh play --load record.otg         (an OpenTafl game record)
 
 The engine accepts a draw when its own search scores the position 500 or
 more worse for it than the set-up (about two and a half soldiers, or a
@@ -406,7 +409,11 @@ def register(subparsers: Any) -> None:
                    help="a preset (brandubh, codingame, modern, opentafl) or a quoted line of "
                         "field=value pairs (default brandubh; a loaded game keeps its own)")
     p.add_argument("--load", metavar="FILE", default=None,
-                   help="go on with a saved game text, as 'save FILE' writes it")
+                   help="go on with a saved game: a game text, as 'save FILE' writes it, a file of "
+                        "games ('match --games-out'), a 'referee --save' record or an OpenTafl game "
+                        "record (.otg); '-' reads standard input")
+    p.add_argument("--game", type=whole(1), default=None, metavar="N",
+                   help="with --load, game N of a file of several (default the first)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="any text: the engine plays the same way again (default: a fresh one each time)")
     p.add_argument("--ascii", action="store_true", help="draw the board in plain ASCII")
@@ -414,14 +421,16 @@ def register(subparsers: Any) -> None:
 
 
 def load_game(path: str, attackers: str = "p1", number: Optional[int] = None) -> "Game":
-    """The game in a game text file ('-' for standard input); a
-    :class:`~brandubh.errors.ArgumentError` saying why when it cannot be
-    read or a move in it is refused."""
+    """Game ``number`` (from 1; None for the first) of a game file ('-'
+    for standard input): any text :func:`brandubh.texts.read_texts` reads.
+    An :class:`~brandubh.errors.ArgumentError` saying why, the file and the
+    line named, when it cannot be read, is not a game, has no game
+    ``number``, or a move in it is refused."""
     from ..game import Game
 
     text = read_text(path, GAME_LIMIT, "game file")
     try:
-        return Game.read(text, attackers=attackers)
+        return Game.read(text, attackers=attackers, number=1 if number is None else number)
     except ArgumentError as error:
         raise ArgumentError(f"{path}: {error}") from None
 
@@ -437,8 +446,10 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input,
     if args.load is not None:
         if args.variant is not None:
             raise ArgumentError("--load takes the rules from the game file: leave out --variant")
-        game = load_game(args.load, attackers)
+        game = load_game(args.load, attackers, args.game)
     else:
+        if args.game is not None:
+            raise ArgumentError("--game picks a game of the file --load reads: give --load FILE too")
         game = Game(attackers, variant=args.variant)
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     bot = Bot(args.level, seed=seed)

@@ -31,7 +31,9 @@ program wrote on standard error is kept with the game (--save). Answers are
 read as the puzzle's referee reads them: "d2c2", "D2C2" and "d2 c2" alike.
 
 The rules are the codingame preset unless --variant says otherwise; every
-ending, repetition included, is the rule set's. Colours alternate: A (the
+ending, repetition included, is the rule set's. The CodinGame protocol
+cannot tell a program the rules: --variant says which rules the two
+programs play, and both are held to them. Colours alternate: A (the
 first BOT) attacks in games 1, 3, 5..., B in games 2, 4, 6..., and each
 opening is played twice, once each way.
 
@@ -54,7 +56,8 @@ examples:
 The summary gives each program's wins, draws and losses, in all and by side,
 the score, the Elo difference A - B with a 95% interval, how the games
 ended, the faults, and each program's answer times (median and worst). Exit
-status: 0, 1 when the referee itself failed a game, 2 for bad arguments,
+status: 0, 1 when the referee itself failed a game or an output could not
+be written (a full disk: the run stops with its summary), 2 for bad arguments,
 130 when interrupted (the games finished by then are reported)."""
 
 
@@ -74,5 +77,15 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
         stderr: Optional[TextIO] = None) -> int:
     """Run ``brandubh referee`` with parsed arguments; the exit status."""
-    players = [ProcessPlayer(args.bot_a, name="A"), ProcessPlayer(args.bot_b, name="B")]
-    return run_command(event_from_args(args, players), args, stdout, stderr)
+    # Two programs and no one else: --variant is the rules they are said to play.
+    players = [ProcessPlayer(args.bot_a, name="A", rules=args.variant),
+               ProcessPlayer(args.bot_b, name="B", rules=args.variant)]
+    started: list = []  # the worker processes, started while the openings are drawn
+    try:
+        event = event_from_args(args, players, started)
+    except BaseException:
+        for executor in started:
+            if executor is not None:
+                executor.close()
+        raise
+    return run_command(event, args, stdout, stderr, prestarted=started)

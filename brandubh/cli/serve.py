@@ -21,8 +21,9 @@ Serve a page to play brandubh against the engine in a browser, and to step
 through saved games: click a piece to see where it may go, click a target;
 undo, resign, offer a draw, ask for the score and best line, copy or
 download the game text; open a saved game (a game text, a 'brandubh match
---games-out' file or a 'brandubh referee --save' record) and step through
-it move by move, or play on from any move of it.
+--games-out' file, a 'brandubh referee --save' record or an OpenTafl game
+record, .otg) and step through it move by move, or play on from any move
+of it.
 
 The server listens on 127.0.0.1 only, unless --host says otherwise; Ctrl-C
 stops it. It serves at most {connections} connections at once (the next wait their

@@ -4,10 +4,17 @@
     brandubh show game.txt --ply 12        # after the first 12 moves
     brandubh show game.txt --ply -1        # one move before the end
     brandubh show game.txt --svg end.svg   # the same board as an SVG picture
+    brandubh show games.txt --game 3       # game 3 of a file of several
+    brandubh show record.otg               # an OpenTafl game record
 
-The game file is a game text (docs/rules.md, "Game text"), as
-``Game.as_text()``, ``brandubh play``'s ``save FILE`` and the arena's logs
-write it; ``-`` reads it from standard input. The board is drawn by
+The game file is any game text this package reads
+(:func:`brandubh.texts.read_texts`; docs/records.md): a game text
+(docs/rules.md, "Game text") as ``Game.as_text()``, ``brandubh play``'s
+``save FILE`` and the arena's logs write it, annotated or not; a file of
+several games after ``#`` lines, as ``brandubh match --games-out`` writes
+it (``--game N`` picks one, the first by default); a ``referee --save``
+record; an OpenTafl game record (``.otg``). ``-`` reads it from standard
+input. The board is drawn by
 :func:`brandubh.views.text.diagram` (Unicode when the output can write it, ASCII
 with ``--ascii``) and :func:`brandubh.views.svg.board`, with the last move
 marked and what it captured.
@@ -51,10 +58,12 @@ if TYPE_CHECKING:
 __all__ = ["register", "run", "at_ply"]
 
 _DESCRIPTION = """\
-Print the board of a saved game (a game text, as 'brandubh play' saves it
-and Game.as_text() writes it) at its end or after any number of its moves,
-with whose move it is, the last move and what it captured; or draw it as an
-SVG picture."""
+Print the board of a saved game at its end or after any number of its
+moves, with whose move it is, the last move and what it captured; or draw
+it as an SVG picture. The game file is a game text (as 'brandubh play'
+saves it and Game.as_text() writes it), a file of several games (as
+'brandubh match --games-out' writes it: --game N picks one), a 'brandubh
+referee --save' record, or an OpenTafl game record (.otg)."""
 
 _EPILOG = """\
 examples:
@@ -62,8 +71,11 @@ examples:
   brandubh show game.txt --ply 12
   brandubh show game.txt --ply -1 --ascii
   brandubh show game.txt --svg board.svg --flipped
+  brandubh show games.txt --game 3
+  brandubh show record.otg --ply 10
 
-Exit status: 0, 2 for a file that cannot be read or a ply out of range."""
+Exit status: 0, 2 for a file that cannot be read, is not a game or has no
+game N, or a ply out of range."""
 
 
 def register(subparsers: Any) -> None:
@@ -71,7 +83,13 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "show", help="print or draw a position of a saved game",
         description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game_file", metavar="GAME_FILE", help="a game text file ('-' reads standard input)")
+    from ..argtypes import whole
+
+    p.add_argument("game_file", metavar="GAME_FILE",
+                   help="a game file: a game text, a file of games, a referee record or an OpenTafl "
+                        "record ('-' reads standard input)")
+    p.add_argument("--game", type=whole(1), default=1, metavar="N",
+                   help="game N of a file of several (default 1, the first)")
     p.add_argument("--ply", type=int, default=None, metavar="N",
                    help="the board after the first N moves (default: the end); a negative N counts "
                         "back from the end")
@@ -82,6 +100,9 @@ def register(subparsers: Any) -> None:
                    help="the picture's width and height (default 400)")
     p.add_argument("--flipped", action="store_true", help="the board seen from the other side")
     p.add_argument("--ascii", action="store_true", help="print the board in plain ASCII")
+    p.add_argument("--score", action="store_true",
+                   help="also search the position shown (48,000 positions) and print its score for the side "
+                        "to move, as a centred score and a win chance, with the best line (docs/review.md)")
     p.set_defaults(run=run)
 
 
@@ -116,7 +137,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     from ..views.text import diagram
 
     stream = sys.stdout if out is None else out
-    game = load_game(args.game_file)
+    game = load_game(args.game_file, number=args.game)
     total = game.ply
     shown = at_ply(game, args.ply)
     if args.svg is not None:
@@ -136,4 +157,11 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     print(f"rules {game.variant.as_string()}; ply {shown.ply} of {total}", file=stream)
     if shown.ply:
         print(textwrap.fill("moves: " + " ".join(shown.shown), width=78, subsequent_indent="  "), file=stream)
+    if args.score:
+        from ..session import analyse
+
+        if shown.status != "active":
+            print("score: the game is over", file=stream)
+        else:
+            print(textwrap.fill(analyse(shown).sentence, width=78, subsequent_indent="  "), file=stream)
     return 0

@@ -12,6 +12,7 @@ import time
 from typing import Any, Optional, TextIO
 
 from ..argtypes import real, whole
+from ..arena.command import signals_interrupt
 from ..arena.event import default_jobs
 from ..arena.stats import Progress
 from ..arena.tune import DEFAULT_C_END, SpsaTuner, TuneConfig
@@ -41,8 +42,8 @@ examples:
   brandubh match "budget=20000,weights=tuned.json" "budget=20000" --sprt 0,10
 
 Exit status: 0 when the run is done (or has reached --until), 2 for bad
-arguments, 130 when interrupted (the state is saved: run the same command
-to go on)."""
+arguments, 130 when interrupted by Ctrl-C, SIGTERM or SIGHUP (the state and
+the weights so far are saved: run the same command to go on)."""
 
 
 def _named_floats(text: str) -> tuple[tuple[str, float], ...]:
@@ -56,6 +57,14 @@ def _named_floats(text: str) -> tuple[tuple[str, float], ...]:
         if not eq:
             raise argparse.ArgumentTypeError(f"{part!r} is not name=number")
     return tuple(out)
+
+
+def _say(text: str, stream: TextIO) -> None:
+    """A line on ``stream``, unless the stream is gone (a closed terminal)."""
+    try:
+        print(text, file=stream, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def register(subparsers) -> None:
@@ -118,6 +127,14 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
         except ArgumentError as error:
             raise ArgumentError(f"{what}: {error}") from None
     jobs = args.jobs or default_jobs()
+    # SIGTERM and SIGHUP end the run as Ctrl-C does, from here on: saved,
+    # not lost, and the workers stopped.
+    with signals_interrupt():
+        return _play(args, config, state, jobs, stdout, stderr)
+
+
+def _play(args: argparse.Namespace, config: TuneConfig, state: str, jobs: int, stdout: TextIO,
+          stderr: TextIO) -> int:
     executor: Any
     if args.ray:
         from ..arena.cluster import RayExecutor
@@ -151,12 +168,15 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None, stderr: Optio
 
         more = None if args.until is None else max(0, args.until - tuner.step)
         try:
-            tuner.run(on_step, max_steps=more)
-        except KeyboardInterrupt:
-            progress.close()
-            write_out()
-            print(f"interrupted at step {tuner.step}: state saved in {state}; the same command "
-                  "goes on from there", file=stderr)
+            try:
+                tuner.run(on_step, max_steps=more)
+            except KeyboardInterrupt:
+                progress.close()
+                write_out()
+                _say(f"interrupted at step {tuner.step}: state saved in {state} and the weights "
+                     f"so far in {args.out}; the same command goes on from there", stderr)
+                return 130
+        except KeyboardInterrupt:  # a second Ctrl-C while saving: what was saved stays
             return 130
         progress.close()
         write_out()

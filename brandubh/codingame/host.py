@@ -25,7 +25,21 @@ from .. import notation
 from ..errors import quote
 from .turns import turn_input
 
-__all__ = ["Session"]
+__all__ = ["Session", "RULES", "JUDGED_BY_THE_HOST"]
+
+TITLE = "CodinGame"
+"""The protocol's name in sentences."""
+
+RULES = "codingame"
+"""The rules a program speaking this protocol plays: the protocol tells it a
+board and a move, never the rules, so it plays the puzzle's (a protocol that
+tells them, as OpenTafl's does, has no ``RULES``)."""
+
+JUDGED_BY_THE_HOST = ("repetition", "repeat", "repeat_counts_start", "ply_cap", "quiet_cap")
+"""The rule fields a program of this protocol never needs to know: they
+count the game's history, which it is never shown, and the host alone
+judges them. A rule set that differs from :data:`RULES` only in these is
+still the one it plays."""
 
 
 class Session:

@@ -83,7 +83,9 @@ class Config:
         self.event()  # a bad configuration is refused here, not at the first game
 
     def event(self) -> Event:
-        players = [ProcessPlayer(c, name=n, cwd=self.cwd, stderr_limit=self.stderr_limit)
+        # The two programs are said to play the configuration's rules (the
+        # protocol cannot tell them).
+        players = [ProcessPlayer(c, name=n, cwd=self.cwd, stderr_limit=self.stderr_limit, rules=self.variant)
                    for c, n in zip(self.commands, ("A", "B"))]
         limits = Limits(first_ms=self.first_ms, turn_ms=self.turn_ms, startup_ms=self.startup_ms,
                         time_scale=self.time_scale, lenient=self.lenient, hang_ms=self.hang_ms)

@@ -196,14 +196,15 @@ class Table:
 
 
 def read_games(text: str, most: Optional[int] = None) -> list[tuple[str, "Game"]]:
-    """The games in a saved text, each with a label: one game text (as
+    """The games in a saved text, each with a label: any text
+    :func:`brandubh.records.read_records` reads (one game text, as
     :meth:`Game.as_text <brandubh.Game.as_text>`, ``brandubh play``'s
-    ``save`` and ``brandubh referee --save`` write it), several after ``#``
-    lines (``brandubh match --games-out``), or a game record of ``referee
-    --save`` (its JSON, whose ``text`` is the game). A
-    :class:`RequestError` saying which game and what is wrong otherwise,
-    or, when the text holds more than ``most`` games, how many it holds
-    (before any is read).
+    ``save`` and ``brandubh referee --save`` write it; several after ``#``
+    lines, as ``brandubh match --games-out`` writes them; a game record of
+    ``referee --save``, its JSON; an OpenTafl game record). A
+    :class:`RequestError` saying which game, which line and what is wrong
+    otherwise, or, when the text holds more than ``most`` games, how many
+    it holds (before any is played through).
 
     >>> games = read_games('# the first\\nvariant brandubh\\nmoves d2c2\\n\\nvariant codingame\\nmoves d1c1 d3c3\\n')
     >>> [(label, game.ply) for label, game in games]
@@ -211,68 +212,26 @@ def read_games(text: str, most: Optional[int] = None) -> list[tuple[str, "Game"]
     >>> read_games('variant brandubh\\nmoves d1d4\\n')
     Traceback (most recent call last):
     ...
-    brandubh.serve.api.RequestError: game 1 (line 1): move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
+    brandubh.serve.api.RequestError: line 2: move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
     >>> read_games('variant brandubh\\nmoves\\n\\n' * 3, most=2)
     Traceback (most recent call last):
     ...
     brandubh.serve.api.RequestError: the text holds 3 games; at most 2 saved games are kept open at once: open it in parts
     """
-    from ..game import Game
+    from ..records import read_game_texts
+    from ..texts import read_texts
 
-    if text.lstrip().startswith("{"):
-        try:
-            record = json.loads(text)
-        except RecursionError:
-            raise RequestError("the text starts like JSON but is nested too deeply to read: paste a game text, "
-                               "or a game record as brandubh referee --save writes it") from None
-        except ValueError:
-            raise RequestError("the text starts like JSON but is not JSON: paste a game text, "
-                               "or a game record as brandubh referee --save writes it") from None
-        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            raise RequestError("a JSON game record needs a \"text\" field holding the game text")
-        text = record["text"]
-    blocks: list[tuple[int, str, list[str]]] = []
-    lines: list[str] = []
-    label, first = "", 0
-
-    def close() -> None:
-        nonlocal label, lines
-        if lines:
-            blocks.append((first, label or f"game {len(blocks) + 1}", lines))
-        label, lines = "", []
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if line.startswith("#"):
-            close()
-            label = line.lstrip("#").strip()
-        elif not line:
-            if lines:
-                close()
-        else:
-            word = line.split()[0]
-            if lines and any(seen.split()[0] == word for seen in lines):
-                close()  # a second variant line: the next game, with no blank line between
-            if not lines:
-                first = number
-            lines.append(line)
-    close()
-    if not blocks:
-        raise RequestError("there is no game in the text: a game text has a variant line and a moves line, "
-                           "as 'variant brandubh' and 'moves d2c2 d3c3'")
-    if most is not None and len(blocks) > most:
-        raise RequestError(f"the text holds {len(blocks)} games; at most {most} saved games are kept open at "
-                           "once: open it in parts")
-    games = []
-    for index, (number, name, body) in enumerate(blocks, 1):
-        where = f"game {index} (line {number})"
-        game_text = "\n".join(body) + "\n"
-        try:
-            game = Game.read(game_text)
-        except BrandubhError as error:
-            raise RequestError(f"{where}: {error}") from None
-        games.append((name, game))
-    return games
+    try:
+        found = read_texts(text)
+        if most is not None and len(found) > most:
+            raise RequestError(f"the text holds {len(found)} games; at most {most} saved games are kept open at "
+                               "once: open it in parts")
+        records = read_game_texts(found)
+    except RequestError:
+        raise
+    except BrandubhError as error:
+        raise RequestError(str(error)) from None
+    return [(record.label or f"game {number}", record.game) for number, record in enumerate(records, 1)]
 
 
 # -- reading a request ------------------------------------------------------------

@@ -53,9 +53,9 @@ def chance_graph(chances: Sequence[float], *, marks: Mapping[int, str] = {}, wid
         if mark in MARK_COLOURS and 0 <= ply < len(points):
             parts.append(f'<circle cx="{x(ply):.1f}" cy="{y(points[ply]):.1f}" r="3.5" '
                          f'fill="{MARK_COLOURS[mark]}"><title>move {ply} {escape(mark)}</title></circle>')
-    parts.append(f'<text x="{width - pad - 2}" y="{pad + 11}" text-anchor="end" font-size="11" '
-                 'font-family="sans-serif" fill="#555">defenders</text>')
-    parts.append(f'<text x="{width - pad - 2}" y="{height - pad - 3}" text-anchor="end" font-size="11" '
-                 'font-family="sans-serif" fill="#ddd">attackers</text>')
+    label = ('text-anchor="end" font-size="11" font-family="sans-serif" fill="#444" stroke="#f4efe6" '
+             'stroke-width="3" paint-order="stroke"')
+    parts.append(f'<text x="{width - pad - 2}" y="{pad + 11}" {label}>defenders</text>')
+    parts.append(f'<text x="{width - pad - 2}" y="{height - pad - 3}" {label}>attackers</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -1,0 +1,152 @@
+"""A bounded load test of ``brandubh host`` on the loopback: the figures of
+docs/host.md ("Load"). A script, not a test: nothing here asserts a time.
+
+    python bench/host_load.py [--games 50] [--plies 40] [--watchers 1]
+
+It starts ``brandubh host --port 0`` on a fresh store in a temporary folder
+(a process of its own, so that its memory is its own), then plays ``--games``
+games at once, each on a thread of its own: both seats' moves (a random
+legal one each, read from the last state) on one kept-alive connection,
+and ``--watchers`` event streams a game counting the states they are sent.
+It prints the moves a second, the latency of a move (sent to answered,
+stored included), how many states the watchers were sent, the server's
+resident memory and the store's size, with the load average seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def ask(connection: http.client.HTTPConnection, method: str, path: str, body=None, token=None):
+    headers = {"Content-Type": "application/json"} if method == "POST" else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    connection.request(method, path, json.dumps(body).encode() if body is not None else None, headers)
+    answer = connection.getresponse()
+    return answer.status, json.loads(answer.read())
+
+
+def play(port: int, plies: int, seed: int, latencies: list, counts: dict, lock: threading.Lock,
+         watchers: int, started: threading.Event) -> None:
+    rng = random.Random(seed)
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    status, made = ask(c, "POST", "/api/host/games", {"side": "attackers", "clock": "15+10"})
+    assert status == 201, made
+    tokens = {"attackers": made["token"], "defenders": made["invite_token"]}
+    path = f"/api/host/games/{made['id']}"
+    seen = [0] * watchers
+
+    def watch(index: int) -> None:
+        w = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        w.request("GET", path + "/events")
+        answer = w.getresponse()
+        while True:
+            line = answer.readline()
+            if not line:
+                break
+            if line.startswith(b"data:"):
+                seen[index] += 1
+
+    threads = [threading.Thread(target=watch, args=(i,), daemon=True) for i in range(watchers)]
+    for t in threads:
+        t.start()
+    started.wait()
+    _, state = ask(c, "GET", path)
+    moves = 0
+    while state["status"] == "active" and moves < plies:
+        move = rng.choice(state["legal"])
+        begin = time.perf_counter()
+        status, state = ask(c, "POST", path + "/move", {"move": move["from"] + move["to"]},
+                            tokens[state["to_move"]])
+        took = time.perf_counter() - begin
+        assert status == 200, state
+        moves += 1
+        with lock:
+            latencies.append(took)
+    if state["status"] == "active":
+        ask(c, "POST", path + "/resign", {}, tokens[state["to_move"]])   # the watchers' streams end
+    for t in threads:
+        t.join(60)
+    with lock:
+        counts["moves"] += moves
+        counts["sent"] += sum(seen)
+        counts["expected"] += watchers * (moves + 2)   # the state at the start, each move, the end
+    c.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--plies", type=int, default=40)
+    parser.add_argument("--watchers", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = os.path.join(folder, "load.sqlite")
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        server = subprocess.Popen([sys.executable, "-m", "brandubh", "host", "--port", "0", "--db", db,
+                                   "--games-per-client", str(args.games + 10), "--rate", "100000",
+                                   "--streams-per-client", str(args.games * args.watchers + 10)],
+                                  stdout=subprocess.PIPE, text=True, env=env)
+        try:
+            port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+            idle = rss_kib(server.pid)
+            latencies: list[float] = []
+            counts = {"moves": 0, "sent": 0, "expected": 0}
+            lock = threading.Lock()
+            started = threading.Event()
+            players = [threading.Thread(target=play, args=(port, args.plies, n, latencies, counts, lock,
+                                                           args.watchers, started)) for n in range(args.games)]
+            for t in players:
+                t.start()
+            time.sleep(1.0)   # every game made and followed before the clock starts
+            peak = rss_kib(server.pid)
+            begin = time.perf_counter()
+            started.set()
+            while any(t.is_alive() for t in players):
+                peak = max(peak, rss_kib(server.pid))
+                time.sleep(0.1)
+            wall = time.perf_counter() - begin
+            latencies.sort()
+
+            def pct(p: float) -> float:
+                return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
+
+            print(f"{args.games} games at once, {args.watchers} watcher(s) each, {args.plies} plies at most: "
+                  f"{counts['moves']} moves in {wall:.1f} s = {counts['moves'] / wall:.0f} moves a second")
+            print(f"latency of a move (ms): median {statistics.median(latencies) * 1000:.1f}, "
+                  f"p95 {pct(0.95):.1f}, p99 {pct(0.99):.1f}, max {latencies[-1] * 1000:.1f}")
+            print(f"states sent to watchers: {counts['sent']} of {counts['expected']} "
+                  "(a slow watcher may miss states between, never the last)")
+            print(f"server memory (RSS): {idle / 1024:.0f} MiB idle, {peak / 1024:.0f} MiB at the peak; "
+                  f"store {sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)) / 1024:.0f} KiB; "
+                  f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        finally:
+            server.terminate()
+            server.wait(30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""``brandubh host``: a server where two people, or a person and a bot,
+play brandubh over the network (:mod:`brandubh.serve.host`, docs/host.md)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import sys
+from typing import Any, Optional, TextIO
+
+from ..argtypes import whole
+from ..errors import BrandubhError
+from ..serve.http import host_warning
+
+__all__ = ["register", "run", "DEFAULT_DB"]
+
+#: The store's file unless --db names another: in the current folder.
+DEFAULT_DB = "brandubh.sqlite"
+
+_DESCRIPTION = """\
+Host games of brandubh between two seats over the network: open the page,
+make a game (rules, your side, a clock: untimed or minutes+seconds added a
+move, as 5+3), and send the invitation link to the other player, or give
+the seat to the server's bot at a level, or to an outside program through
+the bot interface (docs/host.md). Moves, clocks, draw offers, resignations
+and take-backs reach both players and everyone watching as they happen.
+
+Every game is stored in one SQLite file (--db) as it is played: a server
+stopped in any way and started again on the same file resumes every game
+and its clocks (a flag that fell meanwhile falls at once).
+
+The server listens on 127.0.0.1 only, unless --host says otherwise; Ctrl-C
+stops it. A seat's token is in its link's fragment (after the #), which
+browsers never send to a server; only that seat's page and program hold it."""
+
+_EPILOG = """\
+examples:
+  brandubh host                       (then open the address it prints)
+  brandubh host --port 0 --db games.sqlite
+  brandubh host --host 0.0.0.0        (other machines may reach it)
+
+Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``host`` command to the ``brandubh`` command's subparsers."""
+    from ..serve.host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT
+    from ..serve.host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
+
+    p = subparsers.add_parser(
+        "host", help="two people, or a person and a bot, play over the network",
+        description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; another "
+                        "address is warned about)")
+    p.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT, metavar="N",
+                   help=f"the port (default {DEFAULT_PORT}; 0 takes any free port, and the address is printed)")
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
+                   help=f"the SQLite file the games are kept in (default {DEFAULT_DB} in the current folder; "
+                        "made when missing)")
+    p.add_argument("--seed", default=None, metavar="S",
+                   help="any text: the server's bots play the same way again (default: a fresh one each start)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--games-per-client", type=whole(1, 100_000), default=None, metavar="N",
+                   help=f"games in play one client (address) may have at once (default {MAX_OPEN_PER_CLIENT})")
+    p.add_argument("--rate", type=whole(1, 100_000), default=None, metavar="N",
+                   help=f"requests that change something one client may make a second, on average (default "
+                        f"{RATE:g}, {BURST} at once)")
+    p.add_argument("--streams-per-client", type=whole(1, 100_000), default=None, metavar="N",
+                   help=f"games one client (address) may follow live at once (default {MAX_STREAMS_PER_CLIENT})")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="log every request on standard error (never a token: they travel in a header)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
+    """Run ``brandubh host`` until Ctrl-C; the exit status."""
+    import sqlite3
+
+    from ..serve.host.api import HostApi
+    from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer
+    from ..serve.host.hub import Hub
+    from ..serve.host.store import Store
+
+    stream = sys.stdout if out is None else out
+    warning = host_warning(args.host)
+    if warning:
+        print(warning, file=sys.stderr)
+    try:
+        store = Store(args.db)
+    except sqlite3.Error as error:
+        raise BrandubhError(f"cannot open the store {os.path.abspath(args.db)}: {error}") from None
+    limits: dict[str, Any] = {}
+    if args.games_per_client is not None:
+        limits["max_open"] = args.games_per_client
+    if args.rate is not None:
+        limits["rate"], limits["burst"] = float(args.rate), max(args.rate * 2, 2)
+    hub = Hub(store, seed=args.seed, **limits)
+    try:
+        server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose,
+                            streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT)
+    except OSError as error:
+        hub.close()
+        hint = " (choose another with --port, or --port 0 for any free one)" if error.errno == errno.EADDRINUSE else ""
+        raise BrandubhError(f"cannot listen on {args.host} port {args.port}: "
+                            f"{error.strerror or error}{hint}") from None
+    print(f"brandubh host: the games are at {server.url} (store {os.path.abspath(args.db)}, "
+          f"{hub.open_games()} in play; Ctrl-C stops the server)", file=stream, flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nbrandubh host: stopped", file=stream, flush=True)
+    finally:
+        server.server_close()
+        hub.close()
+        store.close()
+    return 0

@@ -1,0 +1,146 @@
+"""The clocks of ``brandubh host``: Fischer increments, kept by the server.
+
+A :class:`Clock` holds each side's time left, in milliseconds, and which
+side's clock runs since when (a wall-clock time, :func:`time.time`, so that
+a server started again reads the same clock from its store). A move
+presses the mover's clock: the time it took comes off, the increment goes
+on, and the other side's clock starts. A side whose time is gone has lost
+on time (its flag fell), whether or not anyone is connected: the server's
+timer asks :meth:`Clock.deadline` when that will be.
+
+>>> clock = Clock.preset('5+3')
+>>> clock.left_ms('attackers', now=0.0)
+300000
+>>> clock.start('attackers', now=10.0)
+>>> clock.press('attackers', now=14.5), clock.left_ms('attackers', now=14.5), clock.running
+(True, 298500, 'defenders')
+>>> clock.deadline()
+314.5
+>>> clock.press('defenders', now=400.0), clock.left_ms('defenders', now=400.0)
+(False, 0)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from ...errors import quote
+
+__all__ = ["Clock", "PRESETS", "parse_clock"]
+
+#: The clocks offered: minutes each and seconds added a move.
+PRESETS = ("1+1", "3+2", "5+3", "10+5", "15+10", "30+20")
+_CLOCK = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,2})?)\+([0-9]{1,3})")
+_SIDES = ("attackers", "defenders")
+
+
+def parse_clock(text: object) -> Optional[tuple[int, int]]:
+    """``'5+3'`` as (milliseconds each, milliseconds added a move); None for
+    ``'untimed'`` (or None). The minutes may have two decimals (``'0.5+2'``,
+    half a minute). A :class:`ValueError` for anything else.
+
+    >>> parse_clock('15+10'), parse_clock('0.5+2'), parse_clock('untimed')
+    ((900000, 10000), (30000, 2000), None)
+    >>> parse_clock('0+0')
+    Traceback (most recent call last):
+    ...
+    ValueError: a clock is 'untimed' or minutes+seconds from 0.01+0 to 180+180 (as 5+3), not '0+0'
+    """
+    if text is None or text == "untimed":
+        return None
+    m = _CLOCK.fullmatch(text) if isinstance(text, str) else None
+    base = round(float(m.group(1)) * 60_000) if m is not None else 0
+    if m is None or not 600 <= base <= 180 * 60_000 or int(m.group(2)) > 180:
+        raise ValueError(f"a clock is 'untimed' or minutes+seconds from 0.01+0 to 180+180 (as 5+3), "
+                         f"not {quote(text)}")
+    return base, int(m.group(2)) * 1000
+
+
+class Clock:
+    """Two Fischer clocks: ``base_ms`` each at the start, ``increment_ms``
+    added after each move. ``left``: each side's time at the moment its
+    clock last stopped (or the start); ``running``: the side whose clock
+    runs, since the wall-clock time ``since`` (None when neither runs)."""
+
+    def __init__(self, base_ms: int, increment_ms: int) -> None:
+        self.base_ms = base_ms
+        self.increment_ms = increment_ms
+        self.left = {side: base_ms for side in _SIDES}
+        self.running: Optional[str] = None
+        self.since = 0.0
+
+    @classmethod
+    def preset(cls, text: str) -> "Clock":
+        """A clock from its name, ``'5+3'``."""
+        parsed = parse_clock(text)
+        if parsed is None:
+            raise ValueError("an untimed game has no clock")
+        return cls(*parsed)
+
+    @property
+    def name(self) -> str:
+        """``'5+3'``."""
+        minutes = f"{self.base_ms / 60_000:.2f}".rstrip("0").rstrip(".")
+        return f"{minutes}+{self.increment_ms // 1000}"
+
+    def left_ms(self, side: str, now: float) -> int:
+        """The time ``side`` has left at ``now``, never below 0."""
+        left = self.left[side]
+        if self.running == side:
+            left -= int(round((now - self.since) * 1000))
+        return max(0, left)
+
+    def start(self, side: str, now: float) -> None:
+        """Start ``side``'s clock (the other stops where it is)."""
+        self.stop(now)
+        self.running, self.since = side, now
+
+    def stop(self, now: float) -> None:
+        """Stop the running clock, keeping the time it has left."""
+        if self.running is not None:
+            self.left[self.running] = self.left_ms(self.running, now)
+            self.running = None
+
+    def press(self, side: str, now: float) -> bool:
+        """``side`` has moved at ``now``: its time comes off, its increment
+        goes on and the other's clock starts. False, and nothing but the
+        time changed, when ``side``'s flag had fallen by then."""
+        if self.running == side and self.left_ms(side, now) <= 0:
+            self.stop(now)
+            return False
+        self.stop(now)
+        self.left[side] += self.increment_ms
+        self.start(_SIDES[1 - _SIDES.index(side)], now)
+        return True
+
+    def deadline(self) -> Optional[float]:
+        """When the running side's flag falls (wall-clock time), or None."""
+        if self.running is None:
+            return None
+        return self.since + self.left[self.running] / 1000
+
+    def flagged(self, now: float) -> Optional[str]:
+        """The side whose time is gone at ``now``, or None."""
+        if self.running is not None and self.left_ms(self.running, now) <= 0:
+            return self.running
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The clock as stored."""
+        return {"base_ms": self.base_ms, "increment_ms": self.increment_ms, "left": dict(self.left),
+                "running": self.running, "since": self.since}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Clock":
+        """The clock :meth:`as_dict` stored.
+
+        >>> c = Clock.preset('3+2'); c.start('defenders', 5.0)
+        >>> Clock.from_dict(c.as_dict()).as_dict() == c.as_dict()
+        True
+        """
+        clock = cls(int(data["base_ms"]), int(data["increment_ms"]))
+        clock.left = {side: int(data["left"][side]) for side in _SIDES}
+        clock.running = data["running"]
+        clock.since = float(data["since"])
+        return clock

@@ -1,0 +1,310 @@
+// brandubh host: the page's host mode. brandubh.serve.host.api adds this
+// script after the page's own (and sets window.BRANDUBH_HOST first, so that
+// the page does not start a game against the engine). It reuses the page's
+// board, its marking of legal targets (mark, squareAt, state, selected),
+// its busy count (setBusy), the move list, the game text and the look.
+//
+// Links: #play=ID&token=T holds a seat (the token is kept in this tab's
+// sessionStorage and taken out of the address at once; a fragment is never
+// sent to a server); #watch=ID only watches. A seat's token goes in an
+// Authorization header, never in an address.
+(function () {
+  const $ = (id) => document.getElementById(id);
+  document.body.classList.add("host");
+  $("board").removeEventListener("click", clicked);   // the page's click plays the engine: not here
+
+  let game = null;      // the server's last state of the game shown
+  let gameId = null;
+  let token = null;     // this page's seat's token, or null when watching
+  let mySide = null;    // the side it holds
+  let source = null;    // the game's event stream
+  let received = 0;     // when the last state came (performance.now())
+  let notes = {};
+
+  function element(tag, attributes, text) {
+    const made = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) made.setAttribute(name, value);
+    if (text !== undefined) made.textContent = text;
+    return made;
+  }
+
+  // -- the panels, built once ----------------------------------------------------------------
+  const panel = element("section", { id: "host-game" });
+  panel.innerHTML = `
+    <h2 id="host-title">Game</h2>
+    <div id="host-clocks">
+      <div class="host-clock" data-side="attackers"><span class="who"></span><span class="time"></span></div>
+      <div class="host-clock" data-side="defenders"><span class="who"></span><span class="time"></span></div>
+    </div>
+    <div class="row" id="host-actions">
+      <button id="host-draw">Offer a draw</button>
+      <button id="host-takeback">Ask to take back</button>
+      <button id="host-resign">Resign</button>
+    </div>
+    <div class="row" id="host-answer" hidden>
+      <span id="host-question"></span>
+      <button id="host-yes">Accept</button>
+      <button id="host-no">Decline</button>
+    </div>
+    <div id="host-links"></div>
+    <div class="row"><a class="button" href="#" id="host-another">Another game</a></div>`;
+  const create = element("section", { id: "host-new" });
+  create.innerHTML = `
+    <h2>New game</h2>
+    <div class="row">
+      <label>You play <select id="host-side"><option value="attackers">the attackers</option>
+        <option value="defenders">the defenders</option><option value="random">either, by lot</option></select></label>
+    </div>
+    <div class="row">
+      <label>against <select id="host-opponent"><option value="invite">a player you invite (a person or a program)</option>
+        <option value="bot">the server's bot</option></select></label>
+      <label id="host-level-label" hidden>level <select id="host-level"></select></label>
+    </div>
+    <div class="row">
+      <label>clock <select id="host-clock"></select></label>
+      <label>rules <input id="host-rules" type="text" list="presets" value="brandubh"></label>
+    </div>
+    <div class="row"><button id="host-create">Make the game</button></div>`;
+  const done = element("section", { id: "host-finished" });
+  done.innerHTML = `<h2>Finished games</h2><ol id="host-list"></ol>`;
+  const right = $("right");
+  right.insertBefore(panel, right.firstChild);
+  right.insertBefore(create, panel.nextSibling);
+  right.appendChild(done);
+  done.hidden = true;   // until there is a finished game to list
+  // The clocks under the board, where a player looks (on a phone too).
+  $("board").after($("host-clocks"));
+
+  // -- requests -------------------------------------------------------------------------------
+  async function call(method, path, body) {
+    setBusy(1);
+    try {
+      const options = { method, headers: {} };
+      if (token) options.headers["Authorization"] = "Bearer " + token;
+      if (method === "POST") {
+        options.headers["Content-Type"] = "application/json";
+        options.body = JSON.stringify(body || {});
+      }
+      let answer;
+      try {
+        answer = await fetch(path, options);
+      } catch (error) {
+        return { status: 0, data: { error: "the server does not answer: is brandubh host still running?" } };
+      }
+      let data;
+      try { data = await answer.json(); } catch (error) { data = { error: "the server answered " + answer.status }; }
+      return { status: answer.status, data };
+    } finally {
+      setBusy(-1);
+    }
+  }
+
+  // -- showing a game -----------------------------------------------------------------------------
+  function clockText(ms) {
+    if (ms === null || ms === undefined) return "";
+    const tenths = Math.max(0, Math.floor(ms / 100));
+    const seconds = Math.floor(tenths / 10);
+    const minutes = Math.floor(seconds / 60);
+    const s = String(seconds % 60).padStart(2, "0");
+    return seconds < 10 ? minutes + ":" + s + "." + (tenths % 10) : minutes + ":" + s;
+  }
+
+  function tick() {
+    if (!game) return;
+    for (const box of document.querySelectorAll(".host-clock")) {
+      const side = box.dataset.side;
+      let left = game.clocks ? game.clocks[side] : null;
+      if (left !== null && game.running === side) left -= performance.now() - received;
+      box.querySelector(".time").textContent = game.clocks ? clockText(left) : "\u2014";
+      box.classList.toggle("running", game.running === side);
+    }
+  }
+  setInterval(tick, 100);
+
+  function seatName(side) {
+    const seat = game.seats[side];
+    return side[0].toUpperCase() + side.slice(1) + (side === mySide ? " (you)" : "")
+      + (seat.kind === "bot" ? ": bot, level " + seat.level : "");
+  }
+
+  function statusText() {
+    if (game.result) return "Game over: " + game.result + ".";
+    if (!mySide) return "Watching: the " + game.to_move + " to move.";
+    if (game.to_move === mySide) return "Your move (you have the " + mySide + ").";
+    return "The " + game.to_move + " to move; you have the " + mySide + ".";
+  }
+
+  function showGame(s) {
+    if (game && s.id === game.id && s.version < game.version) return;   // an older state, late
+    game = s;
+    received = performance.now();
+    document.body.dataset.ply = String(s.ply);
+    document.body.dataset.status = s.status;
+    document.body.dataset.version = String(s.version);
+    document.body.dataset.side = mySide || "";
+    $("board").innerHTML = s.board;
+    $("rules").textContent = "rules: " + s.variant + ", " + (s.clock ? "clock " + s.clock : "untimed");
+    $("status").textContent = statusText();
+    $("message").textContent = s.said || "";
+    $("message").className = "";
+    $("host-title").textContent = mySide ? "Your game" : "Watching a game";
+    for (const box of document.querySelectorAll(".host-clock")) box.querySelector(".who").textContent = seatName(box.dataset.side);
+    const list = $("moves");
+    list.textContent = "";
+    s.moves.forEach((move) => { const item = element("li"); item.appendChild(element("span", {}, move)); list.appendChild(item); });
+    list.scrollTop = list.scrollHeight;
+    $("text").value = s.text;
+    $("download").href = "/api/host/games/" + s.id + "/text";
+    const on = s.status === "active";
+    $("host-actions").hidden = !mySide || !on;
+    $("host-draw").disabled = !!s.draw_offer;
+    $("host-takeback").disabled = !!s.takeback || s.ply === 0;
+    const question = !mySide || !on ? null
+      : s.draw_offer && s.draw_offer !== mySide ? ["draw", "The " + s.draw_offer + " offer a draw."]
+      : s.takeback && s.takeback !== mySide ? ["takeback", "The " + s.takeback + " ask to take back their last move."]
+      : null;
+    $("host-answer").hidden = !question;
+    $("host-answer").dataset.about = question ? question[0] : "";
+    $("host-question").textContent = question ? question[1] : "";
+    // The page's own marking of legal targets, with this seat's moves only.
+    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces };
+    if (selected && !state.legal.some((m) => m.from === selected)) selected = null;
+    mark();
+    tick();
+    if (!on && source) { source.close(); source = null; loadFinished(); }
+  }
+
+  function showLinks() {
+    const box = $("host-links");
+    box.textContent = "";
+    const origin = location.origin + "/";
+    const links = [["Watch (anyone, no seat)", origin + "#watch=" + gameId]];
+    const invite = gameId && sessionStorage.getItem("brandubh-host-invite:" + gameId);
+    if (invite) links.unshift(["Send this to the other player", origin + "#play=" + gameId + "&token=" + invite]);
+    if (token) links.push(["Your own seat (keep it to yourself)", origin + "#play=" + gameId + "&token=" + token]);
+    for (const [label, url] of links) {
+      const row = element("div", { class: "row host-link" });
+      row.appendChild(element("span", { class: "note" }, label + ":"));
+      const input = element("input", { type: "text", readonly: "", value: url });
+      row.appendChild(input);
+      const copy = element("button", {}, "Copy");
+      copy.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(url); } catch (error) { input.select(); document.execCommand("copy"); }
+      });
+      row.appendChild(copy);
+      box.appendChild(row);
+    }
+  }
+
+  // -- opening a game from the address -----------------------------------------------------------
+  async function openFromAddress() {
+    const asked = new URLSearchParams(location.hash.slice(1));
+    const id = asked.get("play") || asked.get("watch");
+    if (source) { source.close(); source = null; }
+    game = null; gameId = null; token = null; mySide = null; selected = null;
+    document.body.classList.toggle("host-open", !!id);
+    if (!id) { document.body.dataset.status = "none"; loadFinished(); return; }
+    gameId = id;
+    if (asked.get("play")) {
+      if (asked.get("token")) {
+        sessionStorage.setItem("brandubh-host-seat:" + id, asked.get("token"));
+        history.replaceState(null, "", "#play=" + id);   // the token out of the address bar
+      }
+      token = sessionStorage.getItem("brandubh-host-seat:" + id);
+      if (token) {
+        const { status, data } = await call("GET", "/api/host/games/" + id + "/seat");
+        if (status === 200) mySide = data.side;
+        else { token = null; $("message").textContent = "This link holds no seat here: " + data.error; }
+      }
+    }
+    showLinks();
+    const { status, data } = await call("GET", "/api/host/games/" + id);
+    if (status !== 200) { $("status").textContent = data.error; return; }
+    showGame(data);
+    if (data.status === "active") follow(id);
+  }
+
+  function follow(id) {
+    source = new EventSource("/api/host/games/" + id + "/events");
+    source.onmessage = (event) => { if (gameId === id) showGame(JSON.parse(event.data)); };
+  }
+
+  async function act(action, body) {
+    if (!game || !token) return;
+    const { status, data } = await call("POST", "/api/host/games/" + game.id + "/" + action, body);
+    if (status === 200) { showGame(data); return; }
+    if (data.game) showGame(data.game);
+    $("message").textContent = "Refused: " + data.error;
+    $("message").className = "refused";
+  }
+
+  async function hostClicked(event) {
+    if (!game || busy) return;
+    const name = squareAt(event.clientX, event.clientY);
+    if (!name) return;
+    if (!mySide || game.status !== "active" || game.to_move !== mySide) {
+      $("message").textContent = !mySide ? "You are watching this game." : game.result ? "The game is over." : "Wait for the " + game.to_move + "' move.";
+      return;
+    }
+    const starts = new Set(state.legal.map((m) => m.from));
+    if (selected === null || name === selected || (starts.has(name) && !state.legal.some((m) => m.from === selected && m.to === name))) {
+      selected = selected === name || !starts.has(name) ? null : name;
+      mark();
+      return;
+    }
+    const move = selected + name;
+    selected = null;
+    mark();
+    await act("move", { move });
+  }
+
+  async function loadFinished() {
+    const { status, data } = await call("GET", "/api/host/games");
+    if (status !== 200) return;
+    const list = $("host-list");
+    list.textContent = "";
+    for (const g of data.finished.slice(0, 20)) {
+      const item = element("li");
+      item.appendChild(element("a", { href: "#watch=" + g.id }, g.result + " (" + g.plies + " moves, " + (g.clock || "untimed") + ")"));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(element("a", { href: "/api/host/games/" + g.id + "/text", download: "" }, "text"));
+      list.appendChild(item);
+    }
+    done.hidden = !data.finished.length;
+  }
+
+  async function makeGame() {
+    if (busy) return;
+    const body = { side: $("host-side").value, opponent: $("host-opponent").value, clock: $("host-clock").value,
+                   variant: $("host-rules").value };
+    if (body.opponent === "bot") body.level = Number($("host-level").value);
+    token = null;
+    const { status, data } = await call("POST", "/api/host/games", body);
+    if (status !== 201) { $("message").textContent = "Refused: " + data.error; $("message").className = "refused"; return; }
+    if (data.invite_token) sessionStorage.setItem("brandubh-host-invite:" + data.id, data.invite_token);
+    location.hash = "#play=" + data.id + "&token=" + data.token;   // hashchange opens it
+  }
+
+  async function start() {
+    const { data } = await call("GET", "/api/host");
+    notes = data.level_notes || {};
+    for (const clock of data.clocks || ["untimed"]) $("host-clock").appendChild(element("option", { value: clock }, clock));
+    $("host-clock").value = "5+3";
+    for (const level of data.levels || []) $("host-level").appendChild(element("option", { value: String(level) }, level + (notes[level] ? " (" + notes[level] + ")" : "")));
+    $("host-level").value = "3";
+    for (const preset of data.presets || []) $("presets").appendChild(element("option", { value: preset }));
+    await openFromAddress();
+  }
+
+  $("board").addEventListener("click", hostClicked);
+  $("host-create").addEventListener("click", makeGame);
+  $("host-opponent").addEventListener("change", () => { $("host-level-label").hidden = $("host-opponent").value !== "bot"; });
+  $("host-draw").addEventListener("click", () => act("draw-offer"));
+  $("host-takeback").addEventListener("click", () => act("takeback-offer"));
+  $("host-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
+  $("host-yes").addEventListener("click", () => act($("host-answer").dataset.about + "-accept"));
+  $("host-no").addEventListener("click", () => act($("host-answer").dataset.about + "-decline"));
+  $("host-another").addEventListener("click", (event) => { event.preventDefault(); location.hash = ""; });
+  window.addEventListener("hashchange", openFromAddress);
+  start();
+})();

@@ -1,0 +1,659 @@
+"""The games of ``brandubh host``: seats, tokens, clocks, bots, watchers.
+
+A :class:`Hub` keeps the games in play (:class:`HostGame`), each a
+:class:`~brandubh.Game` between two seats. A seat is either a player (a
+person at the page, or an outside program) who acts with the seat's
+token, or the package's :class:`~brandubh.Bot` at a level, which the hub
+moves itself. Tokens are made with :mod:`secrets` and only their SHA-256
+is kept: the store never holds one.
+
+Every change is written to the store before it is answered or sent on, then
+sent to everyone following the game (:meth:`Hub.follow`) as the game's
+whole public state. One timer thread lets a flag fall when a clock runs out,
+whether or not anyone is connected; a hub made again on the same store
+resumes every game and its clocks, and a flag that fell meanwhile falls at
+once.
+
+>>> hub = Hub(Store(':memory:'), seed='doc')
+>>> made = hub.create({'side': 'attackers', 'clock': '5+3'}, client='me')
+>>> game_id, mine, theirs = made['id'], made['token'], made['invite_token']
+>>> hub.act(game_id, mine, 'move', {'move': 'd2c2'})['moves']
+['d2-c2']
+>>> hub.act(game_id, mine, 'move', {'move': 'd3c3'})
+Traceback (most recent call last):
+...
+brandubh.serve.api.RequestError: it is the defenders' move, not yours
+>>> hub.act(game_id, 'not-a-token', 'resign', {})
+Traceback (most recent call last):
+...
+brandubh.serve.api.RequestError: this token holds no seat in this game
+>>> hub.act(game_id, theirs, 'resign', {})['result']
+'the defenders resigned'
+>>> hub.close()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import hmac
+import json
+import queue
+import re
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ...errors import BrandubhError, quote
+from ... import notation
+from ..api import RequestError
+from .clock import Clock, parse_clock
+from .store import Store
+
+if TYPE_CHECKING:
+    from ...bot import Bot
+    from ...game import Game
+
+__all__ = ["Hub", "HostGame", "Follower", "MAX_OPEN_PER_CLIENT", "MAX_LEVEL", "RATE", "BURST", "ACTIONS"]
+
+#: The most games a client (an address) may have in play at once.
+MAX_OPEN_PER_CLIENT = 20
+#: The most games in play at once, all clients together.
+MAX_GAMES = 5000
+#: Finished games kept in memory for their watchers (others are read from the store).
+MAX_FINISHED_KEPT = 500
+#: Requests that change something a client may make a second, on average...
+RATE = 20.0
+#: ...and at once, after a pause.
+BURST = 40
+#: The strongest level of the server's bot.
+MAX_LEVEL = 6
+#: What a seat may do (each a POST with its token).
+ACTIONS = ("move", "resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
+           "takeback-accept", "takeback-decline")
+SIDES = notation.SIDES
+_ID = re.compile(r"[0-9a-f]{12}")
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _other(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]
+
+
+class Follower:
+    """One follower of a game (a page, a watcher, a program): its states
+    arrive in :attr:`queue` as JSON bytes, the newest always kept (a slow
+    follower misses states in between, never the last)."""
+
+    def __init__(self, hub: "Hub", game_id: str) -> None:
+        self.hub = hub
+        self.game_id = game_id
+        self.queue: "queue.Queue[bytes]" = queue.Queue(maxsize=8)
+
+    def put(self, data: bytes) -> None:
+        while True:
+            try:
+                self.queue.put_nowait(data)
+                return
+            except queue.Full:
+                try:
+                    self.queue.get_nowait()
+                except queue.Empty:  # pragma: no cover - taken by the reader meanwhile
+                    pass
+
+    def close(self) -> None:
+        """Stop following."""
+        self.hub._unfollow(self)
+
+
+class HostGame:
+    """One game at the hub: the :class:`~brandubh.Game`, its seats
+    (``'p1'``, ``'p2'``: each ``{'kind': 'player', 'token': sha256}`` or
+    ``{'kind': 'bot', 'level': N}``), its :class:`~.clock.Clock` (None
+    untimed), any take-back asked for, and who follows it."""
+
+    def __init__(self, game_id: str, game: "Game", seats: dict[str, dict[str, Any]], clock: Optional[Clock],
+                 client: str, created: float) -> None:
+        self.id = game_id
+        self.game = game
+        self.seats = seats
+        self.clock = clock
+        self.client = client
+        self.created = created
+        self.takeback: Optional[str] = None   # the seat that asked for one
+        self.said = ""
+        self.version = 0
+        self.finished: Optional[float] = None
+        self.lock = threading.RLock()
+        self.followers: list[Follower] = []
+        self.bots: dict[str, "Bot"] = {}
+        self.last_state: Optional[dict[str, Any]] = None   # as sent after the last change
+
+    @property
+    def active(self) -> bool:
+        return self.game.status == "active"
+
+    def seat_of_token(self, token: Optional[str]) -> Optional[str]:
+        """The seat this token holds, or None (compared in constant time)."""
+        if not token:
+            return None
+        digest = _hash(token)
+        found = None
+        for seat, info in self.seats.items():
+            if info.get("kind") == "player" and hmac.compare_digest(info.get("token", ""), digest):
+                found = seat
+        return found
+
+    def record(self) -> dict[str, Any]:
+        """What the store keeps of the game."""
+        return {"text": self.game.as_text(), "attackers": self.game.seat_of("attackers"), "seats": self.seats,
+                "clock": self.clock.as_dict() if self.clock is not None else None,
+                "draw": self.game.draw_offered_by, "takeback": self.takeback, "said": self.said,
+                "client": self.client, "created": self.created, "version": self.version,
+                "finished": self.finished}
+
+    @classmethod
+    def from_record(cls, game_id: str, record: dict[str, Any]) -> "HostGame":
+        """The game a :meth:`record` kept."""
+        from ...game import Game
+
+        game = Game.read(record["text"], attackers=record["attackers"])
+        clock = Clock.from_dict(record["clock"]) if record.get("clock") else None
+        made = cls(game_id, game, record["seats"], clock, record.get("client", ""), record.get("created", 0.0))
+        if record.get("draw") and game.status == "active":
+            game.offer_draw(record["draw"])
+        made.takeback = record.get("takeback")
+        made.said = record.get("said", "")
+        made.version = int(record.get("version", 0))
+        made.finished = record.get("finished")
+        return made
+
+    def state(self, now: Optional[float] = None) -> dict[str, Any]:
+        """What anyone may see of the game (no token): the board, the
+        clocks, the record, the legal moves of the side to move."""
+        from ...views.svg import board
+
+        now = time.time() if now is None else now
+        game = self.game
+        seen = game.snapshot()
+        active = game.status == "active"
+        result = game.result
+        seats = {}
+        for seat, info in self.seats.items():
+            side = game.side_of(seat)
+            seats[side] = {"kind": info["kind"], "level": info.get("level")}
+        offer = game.draw_offered_by
+        return {
+            "id": self.id,
+            "version": self.version,
+            "variant": game.variant.as_string(),
+            "seats": seats,
+            "clock": self.clock.name if self.clock is not None else None,
+            "clocks": ({side: self.clock.left_ms(side, now) for side in SIDES}
+                       if self.clock is not None else None),
+            "running": self.clock.running if self.clock is not None and active else None,
+            "status": game.status,
+            "to_move": seen.side if active else None,
+            "result": game.result_sentence,
+            "winner": result.side if result is not None else None,
+            "ply": game.ply,
+            "moves": game.shown,
+            "position": seen.position,
+            "pieces": seen.pieces,
+            "last": None if seen.last is None else {"move": seen.last, "shown": seen.shown,
+                                                    "captured": list(seen.captured)},
+            "legal": [{"from": m.from_square, "to": m.to_square, "piece": m.piece, "captures": list(m.captures),
+                       "wins": m.wins} for m in game.legal()] if active else [],
+            "draw_offer": game.side_of(offer) if offer else None,
+            "takeback": game.side_of(self.takeback) if self.takeback else None,
+            "said": self.said,
+            "board": board(seen, size=None),
+            "text": game.as_text(),
+        }
+
+
+class Hub:
+    """The games in play over a :class:`~.store.Store`. ``seed``: any text,
+    so that the server's bots play the same way again. ``make_bot``: how a
+    bot is made from a level and a seed (:class:`~brandubh.Bot` by
+    default). ``max_open``, ``rate`` and ``burst``: the limits a client has
+    (:data:`MAX_OPEN_PER_CLIENT`, :data:`RATE`, :data:`BURST`). The hub
+    resumes the store's games in play when it is made."""
+
+    def __init__(self, store: Store, *, seed: Optional[str] = None,
+                 make_bot: Optional[Callable[[int, str], "Bot"]] = None, max_open: int = MAX_OPEN_PER_CLIENT,
+                 rate: float = RATE, burst: int = BURST, bot_threads: int = 2) -> None:
+        self.store = store
+        self.seed = seed if seed is not None else secrets.token_hex(8)
+        self._make_bot = make_bot
+        self.max_open = max_open
+        self.rate = rate
+        self.burst = burst
+        self._games: dict[str, HostGame] = {}
+        self._finished: dict[str, HostGame] = {}
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._timers: list[tuple[float, str]] = []
+        self._wake = threading.Condition(self._lock)
+        self._stopping = False
+        self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="host-bot")
+        for game_id, record in store.load_active():
+            hg = HostGame.from_record(game_id, record)
+            self._games[game_id] = hg
+            self._schedule(hg)
+        self._timer = threading.Thread(target=self._run_timer, name="host-clock", daemon=True)
+        self._timer.start()
+        for hg in list(self._games.values()):
+            with hg.lock:
+                self._check_flag(hg.id)   # a flag that fell while the server was down falls now
+                self._kick(hg)            # and a bot whose turn it is moves
+
+    # -- making a game ----------------------------------------------------------------
+
+    def create(self, fields: dict[str, Any], *, client: str) -> dict[str, Any]:
+        """A new game: ``side`` (``'attackers'``, ``'defenders'`` or
+        ``'random'``: the maker's), ``variant`` (a preset's name or a line
+        of field=value pairs), ``clock`` (``'5+3'`` or ``'untimed'``),
+        ``opponent`` (``'invite'``: a seat for someone the maker sends its
+        link, a person or a program; ``'bot'``: the server's bot at
+        ``level``). The maker's seat and its token, the invited seat's
+        token, and the links."""
+        from ...game import Game
+
+        side = fields.get("side", "attackers")
+        if side == "random":
+            side = secrets.choice(SIDES)
+        if side not in SIDES:
+            raise RequestError(f"side must be 'attackers', 'defenders' or 'random', not {quote(side)}")
+        variant = fields.get("variant", "brandubh")
+        if not isinstance(variant, str) or len(variant) > 200:
+            raise RequestError(f"variant must be a preset's name or a line of field=value pairs, not {quote(variant)}")
+        try:
+            parsed = parse_clock(fields.get("clock", "untimed"))
+        except ValueError as error:
+            raise RequestError(str(error)) from None
+        opponent = fields.get("opponent", "invite")
+        if opponent not in ("invite", "bot"):
+            raise RequestError(f"opponent must be 'invite' or 'bot', not {quote(opponent)}")
+        level = fields.get("level", 3)
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= MAX_LEVEL:
+            raise RequestError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {quote(level)}")
+        try:
+            game = Game("p1" if side == "attackers" else "p2", variant=variant.strip() or "brandubh")
+        except BrandubhError as error:
+            raise RequestError(str(error)) from None
+        mine, theirs = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        seats: dict[str, dict[str, Any]] = {"p1": {"kind": "player", "token": _hash(mine)}}
+        seats["p2"] = ({"kind": "bot", "level": level} if opponent == "bot"
+                       else {"kind": "player", "token": _hash(theirs)})
+        clock = Clock(*parsed) if parsed is not None else None
+        with self._lock:
+            if sum(1 for g in self._games.values() if g.client == client) >= self.max_open:
+                raise RequestError(f"this client has {self.max_open} games in play already, the most it may: "
+                                   "finish or resign one first", 429)
+            if len(self._games) >= MAX_GAMES:
+                raise RequestError(f"the server has {MAX_GAMES} games in play, the most it keeps: try later", 503)
+            game_id = secrets.token_hex(6)
+            while game_id in self._games or game_id in self._finished:  # pragma: no cover - 1 in 2**48
+                game_id = secrets.token_hex(6)
+            hg = HostGame(game_id, game, seats, clock, client, time.time())
+            self._games[game_id] = hg
+        with hg.lock:
+            other = "the server's bot, level %d" % level if opponent == "bot" else "the player you invite"
+            hg.said = f"A new game: you have the {side}, {other} the {_other(side)}."
+            self._changed(hg)
+        answer = {"id": game_id, "seat": "p1", "side": side, "token": mine,
+                  "links": {"play": f"/#play={game_id}&token={mine}", "watch": f"/#watch={game_id}"}}
+        if opponent == "invite":
+            answer["invite_token"] = theirs
+            answer["links"]["invite"] = f"/#play={game_id}&token={theirs}"
+        return answer
+
+    # -- finding a game -----------------------------------------------------------------
+
+    def game(self, game_id: str) -> HostGame:
+        """The game with this id, in play or finished; a 404 for none."""
+        if not isinstance(game_id, str) or not _ID.fullmatch(game_id):
+            raise RequestError(f"no game {quote(game_id)} here: a game's id is 12 hexadecimal digits", 404)
+        with self._lock:
+            hg = self._games.get(game_id) or self._finished.get(game_id)
+        if hg is not None:
+            return hg
+        record = self.store.load(game_id)
+        if record is None:
+            raise RequestError(f"no game {quote(game_id)} here", 404)
+        hg = HostGame.from_record(game_id, record)
+        with self._lock:
+            self._keep_finished(hg)
+        return hg
+
+    def _keep_finished(self, hg: HostGame) -> None:
+        self._finished[hg.id] = hg
+        while len(self._finished) > MAX_FINISHED_KEPT:
+            del self._finished[next(iter(self._finished))]
+
+    def state(self, game_id: str) -> dict[str, Any]:
+        """A game's public state."""
+        hg = self.game(game_id)
+        with hg.lock:
+            return hg.state()
+
+    def whoami(self, game_id: str, token: Optional[str]) -> dict[str, Any]:
+        """The seat and side a token holds in a game; a 403 for none."""
+        hg = self.game(game_id)
+        seat = self._seat(hg, token)
+        return {"id": hg.id, "seat": seat, "side": hg.game.side_of(seat)}
+
+    def finished(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The games finished last: id, when, rules, how each ended."""
+        from ...game import Game
+
+        out = []
+        for game_id, when, record in self.store.finished(limit):
+            try:
+                game = Game.read(record["text"], attackers=record["attackers"])
+            except BrandubhError:  # pragma: no cover - the store holds what the hub wrote
+                continue
+            out.append({"id": game_id, "finished": when, "variant": game.variant.as_string(),
+                        "plies": game.ply, "result": game.result_sentence, "clock": (
+                            Clock.from_dict(record["clock"]).name if record.get("clock") else None)})
+        return out
+
+    def open_games(self) -> int:
+        with self._lock:
+            return len(self._games)
+
+    # -- acting -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _seat(hg: HostGame, token: Optional[str]) -> str:
+        seat = hg.seat_of_token(token)
+        if seat is None:
+            raise RequestError("this token holds no seat in this game", 403)
+        return seat
+
+    def allow(self, client: str) -> None:
+        """Count a request that changes something against the client's
+        rate; a 429 past it."""
+        now = time.monotonic()
+        with self._lock:
+            level, then = self._buckets.get(client, (float(self.burst), now))
+            level = min(float(self.burst), level + (now - then) * self.rate)
+            if level < 1:
+                self._buckets[client] = (level, now)
+                raise RequestError(f"too many requests: at most {self.rate:g} a second, on average", 429)
+            self._buckets[client] = (level - 1, now)
+            if len(self._buckets) > 10_000:
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+
+    def act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """A seat's ``action`` (one of :data:`ACTIONS`) with its token: the
+        game's new state, or a :class:`~brandubh.serve.api.RequestError`
+        (403 for a token holding no seat, 409 for what the game refuses)
+        and nothing changed."""
+        if action not in ACTIONS:
+            raise RequestError(f"a seat may not {quote(action)}: the actions are {', '.join(ACTIONS)}", 404)
+        hg = self.game(game_id)
+        seat = self._seat(hg, token)
+        allowed = {"move": ("move",)}.get(action, ())
+        unknown = sorted(set(fields) - set(allowed))
+        if unknown:
+            raise RequestError(f"unknown field {quote(unknown[0])} (the fields here are: "
+                               f"{', '.join(allowed) or 'none'})")
+        with hg.lock:
+            self._check_flag(hg.id)
+            self._do(hg, seat, action, fields)
+            return hg.last_state or hg.state()   # as it was sent to the followers
+
+    def _refuse(self, hg: HostGame, sentence: str, code: str = "refused") -> RequestError:
+        return RequestError(sentence, 409, code=code, game=hg.state())
+
+    def _do(self, hg: HostGame, seat: str, action: str, fields: dict[str, Any]) -> None:
+        """One seat's action, under the game's lock; stored and sent on."""
+        game = hg.game
+        side = str(game.side_of(seat))
+        now = time.time()
+        if game.status != "active":
+            raise self._refuse(hg, f"the game is over: {game.result_sentence}", "game_over")
+        if action == "move":
+            move = fields.get("move")
+            if not isinstance(move, str) or not 1 <= len(move) <= 24:
+                raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
+            if game.side_to_move != side:
+                raise self._refuse(hg, f"it is the {game.side_to_move}' move, not yours", "not_your_turn")
+            refused = game.play(move, seat)
+            if refused is not None:
+                raise self._refuse(hg, str(refused), refused.code.value)
+            if hg.clock is not None:
+                if hg.clock.running is None and game.ply == 1:
+                    hg.clock.start(_other(side), now)   # the first move is not timed
+                elif not hg.clock.press(side, now):
+                    game.undo()
+                    game.forfeit(seat, "timeout")
+                    hg.said = f"The {side}' time ran out before the move."
+                    self._changed(hg)
+                    raise self._refuse(hg, "your time ran out before this move", "flag")
+            hg.takeback = None
+            played = game.last_played
+            hg.said = f"The {side} play {played.shown + played.capturing}." if played is not None else ""
+        elif action == "resign":
+            refused = game.resign(seat)
+            if refused is not None:  # pragma: no cover - the game is on, the seat is real
+                raise self._refuse(hg, str(refused), refused.code.value)
+            hg.said = f"The {side} resign."
+        elif action == "draw-offer":
+            refused = game.offer_draw(seat)
+            if refused is not None:
+                raise self._refuse(hg, str(refused), refused.code.value)
+            hg.said = f"The {side} offer a draw."
+        elif action in ("draw-accept", "draw-decline"):
+            refused = (game.accept_draw if action == "draw-accept" else game.decline_draw)(seat)
+            if refused is not None:
+                raise self._refuse(hg, str(refused), refused.code.value)
+            hg.said = f"The {side} {'accept' if action == 'draw-accept' else 'decline'} the draw."
+        elif action == "takeback-offer":
+            if hg.takeback is not None:
+                raise self._refuse(hg, "a take-back is already asked for: it waits for its answer",
+                                   "offer_waiting")
+            if not self._has_moved(hg, side):
+                raise self._refuse(hg, "nothing to take back: you have not moved yet", "nothing_to_undo")
+            hg.takeback = seat
+            hg.said = f"The {side} ask to take back their last move."
+        else:  # takeback-accept, takeback-decline
+            if hg.takeback is None:
+                raise self._refuse(hg, "no take-back has been asked for", "no_offer")
+            if hg.takeback == seat:
+                raise self._refuse(hg, "you asked for the take-back: it is for the other side to answer",
+                                   "own_offer")
+            asker = str(game.side_of(hg.takeback))
+            hg.takeback = None
+            if action == "takeback-accept":
+                taken = self._take_back(hg, asker, now)
+                hg.said = f"The {side} allow the take-back: {taken} move{'s' if taken != 1 else ''} taken back."
+            else:
+                hg.said = f"The {side} refuse the take-back."
+        self._changed(hg)
+
+    @staticmethod
+    def _has_moved(hg: HostGame, side: str) -> bool:
+        game = hg.game
+        first = SIDES["ad".index(game.start[-1])]
+        return not (game.ply == 0 or (game.ply == 1 and first != side))
+
+    @staticmethod
+    def _take_back(hg: HostGame, asker: str, now: float) -> int:
+        """Undo to the asker's last move, so that it is the asker's turn."""
+        game = hg.game
+        taken = 0
+        while game.undo():
+            taken += 1
+            if game.side_to_move == asker:
+                break
+        if hg.clock is not None:
+            if game.ply == 0:
+                hg.clock.stop(now)
+            else:
+                hg.clock.start(asker, now)
+        return taken
+
+    # -- after every change ---------------------------------------------------------------------
+
+    def _changed(self, hg: HostGame) -> None:
+        """Under the game's lock: store it, then send it to its followers,
+        set its timer and wake its bot."""
+        now = time.time()
+        hg.version += 1
+        if hg.game.status != "active" and hg.finished is None:
+            hg.finished = now
+            if hg.clock is not None:
+                hg.clock.stop(now)
+            hg.takeback = None
+        self.store.save(hg.id, hg.record(), client=hg.client, finished=hg.finished)
+        if hg.finished is not None:
+            with self._lock:
+                if self._games.pop(hg.id, None) is not None:
+                    self._keep_finished(hg)
+        hg.last_state = hg.state(now)
+        data = json.dumps(hg.last_state).encode("utf-8")
+        for follower in list(hg.followers):
+            follower.put(data)
+        self._schedule(hg)
+        self._kick(hg)
+
+    def follow(self, game_id: str) -> tuple[Follower, bytes]:
+        """Follow a game: the follower, and the state now (as JSON bytes)."""
+        hg = self.game(game_id)
+        follower = Follower(self, hg.id)
+        with hg.lock:
+            hg.followers.append(follower)
+            return follower, json.dumps(hg.state()).encode("utf-8")
+
+    def _unfollow(self, follower: Follower) -> None:
+        with self._lock:
+            hg = self._games.get(follower.game_id) or self._finished.get(follower.game_id)
+        if hg is not None:
+            with hg.lock:
+                if follower in hg.followers:
+                    hg.followers.remove(follower)
+
+    # -- the clocks ---------------------------------------------------------------------------------
+
+    def _schedule(self, hg: HostGame) -> None:
+        deadline = hg.clock.deadline() if hg.clock is not None and hg.active else None
+        if deadline is None:
+            return
+        with self._lock:
+            heapq.heappush(self._timers, (deadline, hg.id))
+            self._wake.notify()
+
+    def _run_timer(self) -> None:
+        while True:
+            with self._lock:
+                while not self._stopping and (not self._timers or self._timers[0][0] > time.time()):
+                    wait = self._timers[0][0] - time.time() if self._timers else None
+                    self._wake.wait(wait)
+                if self._stopping:
+                    return
+                _, game_id = heapq.heappop(self._timers)
+            try:
+                self._check_flag(game_id)
+            except Exception:  # pragma: no cover - a timer must outlive one game's failure
+                import traceback
+
+                traceback.print_exc()
+
+    def _check_flag(self, game_id: str) -> None:
+        """Let the flag fall in a game whose running clock is out of time."""
+        with self._lock:
+            hg = self._games.get(game_id)
+        if hg is None or hg.clock is None:
+            return
+        with hg.lock:
+            side = hg.clock.flagged(time.time())
+            if side is None or not hg.active:
+                if side is None:
+                    self._schedule(hg)  # woken early (a clock changed since): look again then
+                return
+            hg.game.forfeit(str(hg.game.seat_of(side)), "timeout")
+            hg.said = f"The {side}' time ran out."
+            self._changed(hg)
+
+    # -- the server's bots -----------------------------------------------------------------------------
+
+    def _bot(self, hg: HostGame, seat: str) -> "Bot":
+        bot = hg.bots.get(seat)
+        if bot is None:
+            level = int(hg.seats[seat]["level"])
+            seed = f"{self.seed}|{hg.id}|{seat}"
+            if self._make_bot is not None:
+                bot = self._make_bot(level, seed)
+            else:
+                from ...bot import Bot
+
+                bot = Bot(level, seed=seed)
+            hg.bots[seat] = bot
+        return bot
+
+    def _kick(self, hg: HostGame) -> None:
+        """Under the game's lock: hand the bot's turn (or an offer made to
+        it) to a bot thread."""
+        if not hg.active or self._stopping:
+            return
+        for seat, info in hg.seats.items():
+            if info["kind"] != "bot":
+                continue
+            offer = hg.game.draw_offered_by
+            wanted = ((offer is not None and offer != seat) or (hg.takeback not in (None, seat))
+                      or hg.game.side_to_move == hg.game.side_of(seat))
+            if wanted:
+                try:
+                    self._bots.submit(self._bot_turn, hg.id, seat, hg.version)
+                except RuntimeError:  # pragma: no cover - shut down meanwhile
+                    pass
+
+    def _bot_turn(self, game_id: str, seat: str, version: int) -> None:
+        try:
+            hg = self.game(game_id)
+            with hg.lock:
+                if hg.version != version or not hg.active:
+                    return
+                game = hg.game
+                side = str(game.side_of(seat))
+                bot = self._bot(hg, seat)
+                offer = game.draw_offered_by
+                if offer is not None and offer != seat:
+                    copy = game.replay(game.log).game
+                    self._do(hg, seat, "draw-accept" if bot.accepts_draw(copy, side) else "draw-decline", {})
+                    return
+                if hg.takeback not in (None, seat):
+                    self._do(hg, seat, "takeback-accept", {})   # the server's bot is a good sport
+                    return
+                if game.side_to_move != side:
+                    return
+                position = game.replay(game.log).game
+            chosen = bot.choose(position)   # outside the lock: the other seat may resign meanwhile
+            with hg.lock:
+                if hg.version != version or not hg.active or chosen is None:
+                    return
+                self._do(hg, seat, "move", {"move": str(chosen)})
+        except RequestError:
+            pass  # the game moved on meanwhile
+        except Exception:  # pragma: no cover - a bot's failure must not stop the others
+            import traceback
+
+            traceback.print_exc()
+
+    # -- stopping ---------------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop the timer and the bots (the store stays open)."""
+        with self._lock:
+            self._stopping = True
+            self._wake.notify_all()
+        self._bots.shutdown(wait=True, cancel_futures=True)
+        self._timer.join(timeout=5)

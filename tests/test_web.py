@@ -1,0 +1,223 @@
+"""The engine as WebAssembly (tools/build-web, web/), checked under Node
+against the native engine: perft under every preset, and brandubh bench's
+signature, both counted by the Python package's own engine here.
+
+Skipped where Node or zig (the ziglang package) is missing: they build and
+run the WebAssembly. The build is cached under build/web/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brandubh.cli.bench import POSITIONS, run_bench
+from brandubh.core.record import perft_stats
+from brandubh.notation import SETUP
+from brandubh.variant import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+
+
+def _have_zig() -> bool:
+    try:
+        import ziglang  # noqa: F401
+        return True
+    except ImportError:
+        return shutil.which("zig") is not None
+
+
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="no node on the PATH: the WebAssembly engine is checked under Node"),
+    pytest.mark.skipif(not _have_zig(), reason="no zig (pip install ziglang): it builds the WebAssembly engine"),
+]
+
+PERFT_DEPTH = 3
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("web") / "site"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "build-web"), str(out)], check=True, cwd=ROOT,
+                   timeout=300)
+    return out
+
+
+def node(site: Path, *args: str):
+    done = subprocess.run([NODE, str(site / "check.js"), *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_build_has_what_the_page_loads(site):
+    names = {p.name for p in site.iterdir()}
+    assert {"index.html", "brandubh.wasm", "brandubh-wasm.js", "brandubh-data.js", "engine.js",
+            "backend.js", "worker.js", "brandubh-worker.js"} <= names
+    # One import, the search's stop (web/stop_wasm.h): nothing else the
+    # browser or Node must supply.
+    script = ("const m = new WebAssembly.Module(require('fs').readFileSync(process.argv[1]));"
+              "console.log(JSON.stringify(WebAssembly.Module.imports(m)))")
+    done = subprocess.run([NODE, "-e", script, str(site / "brandubh.wasm")], capture_output=True, text=True,
+                          timeout=60)
+    assert json.loads(done.stdout) == [{"module": "env", "name": "bdw_stop_requested", "kind": "function"}]
+    html = (site / "index.html").read_text()
+    assert html.index('src="backend.js"') < html.index("<script>\n")
+
+
+def test_perft_under_every_preset_is_the_native_engines(site):
+    counted = node(site, "perft", str(PERFT_DEPTH))
+    positions = [(name, SETUP) for name in PRESETS] + list(POSITIONS)
+    assert [tuple(row[:2]) for row in counted] == positions
+    for preset, position, leaves, captures, endings in counted:
+        native = perft_stats(PERFT_DEPTH, position, PRESETS[preset], bulk=False)
+        assert (leaves, captures, endings) == (native.leaves, native.captures, native.endings), (preset, position)
+    # The positions differ enough for the rules to show: not every count alike.
+    assert len({tuple(row[2:]) for row in counted}) > len(PRESETS)
+
+
+def test_bench_signature_and_moves_are_the_native_engines(site):
+    web = node(site, "bench")
+    native = run_bench()
+    assert web["nodes"] == native.nodes
+    assert tuple(web["moves"]) == native.moves
+
+
+def test_the_js_module_plays_and_undoes(site):
+    script = r"""
+const fs = require("fs");
+const { BrandubhEngine } = require(process.argv[1] + "/engine.js");
+const data = require(process.argv[1] + "/brandubh-data.js");
+const e = BrandubhEngine.loadSync(fs.readFileSync(process.argv[1] + "/brandubh.wasm"), data);
+const g = e.game("brandubh");
+const out = { start: g.position(), moves: g.moves().map(e.moveText), illegal: g.play("d4d5") };
+out.played = g.play("d2c2");
+out.after = g.position();
+out.side = g.side;
+out.legal = g.legal().length;
+out.undone = g.undo();
+out.back = g.position();
+out.undoAgain = g.undo();
+const found = g.search({ budget: 3000, seed: 1 });
+out.search = [e.moveText(found.move), found.nodes <= 4500, found.pv.length > 0];
+console.log(JSON.stringify(out));
+"""
+    done = subprocess.run([NODE, "-e", script, str(site)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    from brandubh.core.position import move_text
+    from brandubh.core.record import Rules
+
+    rules = Rules(SETUP, PRESETS["brandubh"])
+    assert out["start"] == SETUP
+    assert out["moves"] == [move_text(m) for m in rules.moves()]
+    assert out["illegal"] == "illegal" and out["played"] == "ok"
+    rules.play("d2c2")
+    assert out["after"] == rules.position and out["side"] == "defenders"
+    assert out["legal"] == len(rules.moves())
+    assert out["undone"] is True and out["back"] == SETUP and out["undoAgain"] is False
+    native = Rules(SETUP, PRESETS["brandubh"]).search(budget=3000, seed=1)
+    assert out["search"] == [move_text(native.move), True, True]
+
+
+def _python_state(answer: dict, ply=None) -> dict:
+    """What brandubh serve's Api answers for the same game: its state of a
+    table holding the game the back end's state describes."""
+    from brandubh import Bot, Game
+    from brandubh.serve.api import Api, Table
+
+    s = answer
+    game = Game.from_text(s["text"], attackers="p1" if s["you"] == "attackers" else "p2").game
+    table = Table(s["id"], game, s["you"], Bot(s["level"]))
+    table.said = s["said"]
+    return Api().state(table, ply)
+
+
+@pytest.mark.parametrize("side,level,variant", [("attackers", 1, "brandubh"), ("defenders", 2, "codingame"),
+                                                ("attackers", 1, "modern throne_pass=0")])
+def test_the_pages_back_end_answers_as_the_server(site, side, level, variant):
+    """A whole game through web/backend.js under Node: every state it
+    answers (the board's SVG, the legal moves, the sentences, the game
+    text) is the one brandubh serve's Api gives for the same game."""
+    answers = node(site, "game", side, str(level), variant)
+    assert answers[0]["status"] == 201
+    finished = [a for a in answers if isinstance(a["data"], dict) and a["data"].get("status") == "finished"]
+    assert finished, "the game never ended"
+    checked = 0
+    whole_game = None
+    for a in answers:
+        data = a["data"]
+        state = data.get("game") if "error" in data or "best" in data else data
+        if a["route"].endswith("/analysis"):
+            assert a["status"] == 200 and data["shown"] == data["line"][0], data
+            # The fields of brandubh serve's answer (api.py's _analysis).
+            assert set(data) == {"best", "shown", "raw", "for", "outlook", "depth", "nodes", "mate_in", "line",
+                                 "sentence", "game"}
+            continue
+        if "error" in data:
+            assert a["status"] == 409 and data["code"], data
+            if a["body"] == {"move": "d1d4"}:
+                assert data["error"] == ("d1 to d4: the attacker on d1 is blocked by the piece on d2"
+                                         if side == "attackers" else
+                                         "it is the engine's move (the attackers), not yours: ask it for its reply")
+        ply = int(a["route"].split("ply=")[1]) if "ply=" in a["route"] else None
+        assert state == _python_state(state if ply is None else whole_game, ply), a["route"]
+        if ply is None:
+            whole_game = state
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_board_is_the_servers_picture(site):
+    """board.js draws, string for string, what brandubh.views.svg draws for
+    the page: a position with a last move, a capture and an arrow."""
+    from brandubh import Game
+    from brandubh.views.svg import board
+
+    game = Game(position="7/7/2aa3/3ka2/3a3/7/7 a")
+    game.play("c5c4")
+    seen = game.snapshot()
+    script = r"""
+const b = require(process.argv[1] + "/board.js");
+const s = JSON.parse(process.argv[2]);
+process.stdout.write(b.svg(s, [["d1", "d3", "#1f7a1f"], ["a1", "a1", "#1f7a1f"]]));
+"""
+    facts = {"position": seen.position, "cells": list(seen.cells), "side": seen.side, "last": seen.last,
+             "captured": list(seen.captured), "status": seen.status}
+    done = subprocess.run([NODE, "-e", script, str(site), json.dumps(facts)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == board(seen, size=None, arrows=[("d1", "d3", "#1f7a1f"), ("a1", "a1", "#1f7a1f")])
+
+
+def test_scores_read_as_brandubh_chances_reads_them(site):
+    """The analysis's words: web/backend.js's outlook of a raw score is
+    brandubh.chances.Outlook's, and its sentence session.judged's."""
+    from brandubh.chances import Outlook
+    from brandubh.session import judged
+
+    cases = [("brandubh", -192, None, "attackers", "defenders", 6), ("codingame", 350, None, "defenders", "attackers", 7),
+             ("modern", 0, None, "attackers", "attackers", 5), ("opentafl quiet_cap=60", -75, None, "defenders", "defenders", 4),
+             ("brandubh", 29990, 10, "attackers", "defenders", 9), ("brandubh", 29999, 1, "defenders", "defenders", 1),
+             ("codingame", -29995, 5, "attackers", "attackers", 8)]
+    done = subprocess.run([NODE, str(site / "check.js"), "outlook", json.dumps(cases)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for case, web in zip(cases, json.loads(done.stdout)):
+        variant, raw, mate_in, to_move, viewer, depth = case
+        outlook = Outlook.of(raw, mate_in, side_to_move=to_move, viewer=viewer, variant=variant)
+        assert web["outlook"] == outlook.as_dict(), case
+        assert web["judged"] == judged(outlook, "you", depth), case
+
+
+def test_a_search_stops_when_another_thread_says_so(site):
+    """The module's stop: a search of fifty million positions in a Node
+    worker thread, its flag raised from the main thread, ends early with a
+    legal move and says it was stopped."""
+    found = node(site, "stop")
+    assert found["stopped"] is True and found["legal"] is True
+    assert 0 < found["nodes"] < 50_000_000 and found["depth"] >= 1

@@ -1,0 +1,257 @@
+"""The static page (tools/build-web) in a real headless Chromium, opened
+from the disk (file://): no server at all. The page is brandubh serve's
+own, its requests answered by the WebAssembly engine (web/backend.js) with
+the searches in a Worker started from a Blob.
+
+A whole game is played by clicks against level 1, the test's own
+:class:`~brandubh.Game` following along and choosing the test's moves with
+its own search, as tests/test_serve_browser.py does against the server.
+
+Skipped where Node's partner here, zig (the ziglang package), is missing,
+or where Chromium or Playwright is (with BRANDUBH_REQUIRE_BROWSER=1 the
+browser's absence fails instead)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brandubh import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
+
+
+def _have_zig() -> bool:
+    try:
+        import ziglang  # noqa: F401
+        return True
+    except ImportError:
+        return shutil.which("zig") is not None
+
+
+pytestmark = pytest.mark.skipif(not _have_zig(), reason="no zig (pip install ziglang): it builds the page's engine")
+
+
+def _browser_path() -> str | None:
+    named = os.environ.get("BRANDUBH_BROWSER")
+    if named:
+        return shutil.which(named) or (named if os.path.isfile(named) else None)
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _unavailable(reason: str):
+    if REQUIRED:
+        pytest.fail(f"BRANDUBH_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
+    pytest.skip(f"{reason} (tools/setup-tests installs it)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("web") / "site"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "build-web"), str(out)], check=True, cwd=ROOT,
+                   timeout=300)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright is not installed: pip install playwright")
+    path = _browser_path()
+    if path is None:
+        _unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
+    with sync_playwright() as driver:
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"], env=env)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, site):
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    opened = context.new_page()
+    opened.set_default_timeout(60_000)
+    errors: list[str] = []
+    requests: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    # Nothing but the page's own files: no server is asked anything.
+    opened.on("request", lambda request: requests.append(request.url))
+    opened.goto((site / "index.html").as_uri())
+    settle(opened)
+    yield opened
+    context.close()
+    assert errors == []
+    assert all(url.startswith(("file://", "blob:", "data:")) for url in requests), requests
+
+
+def settle(page, ply: int | None = None) -> None:
+    """Wait until no request is on its way (and the board is at ``ply``)."""
+    page.wait_for_function("""(ply) => document.body.dataset.busy === '0'
+        && document.querySelector('#board svg') !== null
+        && (ply === null || document.body.dataset.ply === String(ply))""", arg=ply)
+
+
+def click_square(page, name: str) -> None:
+    box = page.locator(f"#board rect.square.{name}").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def pieces_shown(page) -> dict[str, str]:
+    return page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#board g.piece')].map(g => [g.classList[2], g.classList[1]]))""")
+
+
+def start_game(page, side: str, level: int, rules: str = "brandubh") -> None:
+    page.select_option("#side", side)
+    page.select_option("#level", str(level))
+    page.fill("#rules-input", rules)
+    page.click("#new")
+    settle(page)
+
+
+@pytest.fixture(scope="module")
+def isolated(site):
+    """The built folder served as a static host may serve it, with the two
+    headers that make a page cross-origin isolated (so it may share memory
+    with its Worker)."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_page_is_brandubh_serves(site):
+    """One page, two back ends: the built page is the package's page with
+    the back end's script tags before its own script, nothing else."""
+    page = (ROOT / "brandubh" / "serve" / "page.html").read_text(encoding="utf-8")
+    built = (site / "index.html").read_text(encoding="utf-8")
+    tags = "".join(line + "\n" for line in built.splitlines() if line.startswith('<script src="'))
+    assert built == page.replace("<script>\n", tags + "<script>\n", 1)
+    assert 'src="backend.js"' in tags and 'src="brandubh-wasm.js"' in tags
+
+
+def test_a_whole_game_from_the_disk(page):
+    # The test has the defenders against level 1 (the engine moves first);
+    # its own game follows the page's, and its own search picks its moves.
+    start_game(page, "defenders", 1)
+    assert page.inner_text("#rules").startswith("rules: brandubh, level 1")
+    # What needs brandubh serve (opening saved games, the review) is not offered.
+    assert not page.is_visible("#review") and not page.is_visible("#paste") and page.is_visible("#analyse")
+    mine = Game("p2")
+    while True:
+        settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
+        if mine.status == "active" and mine.side_to_move == "attackers":
+            engine_move = page.locator("#moves li").last.inner_text()
+            assert mine.play(engine_move) is None, engine_move
+        assert pieces_shown(page) == mine.pieces
+        if mine.status != "active":
+            break
+        assert page.inner_text("#status") == "Your move (you have the defenders)."
+        move = mine.search(budget=3_000, salt="browser").move
+        click_square(page, move[:2])
+        targets = page.eval_on_selector_all("#board rect.square.target", "rs => rs.map(r => r.classList[1])")
+        assert sorted(targets) == sorted(m.to_square for m in mine.legal() if m.from_square == move[:2])
+        click_square(page, move[2:])
+        assert mine.play(move) is None
+        assert mine.ply < 200, "the game goes on too long"
+    assert page.inner_text("#status") == f"Game over: {mine.result_sentence}."
+    assert mine.result.side == "defenders" and "You win." in page.inner_text("#message")
+    assert Game.from_text(page.input_value("#text")).game.log == mine.log
+    # The engine's moves were searched in the Worker, not on the page's thread.
+    counts = page.evaluate("() => window.brandubhBackend.counts")
+    assert counts["searches"] >= 1 and counts["inWorker"] == counts["searches"]
+
+
+def test_a_long_search_leaves_the_page_free_and_stops(page):
+    """A search far longer than any level's (level 6's budget raised to five
+    hundred million positions, so that no machine finishes it first): the
+    page still answers meanwhile, and stop() ends the search at once."""
+    page.evaluate("() => { window.BRANDUBH_DATA.levels['6'].budget = 500000000; }")
+    page.select_option("#side", "defenders")
+    page.select_option("#level", "6")
+    page.click("#new")
+    page.wait_for_function("""() => document.body.dataset.busy === '1'
+        && document.getElementById('status').textContent.includes('is thinking')""")
+    # The page's own thread is free: a timer still runs while it searches.
+    assert page.evaluate("() => new Promise((done) => setTimeout(() => done(document.body.dataset.busy), 50))") == "1"
+    page.evaluate("() => window.brandubhBackend.stop()")
+    settle(page, 0)
+    assert page.inner_text("#message") == "the engine was stopped"
+    assert page.locator("#moves li").count() == 0
+
+
+def test_a_refusal_undo_and_the_analysis(page):
+    from playwright.sync_api import expect
+
+    start_game(page, "attackers", 1)
+    click_square(page, "d1")
+    click_square(page, "d4")
+    expect(page.locator("#message.refused")).to_have_text(
+        "Refused: d1 to d4: the attacker on d1 is blocked by the piece on d2", timeout=60_000)
+    click_square(page, "d2")
+    click_square(page, "c2")
+    settle(page, 2)   # the move, then the engine's reply from its Worker
+    assert page.locator("#moves li").count() == 2
+    page.click("#undo")
+    settle(page, 0)
+    assert page.inner_text("#message") == "Took back 2 moves." and pieces_shown(page) == Game().pieces
+    page.click("#analyse")
+    expect(page.locator("#analysis")).to_contain_text("Best for the attackers: ", timeout=60_000)
+    assert page.locator("#board g.arrow").count() == 1
+
+
+def test_stopped_on_a_static_host_the_engine_plays_what_it_found(browser, isolated):
+    """Served with cross-origin isolation, the page shares a stop flag with
+    its Worker: stop() ends a long search (level 6's budget raised to five
+    hundred million positions) where it is, and the engine plays the best
+    move it had found."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(isolated)
+    settle(page)
+    assert page.evaluate("() => window.crossOriginIsolated") is True
+    page.evaluate("() => { window.BRANDUBH_DATA.levels['6'].budget = 500000000; }")
+    page.select_option("#side", "defenders")
+    page.select_option("#level", "6")
+    page.click("#new")
+    page.wait_for_function("""() => document.body.dataset.busy === '1'
+        && document.getElementById('status').textContent.includes('is thinking')""")
+    page.evaluate("() => window.brandubhBackend.stop()")
+    settle(page, 1)
+    assert page.inner_text("#message").startswith("The engine (attackers) plays ")
+    assert page.inner_text("#status") == "Your move (you have the defenders)."
+    assert page.evaluate("() => window.brandubhBackend.counts.stopped") == 1
+    context.close()
+    assert errors == []
