@@ -10,7 +10,7 @@
  * selfplay:
  *   "brandubh selfplay --out sp_l21.bin --positions 2000000 --seed 21 --budget 3000 --eval learned  (the shipped learned tables; 722 s)"
  *   "brandubh selfplay --out sp_c22.bin --positions 2000000 --seed 22 --budget 3000 --eval classical  (501 s)"
- *   "brandubh selfplay --out other_l11.bin --positions 1000000 --seed 11 --budget 5000  (the learned tables, the default)"
+ *   "brandubh selfplay --out other_l11.bin --positions 1000000 --seed 11 --budget 5000  (an earlier run's file; the evaluation is not recorded, the default then: the learned tables)"
  *   "brandubh selfplay --out sp_n23.bin --positions 2000000 --seed 23 --budget 3000 --eval nnue  (with the NNUE of the commit before: 64 hidden units, 15 epochs on the three files above; 391 s)"
  * scale: 76.652
  */
