@@ -44,7 +44,7 @@ MAX_LEVEL = max(LEVELS)
 #: the game started, or a loss it can see coming. From the set-up, not from
 #: zero: the soldiers' weights alone favour the attackers there (by 240 with
 #: the weights of Game::Brandubh's documentation, by 1004 with the tuned
-#: ones; the learned evaluation, the default, gives the defenders 185), which
+#: ones; the learned tables give the defenders 185, the NNUE, the default, 84), which
 #: says nothing of who is ahead, so a bot with the defenders must not take
 #: a draw at once.
 DRAW_MARGIN = 500

@@ -20,9 +20,9 @@ familiar units: +1.0 means the same chance as a pawn up in lichess's
 curve (about 59%), +3.0 about 75%, 0.0 an even game. A win found by the
 search reads "wins in N" (N: the winner's own moves) instead.
 
->>> o = Outlook.of(-192, None, side_to_move='attackers', viewer='defenders')  # the set-up, searched
->>> str(o)                                 # the raw -192 is the attackers' score: good for the defenders
-'+5.0 (86%)'
+>>> o = Outlook.of(-122, None, side_to_move='attackers', viewer='defenders')  # the set-up, searched
+>>> str(o)                                 # the raw -122 is the attackers' score: good for the defenders
+'+3.4 (78%)'
 >>> o.of_other().viewer, round(o.chance + o.of_other().chance, 9)
 ('attackers', 1.0)
 >>> str(Outlook.of(29990, 10, side_to_move='attackers', viewer='attackers'))
@@ -48,8 +48,9 @@ __all__ = ["Curve", "Outlook", "curve_for", "CURVES", "CP_SLOPE", "EVALUATIONS"]
 CP_SLOPE = 0.00368208
 
 #: The evaluations the curves are fitted for: the engine's default (the
-#: learned one) and the hand-set one (``eval=classical``).
-EVALUATIONS = ("learned", "classical")
+#: NNUE), the learned tables (``eval=learned``) and the hand-set one
+#: (``eval=classical``).
+EVALUATIONS = ("nnue", "learned", "classical")
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,13 @@ class Curve:
 
 
 # -- fitted by tools/fit_chances.py: do not edit by hand ----------------------
-# python tools/fit_chances.py --learned DATA --classical DATA (brandubh selfplay
-# data, see docs/review.md for the runs)
+# python tools/fit_chances.py --nnue DATA --learned DATA --classical DATA
+# (brandubh selfplay data, see docs/review.md for the runs)
 CURVES: dict[tuple[str, str], Curve] = {
+    ("nnue", "brandubh"): Curve(0.0164246, -45.3, -45.3, 199072),
+    ("nnue", "codingame"): Curve(0.0199592, -48.0, -47.0, 192972),
+    ("nnue", "modern"): Curve(0.0130185, -56.5, -57.9, 168933),
+    ("nnue", "opentafl"): Curve(0.0162482, -28.7, -28.9, 207222),
     ("learned", "brandubh"): Curve(0.0126014, -45.8, -50.1, 191409),
     ("learned", "codingame"): Curve(0.0136121, -66.2, -70.9, 197973),
     ("learned", "modern"): Curve(0.0095459, -88.6, -91.7, 164809),
@@ -86,11 +91,11 @@ CURVES: dict[tuple[str, str], Curve] = {
 # -- end of the fitted curves ---------------------------------------------------
 
 
-def curve_for(variant: VariantLike = None, evaluation: str = "learned") -> Curve:
+def curve_for(variant: VariantLike = None, evaluation: str = "nnue") -> Curve:
     """The curve for a rule set (a rule set that is no preset takes its
     nearest preset's) and an evaluation.
 
-    >>> curve_for('codingame') is CURVES['learned', 'codingame']
+    >>> curve_for('codingame') is CURVES['nnue', 'codingame']
     True
     """
     if evaluation not in EVALUATIONS:
@@ -131,7 +136,7 @@ class Outlook:
 
     @classmethod
     def of(cls, raw: int, mate_in: Optional[int], *, side_to_move: str, viewer: str,
-           variant: VariantLike = None, evaluation: str = "learned") -> "Outlook":
+           variant: VariantLike = None, evaluation: str = "nnue") -> "Outlook":
         """The outlook for ``viewer`` from a search's ``raw`` score and its
         ``mate_in`` (plies to a forced result, both sides' counted, or None)
         for a position with ``side_to_move`` to move under ``variant``.

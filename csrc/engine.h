@@ -325,8 +325,8 @@ typedef struct bd_weights {
 
 /* The evaluations: the classical one (the seven weights above), the
  * learned one (learned.c: tables fitted to self-play, docs/learned.md),
- * which bd_default_weights chooses, and a small NNUE (nnue.c, the same
- * document). */
+ * and a small NNUE (nnue.c, the same document), which bd_default_weights
+ * chooses (the CodinGame export, built without it, plays the tables). */
 enum bd_eval { BD_EVAL_CLASSICAL = 0, BD_EVAL_LEARNED = 1, BD_EVAL_NNUE = 2 };
 
 BD_FN void bd_default_weights(bd_weights *w);

@@ -28,9 +28,10 @@ void bd_default_weights(bd_weights *w) {
     w->freedom = 5;
     w->corner_guard = -17;
     w->ring = 8;
-    /* The learned evaluation scores by default: against this one, at equal
-     * time, it won (docs/learned.md has the figures). */
-    w->eval = BD_EVAL_LEARNED;
+    /* The NNUE scores by default: against the learned tables, which beat
+     * this one, it won in turn at equal time (docs/learned.md has the
+     * figures). */
+    w->eval = BD_EVAL_NNUE;
 }
 
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
@@ -61,7 +62,9 @@ bd_bb bd_king_lanes_two(const bd_variant *v, const bd_pos *p, bd_bb reach) {
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
     int score;
     if (w->eval == BD_EVAL_LEARNED) return bd_evaluate_learned(v, p, reach);
-#ifndef BD_NO_NNUE /* the CodinGame export leaves the NNUE out */
+#ifdef BD_NO_NNUE /* the CodinGame export leaves the NNUE out: the tables play in its place */
+    if (w->eval == BD_EVAL_NNUE) return bd_evaluate_learned(v, p, reach);
+#else
     if (w->eval == BD_EVAL_NNUE) return bd_evaluate_nnue(v, p, reach);
 #endif
     score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);

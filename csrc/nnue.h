@@ -3,7 +3,7 @@
  * self-play by tools/train_nnue.py (docs/learned.md, "A small NNUE"), its
  * weights compiled in from nnue_weights.c, which tools/gen_nnue.py writes.
  * Integer arithmetic only, so it scores alike on every machine. Chosen by
- * the weight eval = BD_EVAL_NNUE; not the default. */
+ * the weight eval = BD_EVAL_NNUE, the default. */
 #ifndef BD_NNUE_H
 #define BD_NNUE_H
 

@@ -1,9 +1,10 @@
 """Fit the win-chance curves of brandubh/chances.py to self-play data and
 write them into that file (between its "fitted by" markers).
 
-    brandubh selfplay --out learned.bin --positions 1000000 --budget 5000 --seed 11
+    brandubh selfplay --out nnue.bin --positions 1000000 --budget 5000 --seed 13 --eval nnue
+    brandubh selfplay --out learned.bin --positions 1000000 --budget 5000 --seed 11 --eval learned
     brandubh selfplay --out classical.bin --positions 400000 --budget 5000 --seed 12 --eval classical
-    python tools/fit_chances.py --learned learned.bin --classical classical.bin
+    python tools/fit_chances.py --nnue nnue.bin --learned learned.bin --classical classical.bin
 
 For each evaluation and preset, a logistic regression of the game's result
 for the attackers (1 a win, 1/2 a draw, 0 a loss) on the search's score
@@ -80,11 +81,12 @@ def curves(path: str, evaluation: str) -> dict[tuple[str, str], str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--learned", required=True, help="self-play data searched with the learned evaluation")
+    parser.add_argument("--nnue", required=True, help="self-play data searched with the NNUE (the default)")
+    parser.add_argument("--learned", required=True, help="self-play data searched with the learned tables")
     parser.add_argument("--classical", required=True, help="self-play data searched with the classical one")
     parser.add_argument("--check", action="store_true", help="print the fit; write nothing")
     args = parser.parse_args()
-    fitted = {**curves(args.learned, "learned"), **curves(args.classical, "classical")}
+    fitted = {**curves(args.nnue, "nnue"), **curves(args.learned, "learned"), **curves(args.classical, "classical")}
     if args.check:
         return 0
     text = TARGET.read_text(encoding="utf-8")

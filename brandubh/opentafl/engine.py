@@ -564,8 +564,8 @@ def shown_score(raw: int, game: Any) -> int:
     order of the lines is the search's.
 
     >>> from brandubh import Rules
-    >>> shown_score(30_000 - 3, Rules()), shown_score(-192, Rules())   # the set-up's score, searched: -5.0
-    (29997, -500)
+    >>> shown_score(30_000 - 3, Rules()), shown_score(-122, Rules())   # the set-up's score, searched: -3.4
+    (29997, -342)
     """
     from ..chances import Outlook
     from ..core.search import WIN
