@@ -97,6 +97,14 @@ static void run_slice(void *s) { ((slice *)s)->work((slice *)s); }
  * actions): below it the thread costs more than it saves. A search is worth
  * a thread a game. */
 enum { CHEAP_PER_THREAD = 32 };
+/* Games at least per thread for the lightest passes (a step's checks, the
+ * random actions: a few nanoseconds a game): a thread's start and join cost
+ * tens of microseconds, more than such a pass over a thousand games, so only
+ * the largest batches split them. Measured: with 1,024 games and two
+ * threads, a step that split all three passes ran no faster than one thread;
+ * splitting only the play (the moves, the endings, the observations) is
+ * docs/rl.md's "Threads". */
+enum { LIGHT_PER_THREAD = 8192 };
 
 /* Run work over all games in up to e->threads slices, the first in the
  * calling thread, the others each in a thread of its own (in this thread
@@ -266,7 +274,7 @@ int bd_vec_step(bd_vec *e, const int32_t *actions, const bd_vec_out *out, int *b
     /* Every action first, so that a refusal leaves every game as it was;
      * the slices are in order, so the first slice that refuses names the
      * first game refused. (Room reserved for games that pass is kept.) */
-    count = run_slices(e, check_slice, actions, CHEAP_PER_THREAD, slices);
+    count = run_slices(e, check_slice, actions, LIGHT_PER_THREAD, slices);
     for (k = 0; k < count; k++) {
         if (slices[k].code != BD_VEC_OK) {
             *bad = slices[k].bad;
@@ -292,7 +300,7 @@ static void random_slice(slice *s) {
 
 void bd_vec_random(bd_vec *e, int32_t *actions) {
     slice slices[BD_MAX_THREADS];
-    run_slices(e, random_slice, actions, CHEAP_PER_THREAD, slices);
+    run_slices(e, random_slice, actions, LIGHT_PER_THREAD, slices);
 }
 
 typedef struct search_args {
