@@ -171,7 +171,16 @@ def test_an_abort_stops_the_games_in_the_workers_and_leaves_nothing():
     players = [ProcessPlayer(SLEEPER, "A"), ProcessPlayer(SLEEPER, "B")]
     abort = threading.Event()
     with ProcessExecutor(2) as pool:
-        threading.Timer(1.5, abort.set).start()
+        def abort_once_both_play() -> None:
+            # Both workers in a game (its two bots started), however slowly
+            # they came up: the two games waiting behind them never begin.
+            deadline = time.monotonic() + 60
+            while len(marked(*pool.marks, name=WORKER_MARK)) < 4 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.3)
+            abort.set()
+
+        threading.Thread(target=abort_once_both_play, daemon=True).start()
         t0 = time.monotonic()
         result = run_event(Event(players, games=4, variant="codingame", jobs=2), abort=abort, executor=pool)
         assert time.monotonic() - t0 < 30

@@ -86,7 +86,7 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
     send back its record; stop a game when told; leave (its programs
     killed) when the run's end of ``tasks`` closes.
 
-    Messages in: ``("play", index, pickled spec)``, ``("stop", index)``.
+    Messages in: ``("play", index, pickled spec)``, ``("stop", indices)``.
     Out: ``("done", index, record)``, ``("skipped", index, None)`` for a
     game stopped before its turn came, or ``("failed", index, traceback)``
     when the spec cannot be read or the record cannot be sent."""
@@ -112,10 +112,14 @@ def _serve(tasks: Any, results: Any, mark: str) -> None:
                         aborts[message[1]] = abort
                     games.put((message[1], message[2], abort))
                 elif message[0] == "stop":
+                    # Every game named at once, the one waiting its turn too,
+                    # before the programs of the one in play are ended: so
+                    # the next never begins.
                     with lock:
-                        stopping = aborts.get(message[1])
-                    if stopping is not None:
-                        stopping.set()
+                        stopping = [aborts[i] for i in message[1] if i in aborts]
+                    for event in stopping:
+                        event.set()
+                    if stopping:
                         registry.kill_all()
         except BaseException:  # EOF: the run is over or gone (or its message was cut)
             pass
@@ -466,8 +470,7 @@ class ProcessExecutor(Executor):
             if worker.specs and not worker.stopping and not worker.broken:
                 worker.stopping = True
                 try:
-                    for spec in worker.specs:
-                        worker.tasks.send(("stop", spec.index))
+                    worker.tasks.send(("stop", tuple(spec.index for spec in worker.specs)))
                 except OSError:  # it died: finished() sees it
                     pass
 
@@ -507,7 +510,8 @@ class ProcessExecutor(Executor):
         for worker in busy:
             if worker.specs:  # its worker died, or did not answer in time
                 self._retire(worker)
-                left.extend(_aborted(spec, "the run was interrupted") for spec in worker.specs)
+                # The game it played is aborted; those waiting their turn never began.
+                left.append(_aborted(worker.specs[0], "the run was interrupted"))
                 worker.specs = []
             worker.stopping = False
         left.sort(key=lambda record: record.index)
