@@ -189,6 +189,31 @@ class _Buffers(threading.local):
 _LEGAL_BUFFERS = _Buffers()
 
 
+
+def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:
+    """The table's size (MiB) for a search under a clock, when the time
+    calls for a smaller one than the budget does; else None (the budget's).
+
+    Each search makes its table afresh, and the system gives its pages as
+    they are first touched: a 32 MiB table, what a search with no budget
+    gets, cost about 35 ms of page faults a search on this project's
+    machine, most of a 50 ms move, and two threads touching it at once were
+    slower than one (docs/search.md, "Threads"). So the table is sized for
+    the positions the time allows: 20 million a second, an entry for every
+    eight, as the budget's rule (from 1 to 32 MiB).
+
+    >>> timed_table_mb(100_000_000, 50), timed_table_mb(100_000_000, 400), timed_table_mb(20_000, 50)
+    (1, 8, None)
+    """
+    entries = 1024
+    while entries < (1 << 21) and entries * 8 <= budget:
+        entries *= 2
+    wanted = 20_000 * time_ms / 8 * 16  # bytes: the positions in the time, an entry for every eight
+    mb = 1
+    while mb < 32 and (mb * 2) << 20 <= wanted:
+        mb *= 2
+    return mb if (mb << 20) < entries * 16 else None
+
 class Rules:
     """A game: a start position, a rule set, and the moves made.
 
@@ -540,7 +565,8 @@ class Rules:
 
         ``hash_mb``: the transposition table's size in MiB (1 to 16384,
         rounded down to a power of two of 16-byte entries); by default it is
-        sized from the budget (at most 32 MiB). The result depends on it,
+        sized from the budget (at most 32 MiB), and under a clock from the
+        time too (:func:`timed_table_mb`). The result depends on it,
         deterministically.
 
         ``threads`` (1 to 64; None or 1: this thread alone): with more, the
@@ -578,6 +604,8 @@ class Rules:
                 check_threads(threads)
                 if lib.bd_game_outcome(self._g) != _ONGOING:
                     return None  # no copy, no worker, no wait
+            if hash_mb is None and time_ms is not None:
+                hash_mb = timed_table_mb(budget, time_ms)
             raw = run_search(self._g, budget, seed, depth, c_weights(weights), _off, time_ms, stop, hash_mb,
                              threads)
             if raw is None:
