@@ -78,6 +78,7 @@ static void stopped_search(bd_game *g, const bd_weights *w, bd_table *table, con
     char line[160];
     memset(&lim, 0, sizeof lim);
     lim.budget = (uint64_t)1 << 40;
+    lim.tt_bytes = 1 << 20; /* not a table sized for no budget: its pages are what a sanitizer makes slow */
     lim.seed = 3;
     lim.threads = 4;
     lim.stop = &flag;
@@ -101,6 +102,10 @@ static void searches(void) {
     int k, threads;
     bd_weights w;
     bd_default_weights(&w);
+    /* The learned tables: the threads are what is checked here, and the
+     * sanitizer makes the NNUE's loops many times slower (tests/test_nnue.py
+     * checks the NNUE itself). */
+    w.eval = BD_EVAL_LEARNED;
     for (k = 0; k < 4; k++) {
         bd_variant v = PRESETS[k];
         bd_game *g;
@@ -130,6 +135,7 @@ static void searches(void) {
                      threads, (unsigned long long)a.nodes, a.depth);
             expect(is_legal(g, a.move) && a.nodes <= 300000 && a.nodes > 0, line);
             lim.budget = (uint64_t)1 << 40;
+    lim.tt_bytes = 1 << 20; /* not a table sized for no budget: its pages are what a sanitizer makes slow */
             lim.depth = 5;
             expect(bd_search(g, &lim, &w, &a) == 0, "a search on threads to a depth");
             snprintf(line, sizeof line, "preset %d, %d threads, depth 5: depth %d, not stopped, legal", k, threads,
@@ -193,6 +199,10 @@ static void environments(void) {
         bd_pos_from_string("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", start) != BD_POS_OK)
         exit(3);
     bd_default_weights(&w);
+    /* The learned tables: the threads are what is checked here, and the
+     * sanitizer makes the NNUE's loops many times slower (tests/test_nnue.py
+     * checks the NNUE itself). */
+    w.eval = BD_EVAL_LEARNED;
     memset(&lim, 0, sizeof lim);
     lim.budget = 400;
     lim.seed = 11;
