@@ -19,25 +19,9 @@ from brandubh.serve.host.api import HostApi
 from brandubh.serve.host.http import HostServer
 from brandubh.serve.host.hub import Hub
 from brandubh.serve.host.store import Store
-from test_serve_browser import _browser_path, _unavailable, click_square
+from test_serve_browser import browser, click_square  # noqa: F401 - the one Chromium fixture
 
 SHOT = os.environ.get("BRANDUBH_HOST_SCREENSHOT")   # a path: the players' page is saved there as a PNG
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright is not installed: pip install playwright")
-    path = _browser_path()
-    if path is None:
-        _unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
-    with sync_playwright() as driver:
-        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"], env=env)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

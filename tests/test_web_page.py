@@ -13,7 +13,6 @@ browser's absence fails instead)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -22,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from brandubh import Game
+from test_serve_browser import browser  # noqa: F401 - the one Chromium fixture, one launch a module
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
 
 
 def _have_zig() -> bool:
@@ -38,45 +37,12 @@ def _have_zig() -> bool:
 pytestmark = pytest.mark.skipif(not _have_zig(), reason="no zig (pip install ziglang): it builds the page's engine")
 
 
-def _browser_path() -> str | None:
-    named = os.environ.get("BRANDUBH_BROWSER")
-    if named:
-        return shutil.which(named) or (named if os.path.isfile(named) else None)
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def _unavailable(reason: str):
-    if REQUIRED:
-        pytest.fail(f"BRANDUBH_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
-    pytest.skip(f"{reason} (tools/setup-tests installs it)")
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("web") / "site"
     subprocess.run([sys.executable, str(ROOT / "tools" / "build-web"), str(out)], check=True, cwd=ROOT,
                    timeout=300)
     return out
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright is not installed: pip install playwright")
-    path = _browser_path()
-    if path is None:
-        _unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
-    with sync_playwright() as driver:
-        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"], env=env)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
