@@ -36,7 +36,7 @@ from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
 from .workers import ProcessExecutor, local_executor
 
-__all__ = ["parse_player", "add_event_arguments", "event_from_args", "run_command", "games_text",
+__all__ = ["parse_player", "add_event_arguments", "event_from_args", "play_from_args", "run_command", "games_text",
            "save_game", "save_summary", "make_executor", "signals_interrupt", "GamesFile"]
 
 
@@ -350,6 +350,23 @@ def signals_interrupt(names: Sequence[str] = ("SIGTERM", "SIGHUP")) -> Iterator[
     finally:
         for signum, handler in saved.items():
             signal.signal(signum, handler)
+
+
+def play_from_args(args: argparse.Namespace, players: Sequence[Player], stdout: Optional[TextIO] = None,
+                   stderr: Optional[TextIO] = None) -> int:
+    """:func:`event_from_args` and :func:`run_command` together, as
+    ``brandubh match`` and ``referee`` run: the worker processes start
+    while the random openings are drawn, and are closed if the event
+    cannot be made."""
+    started: list = []
+    try:
+        event = event_from_args(args, players, started)
+    except BaseException:
+        for executor in started:
+            if executor is not None:
+                executor.close()
+        raise
+    return run_command(event, args, stdout, stderr, prestarted=started)
 
 
 def run_command(event: Event, args: argparse.Namespace, stdout: Optional[TextIO] = None,

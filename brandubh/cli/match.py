@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 from typing import Optional, TextIO
 
-from ..arena.command import add_event_arguments, event_from_args, parse_player, run_command
+from ..arena.command import add_event_arguments, parse_player, play_from_args
 from ..arena.engine import make_bot, parse_setting
 from ..arena.event import player_names
 
@@ -96,12 +96,4 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
     if len(args.players) < 2:
         raise ArgumentError("a match needs at least two players")
     players = [parse_player(text, name) for text, name in zip(args.players, player_names(len(args.players)))]
-    started: list = []  # the worker processes, started while the openings are drawn
-    try:
-        event = event_from_args(args, players, started)
-    except BaseException:
-        for executor in started:
-            if executor is not None:
-                executor.close()
-        raise
-    return run_command(event, args, stdout, stderr, prestarted=started)
+    return play_from_args(args, players, stdout, stderr)

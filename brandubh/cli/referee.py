@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Optional, TextIO
 
-from ..arena.command import add_event_arguments, event_from_args, run_command
+from ..arena.command import add_event_arguments, play_from_args
 from ..arena.process import ProcessPlayer
 from ..codingame.referee import DEFAULT_FIRST_MS, DEFAULT_TURN_MS
 
@@ -80,12 +80,4 @@ def run(args: argparse.Namespace, stdout: Optional[TextIO] = None,
     # Two programs and no one else: --variant is the rules they are said to play.
     players = [ProcessPlayer(args.bot_a, name="A", rules=args.variant),
                ProcessPlayer(args.bot_b, name="B", rules=args.variant)]
-    started: list = []  # the worker processes, started while the openings are drawn
-    try:
-        event = event_from_args(args, players, started)
-    except BaseException:
-        for executor in started:
-            if executor is not None:
-                executor.close()
-        raise
-    return run_command(event, args, stdout, stderr, prestarted=started)
+    return play_from_args(args, players, stdout, stderr)
