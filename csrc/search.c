@@ -556,7 +556,7 @@ typedef struct helper {
     uint32_t seed;
     int first, max_depth;
     bd_thread *thread;
-    bd_search_result out;   /* its own result, never used */
+    bd_search_result out;   /* its own result: the answer when it went deeper */
 } helper;
 
 static void run_helper(void *arg) {
@@ -617,6 +617,20 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
         bd_thread_join(helpers[k].thread);
         out->nodes += helpers[k].c->nodes;
         free_ctx(helpers[k].c);
+    }
+    /* The deepest thread answers: a helper that finished a deeper iteration
+     * than the main thread (or searched the previous best move in full at
+     * one) has seen further. Ties stay with the main thread, and so does a
+     * win it has proven. */
+    for (k = 0; k < started; k++) {
+        const bd_search_result *h = &helpers[k].out;
+        if (h->depth > out->depth && h->move && !(is_mate_score(out->score) && out->score > 0)) {
+            uint64_t nodes = out->nodes;
+            int stopped = out->stopped;
+            *out = *h;
+            out->nodes = nodes;
+            out->stopped = stopped;
+        }
     }
     free_ctx(c);
     return 0;
