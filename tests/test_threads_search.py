@@ -68,20 +68,15 @@ def test_a_search_on_threads_reaches_the_depth_asked():
 
 
 _COUNT_TASKS = """
-import os, sys
+import sys
+sys.path.insert(0, sys.argv[1])
 from brandubh import Rules
-from brandubh._engine import ffi, lib
-rules = Rules(sys.argv[1])
-def tasks():
-    return len(os.listdir("/proc/self/task"))
-before = tasks()
+from test_threads_search import POSITION, _tasks, c_search
+rules = Rules(POSITION)
+before = _tasks()
 for threads in (2, 4, 8):
-    limits = ffi.new("bd_search_limits *")
-    limits.budget, limits.seed, limits.threads = 100_000, 1, threads
-    out, w = ffi.new("bd_search_result *"), ffi.new("bd_weights *")
-    lib.bd_default_weights(w)
-    assert lib.bd_search(rules._g, limits, w, out) == 0
-    print(threads, before, tasks())
+    c_search(rules, threads, budget=100_000)
+    print(threads, before, _tasks())
 """
 
 
@@ -90,7 +85,7 @@ def test_no_engine_thread_outlives_its_search():
     """Counted in a process of its own: in the test worker, threads of other
     tests (servers, executors) come and go while this one counts."""
     run = subprocess.run(
-        [sys.executable, "-c", _COUNT_TASKS, POSITION], capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, "-c", _COUNT_TASKS, str(ROOT / "tests")], capture_output=True, text=True, timeout=120, cwd=ROOT
     )
     assert run.returncode == 0, run.stderr
     rows = [line.split() for line in run.stdout.splitlines()]
