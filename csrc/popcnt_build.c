@@ -28,6 +28,12 @@
 /* Before anything includes engine.h: every function of this copy static. */
 #define BD_FN static
 
+/* Before any system header, as memory.c asks on its own: the flags of
+ * mmap and madvise, which C99 leaves out. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE
+#endif
+
 /* Most of this copy is not called here: the portable build serves every
  * call but the four below, and some functions engine.h declares (static,
  * here) are not in it at all. Before engine.h, for clang judges each
@@ -79,6 +85,7 @@ int bd_cpu_has_popcnt(void) {
 #include "eval.c"
 #include "learned.c"
 #include "nnue.c"
+#include "memory.c"
 #include "tt.c"
 #include "thread.c"
 #include "movepick.c"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "memory.h"
 
 #define TT_MAX_ENTRIES ((uint64_t)1 << 40)
 
@@ -17,12 +18,12 @@ int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes) {
     tt->entries = NULL;
     tt->mask = size - 1;
     if (size > (uint64_t)SIZE_MAX / sizeof *tt->entries) return -1;
-    tt->entries = (bd_tt_entry *)calloc((size_t)size, sizeof *tt->entries);
+    tt->entries = (bd_tt_entry *)bd_zeroed((size_t)size * sizeof *tt->entries);
     return tt->entries ? 0 : -1;
 }
 
 void bd_tt_free(bd_tt *tt) {
-    free(tt->entries);
+    bd_zeroed_free(tt->entries, (size_t)(tt->mask + 1) * sizeof *tt->entries);
     tt->entries = NULL;
 }
 

@@ -167,7 +167,8 @@ def amalgamate(src: Optional[Path] = None, king_capture: str = "four_two") -> tu
     includes: list[str] = []
     # The NNUE evaluation (csrc/nnue.c) stays out of the bot: its weights
     # would not fit CodinGame's limit beside the learned tables.
-    parts = ["#define BD_NO_NNUE 1\n"]
+    # Nor do huge pages (csrc/memory.c: mmap): the tables come from calloc.
+    parts = ["#define BD_NO_NNUE 1\n#define BD_PLAIN_MEMORY 1\n"]
     for name in _header_order(src):
         if name == "nnue.h":
             continue
