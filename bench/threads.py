@@ -4,6 +4,8 @@ docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
     python bench/threads.py depth [--threads 1,2] [--rounds 3]   # time to depth
     python bench/threads.py match --ms 100 --pairs 150            # 2 threads against 1
     python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second
+    python bench/threads.py openings --variant modern --count 300 > book.txt
+                                                   # balanced openings for `brandubh match`
 
 Every figure is printed with the load average (1 minute) seen while it ran.
 On a machine whose cores are busy with other work, threads cannot win by
@@ -144,6 +146,46 @@ def match_report(ms: float, pairs: int, variant: str, every: int, seed: int) -> 
                   f"load {min(loads):.2f} to {max(loads):.2f}", flush=True)
 
 
+# -- balanced openings ------------------------------------------------------------
+
+
+def openings_report(variant: str, count: int, budget: int, low: float, seed: int) -> None:
+    """Print ``count`` openings for `brandubh match --openings` whose result is
+    open: 4 to 8 random plies from the set-up, kept when a search of ``budget``
+    positions gives the attackers a chance between ``low`` and ``1 - low``.
+    From random plies alone most games are decided by the side (at 100 ms a
+    move the attackers won 80% of the modern games), and a match then says
+    little of which player is stronger: only the games that either side could
+    win tell players apart, as engine testers' balanced books do for chess."""
+    from brandubh.chances import Outlook
+    from brandubh.core.position import move_text
+
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    tried = 0
+    print(f"{count} openings, {variant} rules: 4 to 8 random plies from the set-up (seed {seed}), kept "
+          f"when a search of {budget:,} positions gives the attackers {low:.0%} to {1 - low:.0%}",
+          file=sys.stderr)
+    while len(seen) < count:
+        tried += 1
+        rules, played = Rules(variant=variant), []
+        for _ in range(rng.randint(4, 8)):
+            if rules.is_over():
+                break
+            played.append(rng.choice(rules.moves()))
+            rules.play(played[-1])
+        if rules.is_over() or rules.position in seen:
+            continue
+        found = rules.search(budget=budget, seed=1)
+        assert found is not None
+        outlook = Outlook.of(found.score, found.mate_in, side_to_move=rules.side, viewer="attackers",
+                             variant=variant)
+        if low <= outlook.chance <= 1 - low:
+            seen.add(rules.position)
+            print(f"# attackers {outlook}\nmoves {' '.join(move_text(m) for m in played)}", flush=True)
+    print(f"# {count} kept of {tried} tried", file=sys.stderr)
+
+
 # -- VectorEnv ---------------------------------------------------------------------
 
 
@@ -192,9 +234,17 @@ def main() -> None:
     p.add_argument("--variant", default="modern")
     p.add_argument("--every", type=int, default=10)
     p.add_argument("--seed", type=int, default=1, help="the seed of the random openings")
+    p = sub.add_parser("openings")
+    p.add_argument("--variant", default="modern")
+    p.add_argument("--count", type=int, default=300)
+    p.add_argument("--budget", type=int, default=200_000)
+    p.add_argument("--low", type=float, default=0.3, help="the least chance kept, for either side")
+    p.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     run: Callable[[], None]
-    if args.what == "match":
+    if args.what == "openings":
+        run = lambda: openings_report(args.variant, args.count, args.budget, args.low, args.seed)  # noqa: E731
+    elif args.what == "match":
         run = lambda: match_report(args.ms, args.pairs, args.variant, args.every, args.seed)  # noqa: E731
     else:
         threads = [int(t) for t in args.threads.split(",")]
