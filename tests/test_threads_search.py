@@ -5,6 +5,7 @@ tests/c/threads_check.c checks the same in C, also under ThreadSanitizer."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
@@ -38,6 +39,26 @@ def _tasks() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
+def _alone(test):
+    """Run the test in a pytest process of its own: it counts the process's
+    threads, and in a test worker other tests' threads (servers, executors)
+    come and go while it counts."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        if os.environ.get("BRANDUBH_ALONE"):
+            return test(*args, **kwargs)
+        nodeid = os.environ["PYTEST_CURRENT_TEST"].rsplit(" ", 1)[0]
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-s", nodeid],
+            cwd=ROOT, env={**os.environ, "BRANDUBH_ALONE": "1"}, capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+        assert "1 passed" in done.stdout, done.stdout[-4000:]
+
+    return run
+
+
 # -- the engine's interface ----------------------------------------------------
 
 
@@ -67,30 +88,14 @@ def test_a_search_on_threads_reaches_the_depth_asked():
     assert move in rules.moves() and depth == 6 and not stopped
 
 
-_COUNT_TASKS = """
-import sys
-sys.path.insert(0, sys.argv[1])
-from brandubh import Rules
-from test_threads_search import POSITION, _tasks, c_search
-rules = Rules(POSITION)
-before = _tasks()
-for threads in (2, 4, 8):
-    c_search(rules, threads, budget=100_000)
-    print(threads, before, _tasks())
-"""
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@_alone
 def test_no_engine_thread_outlives_its_search():
-    """Counted in a process of its own: in the test worker, threads of other
-    tests (servers, executors) come and go while this one counts."""
-    run = subprocess.run(
-        [sys.executable, "-c", _COUNT_TASKS, str(ROOT / "tests")], capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
-    assert run.returncode == 0, run.stderr
-    rows = [line.split() for line in run.stdout.splitlines()]
-    assert [row[0] for row in rows] == ["2", "4", "8"]
-    assert all(row[1] == row[2] for row in rows), rows
+    rules = Rules(POSITION)
+    before = _tasks()
+    for threads in (2, 4, 8):
+        c_search(rules, threads, budget=100_000)
+        assert _tasks() == before, threads
 
 
 # -- the C driver, plain and under ThreadSanitizer -------------------------------
@@ -161,6 +166,7 @@ def test_two_threads_under_a_clock():
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
 @pytest.mark.parametrize("make", [Stop, threading.Event])
+@_alone
 def test_stop_ends_every_thread(make):
     rules = Rules(POSITION, "codingame")
     rules.search(budget=600_000, threads=2)  # the main thread's worker, kept (brandubh/core/stopping.py)
@@ -183,6 +189,7 @@ def test_stop_ends_every_thread(make):
 
 @pytest.mark.skipif(not (hasattr(signal, "setitimer") and Path("/proc/self/task").is_dir()),
                     reason="POSIX alarms, threads counted in /proc")
+@_alone
 def test_a_signal_ends_a_threaded_search_and_its_threads():
     """As Ctrl-C does: a handler that raises in the main thread, which waits
     for the search (brandubh/core/stopping.py): the flag stops every thread."""
