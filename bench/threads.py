@@ -1,7 +1,7 @@
 """What threads are worth: the figures of docs/search.md ("Threads") and
 docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
 
-    python bench/threads.py depth [--threads 1,2] [--rounds 3]   # time to depth
+    python bench/threads.py depth [--threads 1,2] [--rounds 3] [--book book.txt]  # time to depth
     python bench/threads.py match --ms 100 --pairs 150            # 2 threads against 1
     python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second
     python bench/threads.py openings --variant modern --count 300 > book.txt
@@ -66,11 +66,27 @@ def to_depth(games: list[Rules], depth: int, threads: int) -> tuple[float, float
     return time.perf_counter() - wall, time.thread_time() - cpu, nodes, time.process_time() - process
 
 
-def depth_report(threads: list[int], rounds: int) -> None:
+def book_games(path: str, variant: str, count: int) -> list[Rules]:
+    """The first ``count`` openings of a book that ``openings`` wrote, played out."""
+    from brandubh.core.position import move_text
+
+    games = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("moves ") and len(games) < count:
+            rules = Rules(variant=variant)
+            for word in line.split()[1:]:
+                rules.play(next(m for m in rules.moves() if move_text(m) == word))
+            games.append(rules)
+    return games
+
+
+def depth_report(threads: list[int], rounds: int, book: str | None, variant: str) -> None:
     sets = {
         "set-up, depth 9": ([Rules(SETUP, PRESETS[p]) for p in ("brandubh", "codingame", "modern", "opentafl")], 9),
         "bench, depth 7": ([Rules(pos, PRESETS[p]) for p, pos in POSITIONS], 7),
     }
+    if book:
+        sets[f"{book}, 40 openings, depth 9"] = (book_games(book, variant, 40), 9)
     for name, (games, depth) in sets.items():
         runs: dict[int, list[tuple[float, float, int, float]]] = {t: [] for t in threads}
         loads = []
@@ -228,6 +244,9 @@ def main() -> None:
         p = sub.add_parser(name)
         p.add_argument("--threads", default="1,2")
         p.add_argument("--rounds", type=int, default=3)
+        if name == "depth":
+            p.add_argument("--book", help="also the first 40 openings of this book (openings, below)")
+            p.add_argument("--variant", default="modern", help="the book's rules")
     p = sub.add_parser("match")
     p.add_argument("--ms", type=float, default=100.0)
     p.add_argument("--pairs", type=int, default=150)
@@ -248,7 +267,7 @@ def main() -> None:
         run = lambda: match_report(args.ms, args.pairs, args.variant, args.every, args.seed)  # noqa: E731
     else:
         threads = [int(t) for t in args.threads.split(",")]
-        run = (lambda: depth_report(threads, args.rounds)) if args.what == "depth" else \
+        run = (lambda: depth_report(threads, args.rounds, args.book, args.variant)) if args.what == "depth" else \
             (lambda: env_report(threads, args.rounds))
     run()
 

@@ -570,8 +570,8 @@ static void run_helper(void *arg) {
  * help: the main thread finds their results there. Odd helpers start one
  * depth deeper than the main thread, and each orders root moves that score
  * alike by a seed of its own, so that they do not all search the same tree
- * in the same order. The result is the main thread's; the node count is
- * every thread's; the budget counts every thread's positions together
+ * in the same order. The result is the deepest thread's (below); the node
+ * count is every thread's; the budget counts every thread's positions together
  * (claim). The main thread raises `halt` when it is done, and every helper
  * is joined before this returns. A helper that cannot be made or started is
  * left out (the export's BD_NO_THREADS starts none): with none the search

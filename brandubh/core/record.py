@@ -198,7 +198,9 @@ def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:
     they are first touched: a 32 MiB table, what a search with no budget
     gets, cost about 35 ms of page faults a search on this project's
     machine, most of a 50 ms move, and two threads touching it at once were
-    slower than one (docs/search.md, "Threads"). So the table is sized for
+    slower than one (docs/search.md, "Threads"). Huge pages, where Linux
+    gives them (csrc/memory.c), make that a few milliseconds; elsewhere it
+    stands. So the table is sized for
     the positions the time allows: 20 million a second, an entry for every
     eight, as the budget's rule (from 1 to 32 MiB).
 
