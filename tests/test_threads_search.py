@@ -101,20 +101,21 @@ def test_no_engine_thread_outlives_its_search():
 # -- the C driver, plain and under ThreadSanitizer -------------------------------
 
 
+def _has_tsan() -> bool:
+    if sys.platform != "linux" or not shutil.which("gcc"):
+        return False
+    lib_path = subprocess.run(["gcc", "-print-file-name=libtsan.so"], capture_output=True, text=True).stdout.strip()
+    return os.path.isabs(lib_path) and os.path.exists(lib_path)
+
+
 @pytest.mark.skipif(sys.platform == "win32" or not shutil.which("gcc"), reason="needs gcc and POSIX")
+@pytest.mark.skipif(_has_tsan(), reason="the same driver runs under ThreadSanitizer below")
 def test_threads_driver(tmp_path):
     exe = build_c_driver("threads_check", tmp_path, "-O2", "-Werror")
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     assert lines[-1] == "all ok" and not [line for line in lines if line.startswith("FAIL")]
-
-
-def _has_tsan() -> bool:
-    if sys.platform != "linux" or not shutil.which("gcc"):
-        return False
-    lib_path = subprocess.run(["gcc", "-print-file-name=libtsan.so"], capture_output=True, text=True).stdout.strip()
-    return os.path.isabs(lib_path) and os.path.exists(lib_path)
 
 
 @pytest.mark.skipif(not _has_tsan(), reason="needs gcc with ThreadSanitizer's runtime (Linux)")
