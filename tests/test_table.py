@@ -111,4 +111,7 @@ def test_a_large_table_is_given_in_huge_pages_where_the_system_offers_them():
     control, portable, popcnt = map(int, done.stdout.split())
     if control < 2000:
         pytest.skip(f"small pages are not counted a fault each here ({control} faults for 16 MiB)")
-    assert portable < 1000 and popcnt < 1000, (control, portable, popcnt)
+    # Small pages: some 8,000 to 16,000 (the popcount build without the
+    # flags gave 15,667). Huge pages: tens, and a thousand or so more for the
+    # sanitizers' shadow memory under tools/sanitize.sh.
+    assert portable < 3000 and popcnt < 3000, (control, portable, popcnt)
