@@ -68,15 +68,14 @@ def to_depth(games: list[Rules], depth: int, threads: int) -> tuple[float, float
 
 def book_games(path: str, variant: str, count: int) -> list[Rules]:
     """The first ``count`` openings of a book that ``openings`` wrote, played out."""
-    from brandubh.core.position import move_text
+    from brandubh.arena.openings import load_openings
 
     games = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if line.startswith("moves ") and len(games) < count:
-            rules = Rules(variant=variant)
-            for word in line.split()[1:]:
-                rules.play(next(m for m in rules.moves() if move_text(m) == word))
-            games.append(rules)
+    for opening in load_openings(path, variant)[:count]:
+        rules = Rules(opening.start, variant)
+        for move in opening.moves:
+            rules.play(move)
+        games.append(rules)
     return games
 
 

@@ -9,13 +9,14 @@ from brandubh._engine import ffi, lib
 POSITION = "3a3/1a1k3/2d4/a1d1daa/1a1d3/3a3/3a3 a"
 
 
-def search(rules: Rules, table=None, depth: int = 0, budget: int = 60_000, tt_bytes: int = 1 << 20):
+def search(rules: Rules, table=None, depth: int = 0, budget: int = 60_000, tt_bytes: int = 1 << 20,
+           engine=lib.bd_search):
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed = budget, depth, 1
     limits.tt_bytes = tt_bytes
     limits.table = table if table is not None else ffi.NULL
     out = ffi.new("bd_search_result *")
-    assert lib.bd_search(rules._g, limits, _weights(), out) == 0
+    assert engine(rules._g, limits, _weights(), out) == 0
     return out.move, out.score, out.depth, out.nodes, out.stopped
 
 
@@ -65,8 +66,10 @@ def test_a_table_kept_through_a_game_plays_it_out():
 
 HUGE_PAGES_CHECK = r"""
 import resource, sys
-from brandubh._engine import ffi, lib
+sys.path.insert(0, sys.argv[1])
 from brandubh import Rules
+from brandubh._engine import lib
+from test_table import POSITION, search
 
 def faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -77,17 +80,13 @@ before = faults()
 block = bytearray(16 << 20)
 control = faults() - before
 
-w = ffi.new("bd_weights *")
-lib.bd_default_weights(w)
-rules = Rules("3a3/1a1k3/2d4/a1d1daa/1a1d3/3a3/3a3 a")
+rules = Rules(POSITION)
 counts = []
-for name in ("bd_search", "bd_popcnt_search"):
-    limits = ffi.new("bd_search_limits *")
-    limits.budget, limits.seed, limits.tt_bytes = 200_000, 1, 32 << 20
-    out = ffi.new("bd_search_result *")
+for engine in (lib.bd_search, lib.bd_popcnt_search):
     before = faults()
-    assert getattr(lib, name)(rules._g, limits, w, out) == 0 and out.nodes > 100_000
+    nodes = search(rules, budget=200_000, tt_bytes=32 << 20, engine=engine)[3]
     counts.append(faults() - before)
+    assert nodes > 100_000
 print(control, *counts)
 """
 
@@ -106,7 +105,8 @@ def test_a_large_table_is_given_in_huge_pages_where_the_system_offers_them():
     setting = Path("/sys/kernel/mm/transparent_hugepage/enabled")
     if not sys.platform.startswith("linux") or not setting.exists() or "[never]" in setting.read_text():
         pytest.skip("the system offers no huge pages")
-    done = subprocess.run([sys.executable, "-c", HUGE_PAGES_CHECK], capture_output=True, text=True, timeout=120)
+    tests = str(Path(__file__).resolve().parent)
+    done = subprocess.run([sys.executable, "-c", HUGE_PAGES_CHECK, tests], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     control, portable, popcnt = map(int, done.stdout.split())
     if control < 2000:
