@@ -54,6 +54,23 @@ def run_page(name: str) -> tuple[str, list[str], str]:
     return page, blocks, out.getvalue()
 
 
+def running(pid: int) -> bool:
+    """Is there a live process (not a zombie) with this pid? Read from
+    /proc; a process that ends while its stat is read is gone too."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    except OSError:  # pragma: no cover - no /proc
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state != "Z"
+
+
 def build_c_driver(name: str, directory: Path, *flags: str) -> Path:
     """Compile tests/c/NAME.c with every engine source into DIRECTORY (the
     build's own warnings on; ``flags`` add to ``-std=c99 -Wall -Wextra -pthread``)

@@ -38,6 +38,7 @@ from brandubh.codingame.referee import Config, Opening, parse_openings, play_gam
 # The referee ends a bot by its POSIX process group.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
 from brandubh.core.record import Rules, outcome_name
+from conftest import running
 from test_protocol import KNOWN_MOVES, KNOWN_TURNS
 
 BOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bots")
@@ -66,22 +67,6 @@ def config(a, b, **kw):
     kw.setdefault("time_scale", 40.0)
     kw.setdefault("startup_ms", 10_000)
     return Config(commands=(a, b), **kw)
-
-
-def running(pid):
-    """Is there a live process (not a zombie) with this pid?"""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-        return state != "Z"
-    except FileNotFoundError:
-        return False
-    except OSError:  # pragma: no cover - no /proc
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
 
 
 def group_members(pgid):

@@ -33,6 +33,7 @@ BOTS = ROOT / "tests" / "bots"
 sys.path.insert(0, str(HELPERS))
 
 from cluster_players import DyingPlayer, PidPlayer  # noqa: E402
+from conftest import running  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to find processes")
 
@@ -63,15 +64,6 @@ def table(result):
     out["games"] = [{k: v for k, v in g.items() if k not in ("first_ms", "turn_ms", "seconds", "pids")}
                     for g in out["games"]]
     return out
-
-
-def running(pid):
-    """A live process (not a zombie) with this pid."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def gone_soon(pids, seconds=10.0):
