@@ -616,3 +616,34 @@ def test_the_limits_are_documented_with_their_figures():
                          ("MAX_REVIEWS", f"{MAX_REVIEWS} saved games")]:
         assert f"`{name}`" in page and figure in page, name
     assert Handler.disable_nagle_algorithm
+
+
+def test_ctrl_c_while_a_connections_thread_starts_is_not_lost(monkeypatch):
+    """Ctrl-C can come while process_request starts a connection's thread,
+    after the thread has begun and even finished. The connection's place
+    must go back once, by the thread: given back again, the semaphore's
+    ValueError took the KeyboardInterrupt's place, the server logged it as
+    a failed connection and served on (a `brandubh serve` that Ctrl-C did
+    not stop)."""
+    import brandubh.serve.http as module
+
+    class Interrupted(threading.Thread):
+        def start(self):
+            super().start()
+            self.join()
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(module.threading, "Thread", Interrupted)
+    server = Server(port=0, log=io.StringIO())
+    try:
+        left, right = socket.socketpair()
+        right.close()
+        with pytest.raises(KeyboardInterrupt):
+            server.process_request(left, ("127.0.0.1", 1))
+        assert server.connections == 0
+        # Every place is free again, and no more than that.
+        for _ in range(server.max_connections):
+            assert server._slots.acquire(blocking=False)
+        assert not server._slots.acquire(blocking=False)
+    finally:
+        server.server_close()

@@ -459,13 +459,27 @@ class Server(ThreadingHTTPServer):
                 if self._stopping.is_set():
                     self.shutdown_request(request)
                     return
+        # The connection's place among max_connections is given back once:
+        # by its thread, or here when the thread never took it (none could be
+        # started, or Ctrl-C came before it began). Ctrl-C can also come in
+        # start() after the thread has begun, even ended: given back twice,
+        # the semaphore's ValueError would take the KeyboardInterrupt's place
+        # and the server would serve on. Whichever takes `place` first gives
+        # the place back.
+        place = threading.Lock()
+        thread = threading.Thread(target=self.process_request_thread, args=(request, client_address, place),
+                                  daemon=self.daemon_threads)
         try:
-            super().process_request(request, client_address)
+            thread.start()
         except BaseException:
-            self._slots.release()
+            if place.acquire(blocking=False):
+                self._slots.release()
             raise
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
+    def process_request_thread(self, request: Any, client_address: Any,
+                               place: Optional[threading.Lock] = None) -> None:
+        if place is not None and not place.acquire(blocking=False):
+            return  # given up by process_request, which closes the connection
         with self._count_lock:
             self._served += 1
         try:
