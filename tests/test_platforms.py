@@ -88,3 +88,15 @@ def test_the_workflow_check_reads_the_matrix(monkeypatch, tmp_path):
     monkeypatch.setattr(check, "ROOT", fake)
     with pytest.raises(check.CheckFailed, match="windows"):
         check.check_workflow()
+
+
+def test_missing_tools_are_named_before_any_work(tmp_path):
+    """Without auditwheel on the PATH the full check stops at once, naming
+    it, before it compiles anything (it used to find out after minutes of
+    work)."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(SCRIPT), "--force"], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "no auditwheel" in done.stderr
+    assert "compiling" not in done.stdout and "building" not in done.stdout, done.stdout
