@@ -8,9 +8,12 @@ run the WebAssembly. The build is cached under build/web/."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -67,6 +70,47 @@ def test_the_build_has_what_the_page_loads(site):
     assert json.loads(done.stdout) == [{"module": "env", "name": "bdw_stop_requested", "kind": "function"}]
     html = (site / "index.html").read_text()
     assert html.index('src="backend.js"') < html.index("<script>\n")
+
+
+def test_a_static_server_may_read_the_site(site):
+    """The folder gets the mode of any new folder (it was made by mkdtemp,
+    which lets only its owner in, so a web server's user got a 403)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(site.stat().st_mode) == 0o777 & ~umask
+    assert all(stat.S_IMODE(p.stat().st_mode) & 0o044 == 0o044 & ~umask for p in site.iterdir())
+
+
+def test_the_site_builds_from_a_plain_install(tmp_path, site):
+    """`pip install .` (the README's main job) leaves the tree's brandubh/
+    without its compiled engine: build-web then reads the installed
+    package, once it has checked that it holds this tree's sources, and
+    refuses a stale one, saying so."""
+    tree, installed = tmp_path / "tree", tmp_path / "installed"
+    plain = shutil.ignore_patterns("__pycache__", "*.so")
+    for name in ("csrc", "web", "tools"):
+        shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "brandubh", tree / "brandubh", ignore=plain)
+    shutil.copytree(ROOT / "brandubh", installed / "brandubh", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "build" / "web", tree / "build" / "web")  # the wasm, as site's build left it
+    # -S: no site module, so no editable install of this checkout's (whose
+    # finder would hand out the engine); the installed copy first, then
+    # the environment's packages (cffi, ziglang).
+    paths = dict.fromkeys([str(installed), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+
+    def build() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-S", str(tree / "tools" / "build-web"), str(tmp_path / "out")],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+
+    done = build()
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "brandubh-data.js").read_text() == (site / "brandubh-data.js").read_text()
+    with open(installed / "brandubh" / "bot.py", "a") as stale:
+        stale.write("# an older install\n")
+    done = build()
+    assert done.returncode == 1
+    assert "is not this tree's: brandubh/bot.py differs" in done.stderr
 
 
 def test_perft_under_every_preset_is_the_native_engines(site):
