@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any, Optional, Union
 
 from . import notation
@@ -101,6 +102,12 @@ class Bot:
         # None: one, deterministic. accepts_draw searches on one thread, so
         # that its answer stays the same every time.
         self.threads: Optional[int] = threads
+        # A stop handle (a brandubh.Stop or a threading.Event) for each
+        # search of choose(): set from another thread, it ends the search
+        # with the best move found so far (brandubh opentafl sets it on
+        # goodbye). None: none. Not for accepts_draw, whose answer must not
+        # depend on when it was asked to stop.
+        self.stop: Optional[threading.Event] = None
 
     def __repr__(self) -> str:
         return f"Bot(level={self.level}, budget={self.budget}, seed={self.seed!r})"
@@ -131,11 +138,17 @@ class Bot:
         """The move this bot plays in ``game``, a :class:`~brandubh.Game`
         (the move as stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (a
         move number); None when the game is over. The game is not changed.
+        An ArgumentError when ``game`` is neither.
 
         >>> from brandubh import Game
         >>> Bot(2, seed=7).choose(Game()) == Bot(2, seed=7).choose(Game())
         True
+        >>> Bot(1).choose(None)
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.ArgumentError: Bot.choose takes a brandubh.Game or a brandubh.Rules, not NoneType
         """
+        _check_game(game, "choose")
         # One step under the game's lock: another thread sharing the game
         # must not play a move between the look at it and the search.
         with game.lock:
@@ -154,8 +167,9 @@ class Bot:
 
     def _search_options(self, game: Any, clock: bool = True) -> dict:
         """The search's settings beyond the budget: features turned off, the
-        clock (not for a draw's judgement)."""
-        options: dict[str, Any] = {"time_ms": self.time_ms if clock else None}
+        clock and the stop handle (not for a draw's judgement)."""
+        options: dict[str, Any] = {"time_ms": self.time_ms if clock else None,
+                                   "stop": self.stop if clock else None}
         if self.off:
             options["_off"] = self.off
         if clock and self.threads is not None:
@@ -180,6 +194,7 @@ class Bot:
         >>> Bot(2).accepts_draw(start, 'attackers'), Bot(2).accepts_draw(start, 'defenders')
         (False, False)
         """
+        _check_game(game, "accepts_draw")
         if side is None:
             offer = getattr(game, "draw_offered_by", None)
             if offer is None:
@@ -197,3 +212,16 @@ class Bot:
             mine = found.score if to_move == side else -found.score
             start = Rules(variant=game.variant).evaluate(self.weights)  # the attackers' view
             return bool(mine <= (start if side == "attackers" else -start) - DRAW_MARGIN)
+
+
+#: What a bot reads of a :class:`~brandubh.Game` (which this layer may not
+#: import: the game imports the bot): anything that has them all is taken
+#: for one.
+_GAME_PARTS = ("lock", "legal", "search", "signature", "ply", "search_seed")
+
+
+def _check_game(game: object, method: str) -> None:
+    """An ArgumentError unless ``game`` is a Rules or has what a Game has."""
+    if not isinstance(game, Rules) and not all(hasattr(game, part) for part in _GAME_PARTS):
+        raise ArgumentError(f"Bot.{method} takes a brandubh.Game or a brandubh.Rules, "
+                            f"not {type(game).__name__}")

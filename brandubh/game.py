@@ -1060,16 +1060,19 @@ class Game:
         return self._end_by(seat, "resign")
 
     def forfeit(self, seat: str, fault: str) -> Optional[Refusal]:
-        """The seat loses the game by a fault of the program playing it,
-        whoever's move it is: ``fault`` is one of :data:`FAULTS`
-        (``'timeout'``, ``'crash'``, ``'garbage'``, ``'illegal'``). This is
-        how a referee ends a game its bot cannot go on with; the game text
-        keeps it as an ending of its own (``result timeout defenders``).
-        None, or a :class:`Refusal`.
+        """The seat loses the game by a fault, whoever's move it is:
+        ``fault`` is one of :data:`FAULTS`: ``'timeout'``, its time ran out
+        (a person's or a program's), or a fault of the program playing it,
+        ``'crash'``, ``'garbage'``, ``'illegal'``. This is how a referee ends
+        a game its bot cannot go on with, and how ``brandubh host``'s clock
+        ends a game; the game text keeps it as an ending of its own
+        (``result timeout defenders``). None, or a :class:`Refusal`.
 
         >>> game = Game().play_or_raise('d1c1')
         >>> game.forfeit('p2', 'timeout') is None, game.result
         (True, Result(how='timeout', winner='p1', side='attackers'))
+        >>> game.result_sentence
+        'the defenders ran out of time (timeout), the attackers (p1) won'
         >>> game.as_text().splitlines()[-1]
         'result timeout defenders'
         >>> game.forfeit('p1', 'bored')
@@ -1103,7 +1106,7 @@ class Game:
         >>> game.offer_draw('p1') is None
         True
         >>> print(game.offer_draw('p2'))
-        p1 has offered a draw already: p2 may accept or decline it
+        the attackers have offered a draw already: you may accept or decline it
         """
         with self._lock:
             return self._offer_draw(seat)
@@ -1113,11 +1116,14 @@ class Game:
             return self._not_a_seat(seat)
         if self._over():
             return self._game_over()
+        # Said to the seat that asked, in a player's words (as a server
+        # shows it): "you", and the other seat by its side.
         if self._offer is not None:
             if self._offer == seat:
-                message = f"{seat}'s offer of a draw is already waiting for an answer"
+                message = "your offer of a draw is already waiting for an answer"
             else:
-                message = f"{self._offer} has offered a draw already: {seat} may accept or decline it"
+                message = (f"the {self.side_of(self._offer)} have offered a draw already: "
+                           "you may accept or decline it")
             return Refusal(RefusalCode.OFFER_WAITING, message)
         self._offer = seat
         self._changed()
@@ -1130,7 +1136,7 @@ class Game:
         >>> game = Game()
         >>> _ = game.offer_draw('p1')
         >>> print(game.accept_draw('p1'))
-        p1 offered the draw and cannot answer it: it is for p2 to accept or decline
+        you offered the draw, so you cannot answer it: it is for the defenders to accept or decline
         >>> game.accept_draw('p2') is None, game.result
         (True, Result(how='agreed', winner=None, side=None))
         """
@@ -1171,8 +1177,8 @@ class Game:
             return Refusal(RefusalCode.NO_OFFER, "no draw has been offered")
         if self._offer == seat:
             return Refusal(RefusalCode.OWN_OFFER,
-                           f"{seat} offered the draw and cannot answer it: "
-                           f"it is for {_other_seat(seat)} to accept or decline")
+                           "you offered the draw, so you cannot answer it: "
+                           f"it is for the {self.side_of(_other_seat(seat))} to accept or decline")
         return None
 
     # -- the record ------------------------------------------------------------
@@ -1440,10 +1446,13 @@ class Game:
             return f"the {_other_side(str(result.side))} resigned"
         if how in FAULTS:
             loser = _other_side(str(result.side))
-            what = {"timeout": "answered too late", "crash": "stopped running",
-                    "garbage": "answered something that is not a move",
+            if how == "timeout":
+                # A person's time runs out as a program's does (brandubh
+                # host's clock): the sentence must fit either.
+                return f"the {loser} ran out of time ({how}), {won}"
+            what = {"crash": "stopped running", "garbage": "answered something that is not a move",
                     "illegal": "played a move the rules refuse"}[how]
-            return f"the {loser}' program {what} ({how}), the {result.side} ({result.winner}) won"
+            return f"the {loser}' program {what} ({how}), {won}"
         if how == "agreed":
             return "the players agreed a draw"
         if how == "corner":

@@ -2,7 +2,8 @@
 
 import pytest
 
-from brandubh import BrandubhError, Bot, Game, Rules
+from brandubh import BrandubhError, Bot, Game, Rules, Stop
+from brandubh.errors import ArgumentError
 from brandubh.bot import LEVELS
 
 
@@ -70,3 +71,25 @@ def test_a_bot_game_finishes():
 def test_bad_bot_arguments(kwargs):
     with pytest.raises(BrandubhError):
         Bot(**kwargs)
+
+
+@pytest.mark.parametrize("game", [None, "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", 7, Bot(1)])
+def test_choose_takes_a_game_or_rules_and_says_so(game):
+    for call in (lambda: Bot(1).choose(game), lambda: Bot(1).accepts_draw(game, "attackers")):
+        with pytest.raises(ArgumentError, match=r"^Bot\.\w+ takes a brandubh\.Game or a brandubh\.Rules, "
+                                                rf"not {type(game).__name__}$"):
+            call()
+
+
+def test_a_stop_ends_the_bots_search_with_a_legal_move():
+    bot = Bot(budget=10**12)
+    bot.stop = Stop()
+    bot.stop.set()   # set before the search: a budget of a trillion positions ends at once
+    for game, legal in ((Game(), {m.move for m in Game().legal()}), (Rules(), set(Rules().moves()))):
+        assert bot.choose(game) in legal
+    # Not a draw's judgement, whose answer does not depend on when it was
+    # asked to stop: stopped at once, this search would see no loss coming.
+    bot = Bot(2)
+    bot.stop = Stop()
+    bot.stop.set()
+    assert bot.accepts_draw(Game(position="7/7/7/3k3/7/7/a6 a"), "attackers") is True

@@ -458,13 +458,21 @@ def test_draw_refusals():
     assert game.accept_draw("p1").code is RefusalCode.NO_OFFER
     assert str(game.decline_draw("p2")) == "no draw has been offered"
     assert game.offer_draw("p1") is None
+    # Each said to the seat that asked, in a player's words: "you", the other by its side.
     waiting = game.offer_draw("p2")
-    assert waiting.code is RefusalCode.OFFER_WAITING and "p1" in waiting.message
+    assert waiting.code is RefusalCode.OFFER_WAITING
+    assert waiting.message == "the attackers have offered a draw already: you may accept or decline it"
     again = game.offer_draw("p1")
-    assert again.code is RefusalCode.OFFER_WAITING and "p1" in again.message
+    assert again.code is RefusalCode.OFFER_WAITING
+    assert again.message == "your offer of a draw is already waiting for an answer"
     own = game.accept_draw("p1")
     assert own.code is RefusalCode.OWN_OFFER
-    assert own.message == "p1 offered the draw and cannot answer it: it is for p2 to accept or decline"
+    assert own.message == ("you offered the draw, so you cannot answer it: "
+                           "it is for the defenders to accept or decline")
+    swapped = Game(attackers="p2")
+    swapped.offer_draw("p1")   # p1 has the defenders here
+    assert str(swapped.decline_draw("p1")).endswith("it is for the attackers to accept or decline")
+    assert str(swapped.offer_draw("p2")).startswith("the defenders have offered a draw already")
     assert game.decline_draw("p1").code is RefusalCode.OWN_OFFER
     assert game.draw_offered_by == "p1" and game.status == "active"
 
@@ -874,7 +882,15 @@ def test_a_fault_ends_the_game_and_survives_its_text(fault):
     assert game.result == Result(fault, "p2", "attackers")
     assert game.status == "finished" and game.turn is None and game.legal() == []
     assert game.play("d3c3").code is RefusalCode.GAME_OVER
-    assert "defenders' program" in str(game.play("d3c3"))
+    # A timeout fits a person (brandubh host's clock) as well as a program;
+    # the other faults are a program's.
+    assert str(game.play("d3c3")) == "the game is over: " + {
+        "timeout": "the defenders ran out of time (timeout), the attackers (p2) won",
+        "crash": "the defenders' program stopped running (crash), the attackers (p2) won",
+        "garbage": "the defenders' program answered something that is not a move (garbage), "
+                   "the attackers (p2) won",
+        "illegal": "the defenders' program played a move the rules refuse (illegal), the attackers (p2) won",
+    }[fault]
     text = game.as_text()
     assert text.splitlines()[-1] == f"result {fault} defenders"
     again = Game.from_text(text, attackers="p2")

@@ -595,6 +595,38 @@ def test_the_engine_leaves_at_the_end_of_its_input():
     assert out.getvalue() == "hello\n"
 
 
+#: A move no machine searches to its end in a test's time: a budget of a
+#: trillion positions, or a clock of a day (a twentieth of it, 72 minutes, a
+#: move under --clock-only).
+ENDLESS_MOVES = {
+    "budget": (["--budget", str(10**12)], []),
+    "clock": (["--clock-only"], ["clock 86400000 86400000 0 0 0"]),
+}
+
+
+@pytest.mark.parametrize("limit,end", [("budget", "goodbye"), ("budget", "end of input"),
+                                       ("clock", "end of input")])
+def test_goodbye_or_the_end_of_the_input_stops_a_move_search(limit, end):
+    args, clock = ENDLESS_MOVES[limit]
+    p = Pipe(*args)
+    try:
+        assert p.expect("hello") == "hello"
+        p.send("rules " + OPENTAFL_BRANDUB, *clock, "play attackers")
+        time.sleep(1.0)   # past the wait for a clock line (0.1 s): the search is under way
+        if end == "goodbye":
+            p.send("goodbye")
+        else:
+            p.proc.stdin.close()
+        # Generous, to hold with both cores busy: the search not stopped ran 40 s and more.
+        assert p.close(timeout=10) == 0
+        with p.cond:   # everything it wrote, read: no move, the search was stopped
+            assert p.cond.wait_for(lambda: None in p.lines, timeout=10)
+            assert not any(line and line.startswith("move ") for line in p.lines), p.lines
+    finally:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.wait()
+
 def test_write_ini_refuses_what_opentafl_cannot_pass(tmp_path, capsys):
     assert main(["opentafl", "--write-ini", str(tmp_path), "--variant", "opentafl repeat=2"]) == 2
     assert "space" in capsys.readouterr().err and not (tmp_path / "brandubh.ini").exists()

@@ -27,6 +27,10 @@ every machine.
 up to COUNT lines, each the moves of the line and its score for the side
 to move.
 
+**Stopping.** A move's search and an analysis run beside the input:
+``goodbye`` or the end of the input stops either within a fraction of a
+second, and the engine leaves without answering.
+
 The engine's side of the protocol is :class:`OpenTaflEngine`, which reads
 lines and gives lines and does no input or output, so that a test (or
 another host) can drive it directly:
@@ -185,8 +189,10 @@ class OpenTaflEngine:
         self.fixed = budget is not None
         # Under a clock, let the clock alone decide (no cap from the level).
         self.clock_only = clock_only
-        # Raised to end a long analysis (goodbye, or the end of the input).
+        # Raised to end a search, a move's or an analysis's (goodbye, or the
+        # end of the input: serve).
         self.stop = Stop()
+        self.bot.stop = self.stop
         self.seed = seed
         if not margin_ms >= 0:
             raise BrandubhError(f"the margin is at least 0 milliseconds, not {quote(margin_ms)}")
@@ -580,6 +586,7 @@ def shown_score(raw: int, game: Any) -> int:
 
 _EOF = None
 _WAITED = object()
+_SEARCHED = object()   # put among the lines when a search beside the input ends
 
 
 #: The longest line of the host read whole; a longer one is read past.
@@ -591,7 +598,8 @@ class _Lines:
     can wait for one with a timeout (the ``clock`` after a ``play``)."""
 
     def __init__(self, stream: Any) -> None:
-        self.queue: "queue.Queue[Optional[str]]" = queue.Queue()
+        # Lines; _EOF at the end of the input; _SEARCHED when a search beside it ends.
+        self.queue: "queue.Queue[object]" = queue.Queue()
         self.stream = stream
         try:
             self.fd: Optional[int] = stream.fileno()
@@ -648,7 +656,9 @@ class _Lines:
 def serve(stdin: Any, stdout: TextIO, engine: OpenTaflEngine) -> int:
     """Speak the protocol: ``hello``, then every line read given to the
     engine and its answers written, until ``goodbye`` or the end of the
-    input. Returns the exit status (0)."""
+    input. A search (a move's, an analysis's) runs beside the input, so
+    that either ends it too (:func:`_beside_input`). Returns the exit
+    status (0)."""
 
     def write(lines: Sequence[str]) -> bool:
         try:
@@ -662,14 +672,15 @@ def serve(stdin: Any, stdout: TextIO, engine: OpenTaflEngine) -> int:
     if not write(["hello"]):
         return 0
     lines = _Lines(stdin)
-    held: list[Any] = []   # lines read while an analysis ran, for after it
+    held: list[Any] = []   # lines read while a search ran, for after it
     while not engine.done:
         if held:
             line = held.pop(0)
         elif engine.asked is not None:
             line = lines.get(engine.clock_wait())
             if line is _WAITED:
-                if not write(engine.answer()):
+                answer = _beside_input(engine.answer, engine, lines, held)
+                if answer is None or not write(answer):
                     return 0
                 continue
         else:
@@ -677,29 +688,54 @@ def serve(stdin: Any, stdout: TextIO, engine: OpenTaflEngine) -> int:
         if line is _EOF:
             return 0
         if str(line).split()[:1] == ["analyze"]:
-            # An analysis may be asked to think for a day: it runs beside the
-            # input, and goodbye or the end of the input stops it.
-            answer: list[list[str]] = []
-            engine.stop.clear()   # before the worker starts: a goodbye may come at once
-            worker = threading.Thread(target=lambda: answer.append(engine.feed(str(line))),
-                                      name="opentafl-analysis", daemon=True)
-            worker.start()
-            while worker.is_alive():
-                more = lines.get(0.05)
-                if more is _WAITED:
-                    continue
-                if more is _EOF or str(more).split()[:1] == ["goodbye"]:
-                    engine.stop.set()
-                    worker.join()
-                    return 0
-                held.append(more)
-            worker.join()
-            if not write(answer[0] if answer else []):
+            answer = _beside_input(lambda: engine.feed(str(line)), engine, lines, held)
+            if answer is None or not write(answer):
                 return 0
             continue
         if not write(engine.feed(str(line))):
             return 0
     return 0
+
+
+def _beside_input(search: Callable[[], list[str]], engine: OpenTaflEngine, lines: _Lines,
+                  held: list[Any]) -> Optional[list[str]]:
+    """The lines ``search()`` answers (a move, or an analysis, which may be
+    asked to think for a day), run in a thread of its own while the input
+    is read on: goodbye or the end of the input sets :attr:`engine.stop
+    <OpenTaflEngine.stop>`, waits for the search to end (within a fraction
+    of a second) and gives None, for the engine to leave; any other line
+    read meanwhile goes to ``held``, for after the answer."""
+    result: list[list[str]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(search())
+        except BaseException as exc:  # raised here, as if the search had run in this thread
+            failed.append(exc)
+        finally:
+            lines.queue.put(_SEARCHED)  # wakes the wait below at once, not at its next look
+
+    engine.stop.clear()   # before the search starts: a goodbye may come at once
+    worker = threading.Thread(target=run, name="opentafl-search", daemon=True)
+    worker.start()
+    searched = False
+    try:
+        while True:
+            line = lines.get(None)
+            if line is _SEARCHED:
+                searched = True
+                break
+            if line is _EOF or str(line).split()[:1] == ["goodbye"]:
+                return None
+            held.append(line)
+    finally:
+        if not searched:  # goodbye, the end of the input, or Ctrl-C here
+            engine.stop.set()
+        worker.join()
+    if failed:
+        raise failed[0]
+    return result[0]
 
 
 # -- installing into OpenTafl ------------------------------------------------------------
