@@ -12,7 +12,7 @@ from conftest import CC, build_c_driver
 
 @pytest.mark.skipif(CC is None, reason="needs a C compiler")
 def test_picker_gives_the_whole_list_order(tmp_path):
-    exe = build_c_driver("movepick_check", tmp_path, "-O2")
+    exe = build_c_driver("movepick_check", tmp_path)
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0 and run.stdout.startswith("ok"), run.stdout + run.stderr
     checked, table, special, killer = (int(w.strip(",;")) for w in run.stdout.split() if w.strip(",;").isdigit())

@@ -114,53 +114,24 @@ def test_import_brandubh_loads_no_submodule(tmp_path):
 # -- what mypy --strict says about code that uses the package ---------------
 
 
-def _mypy_strict(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
-    """mypy --strict on ``source``, with brandubh taken from where the import
-    system finds it; ``--follow-imports=silent`` keeps the package's own code
-    out of the report, as for any installed package."""
-    env = mypy_path(tmp_path)
-    (tmp_path / "snippet.py").write_text(textwrap.dedent(source), encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
-                           "--cache-dir", str(tmp_path / "cache"), "snippet.py"],
-                          cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300)
-
-
-@needs_mypy
-def test_mypy_strict_rejects_misspelt_names(tmp_path):
-    run = _mypy_strict(tmp_path, """
+# The three snippets, checked by one run of mypy (each run reads the whole
+# package again: about two seconds).
+SNIPPETS = {
+    "misspelt": """
         import brandubh
         from brandubh import Game
 
         brandubh.Rules().serch()
         Game().plya('d1c1')
         brandubh.Gmae
-    """)
-    out = run.stdout + run.stderr
-    assert run.returncode == 1, out
-    assert "Cannot find implementation" not in out, out
-    assert 'snippet.py:5: error: "Rules" has no attribute "serch"' in out, out
-    assert 'snippet.py:6: error: "Game" has no attribute "plya"' in out, out
-    assert 'snippet.py:7: error: Module has no attribute "Gmae"' in out, out
-    assert "Found 3 errors in 1 file" in out, out
-
-
-@needs_mypy
-def test_mypy_strict_rejects_wrong_types(tmp_path):
-    run = _mypy_strict(tmp_path, """
+    """,
+    "wrong": """
         import brandubh
 
         n: str = brandubh.perft(2)
         brandubh.move_text('d1d3')
-    """)
-    out = run.stdout + run.stderr
-    assert run.returncode == 1, out
-    assert 'snippet.py:4: error: Incompatible types in assignment (expression has type "int"' in out, out
-    assert 'snippet.py:5: error: Argument 1 to "move_text" has incompatible type "str"' in out, out
-
-
-@needs_mypy
-def test_mypy_strict_accepts_correct_use_and_sees_real_types(tmp_path):
-    run = _mypy_strict(tmp_path, """
+    """,
+    "correct": """
         import brandubh
         from brandubh import Game, MoveError, Rules, move_text
 
@@ -176,12 +147,55 @@ def test_mypy_strict_accepts_correct_use_and_sees_real_types(tmp_path):
         reveal_type(Game)
         reveal_type(brandubh.Rules)
         reveal_type(brandubh.move_text)
-    """)
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory) -> dict:
+    """mypy --strict on every snippet, with brandubh taken from where the
+    import system finds it; ``--follow-imports=silent`` keeps the package's
+    own code out of the report, as for any installed package. What it said
+    of each snippet, by name, and the whole output under ``"all"``."""
+    tmp_path = tmp_path_factory.mktemp("strict")
+    env = mypy_path(tmp_path)
+    for name, source in SNIPPETS.items():
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
+                          "--cache-dir", str(tmp_path / "cache"), *(f"{name}.py" for name in SNIPPETS)],
+                         cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300)
     out = run.stdout + run.stderr
-    assert run.returncode == 0, out
-    assert "Success: no issues found in 1 source file" in out, out
+    assert "Cannot find implementation" not in out, out
+    said = {name: "\n".join(line for line in out.splitlines() if line.startswith(f"{name}.py:"))
+            for name in SNIPPETS}
+    return {**said, "all": out}
+
+
+@needs_mypy
+def test_mypy_strict_rejects_misspelt_names(strict):
+    out = strict["misspelt"]
+    assert 'misspelt.py:5: error: "Rules" has no attribute "serch"' in out, strict["all"]
+    assert 'misspelt.py:6: error: "Game" has no attribute "plya"' in out, strict["all"]
+    assert 'misspelt.py:7: error: Module has no attribute "Gmae"' in out, strict["all"]
+    assert out.count(": error:") == 3, strict["all"]
+
+
+@needs_mypy
+def test_mypy_strict_rejects_wrong_types(strict):
+    out = strict["wrong"]
+    assert 'wrong.py:4: error: Incompatible types in assignment (expression has type "int"' in out, strict["all"]
+    assert 'wrong.py:5: error: Argument 1 to "move_text" has incompatible type "str"' in out, strict["all"]
+    assert out.count(": error:") == 2, strict["all"]
+
+
+@needs_mypy
+def test_mypy_strict_accepts_correct_use_and_sees_real_types(strict):
+    out = strict["correct"]
+    assert ": error:" not in out, strict["all"]
+    # The errors are the two other snippets' five, none of this one's.
+    assert "Found 5 errors in 2 files (checked 3 source files)" in strict["all"], strict["all"]
     revealed = [line for line in out.splitlines() if "Revealed type" in line]
-    assert len(revealed) == 3, out
+    assert len(revealed) == 3, strict["all"]
     assert "-> brandubh.game.Game" in revealed[0], out
     assert "-> brandubh.core.record.Rules" in revealed[1], out
     assert '"def (m: builtins.int) -> builtins.str"' in revealed[2] or '"def (m: int) -> str"' in revealed[2], out

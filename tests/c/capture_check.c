@@ -88,8 +88,8 @@ int main(void) {
             bd_bb taken = bd_pos_captures(&v, &p, m), soldiers = taken & ~bd_king_bb(&p);
             char text[BD_POS_TEXT_MAX];
             checked++;
-            bd_pos_to_string(&p, text);
             if (!bd_may_capture(reach, m) && taken) {
+                bd_pos_to_string(&p, text);
                 printf("ruled out, but captures: %s move %d-%d (round %d)\n", text, from, to, round);
                 return 1;
             }
@@ -99,6 +99,7 @@ int main(void) {
                 counted++;
                 odd += (bd_bit(from) & (BD_CORNERS | BD_THRONE_BB)) != 0;
                 if (k != bd_popcount(soldiers)) {
+                    bd_pos_to_string(&p, text);
                     printf("lines count %d, played out %d: %s move %d-%d (round %d)\n", k,
                            bd_popcount(soldiers), text, from, to, round);
                     return 1;
@@ -107,6 +108,7 @@ int main(void) {
             if (p.side == BD_ATTACKERS && p.king != BD_NONE && (BD_ADJACENT[p.king] & bd_bit(to))) {
                 beside_king++;
                 if (((takers & bd_bit(to)) != 0) != ((taken & bd_king_bb(&p)) != 0)) {
+                    bd_pos_to_string(&p, text);
                     printf("king_takers wrong: %s move %d-%d (round %d)\n", text, from, to, round);
                     return 1;
                 }
