@@ -383,6 +383,46 @@ def test_a_weights_file_nested_too_deep_is_the_packages_error(tmp_path):
     assert done.returncode == 2 and b"Traceback" not in done.stderr and b"weights file" in done.stderr
 
 
+# -- the standard output on a full disk, or a closed pipe ---------------------------------
+
+GAME = "variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n"
+PRINTING = {"show": ("show", "GAME"), "show --svg -": ("show", "GAME", "--svg", "-"),
+            "analyse": ("analyse", "GAME", "--budget", "200"), "perft": ("perft", "3", "--divide"),
+            "perft by root": ("perft", "5", "--divide", "--slides")}
+
+
+def _printing(name: str, tmp_path: Path) -> list[str]:
+    game = tmp_path / "game.txt"
+    game.write_text(GAME)
+    return [str(game) if arg == "GAME" else arg for arg in PRINTING[name]]
+
+
+@pytest.mark.parametrize("name", PRINTING)
+def test_a_full_standard_output_is_a_sentence(tmp_path, name):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "brandubh", *_printing(name, tmp_path)], stdout=full,
+                              stderr=subprocess.PIPE, timeout=60, cwd=ROOT, env=ENV)
+    command = PRINTING[name][0]
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stderr == f"brandubh {command}: cannot write the output: No space left on device\n".encode()
+
+
+@pytest.mark.parametrize("name", PRINTING)
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path, name):
+    reader, writer = os.pipe()
+    os.close(reader)            # the reader is gone before the first byte: every write meets a closed pipe
+    try:
+        done = subprocess.run([sys.executable, "-m", "brandubh", *_printing(name, tmp_path)], stdout=writer,
+                              stderr=subprocess.PIPE, timeout=60, cwd=ROOT, env=ENV)
+    finally:
+        os.close(writer)
+    from brandubh.cli import CLOSED_PIPE
+
+    assert done.returncode == CLOSED_PIPE and done.stderr == b"", done.stderr[-800:]
+
+
 # -- a match's outputs on a full disk ------------------------------------------------------
 
 MATCH = ("match", "budget=30", "budget=20", "--games", "8", "--jobs", "1", "--no-progress", "--random-plies", "2")
