@@ -473,6 +473,16 @@ def test_the_first_game_that_cannot_be_written_leaves_no_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_first_game_that_cannot_be_written_keeps_the_old_games_file(tmp_path):
+    out = tmp_path / "games.txt"
+    out.write_text("# the games of an earlier run\n")
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--games-out", str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(40))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"no game was written whole, and the file is as it was" in done.stderr
+    assert out.read_text() == "# the games of an earlier run\n" and list(tmp_path.iterdir()) == [out]
+
+
 def test_save_on_a_full_disk_leaves_whole_files_and_a_sentence(tmp_path):
     import json
 
