@@ -240,6 +240,8 @@ def test_the_games_file_holds_the_games_in_their_order_each_once_those_before_it
     executor = OutOfOrder([1, 0, 3, 2, 5, 4], str(out))
     assert run_command(event, args, prestarted=[executor]) == 0
     assert _labels(out) == [1, 2, 3, 4, 5, 6]
+    # Each game says that its first two moves were the random opening (brandubh analyse leaves them unjudged).
+    assert out.read_text().count("\ntag opening-moves 2\n") == 6
     # Asked before each game came: game 2 waited for game 1, then both were on the disk.
     assert executor.seen == [[], [], [1, 2], [1, 2], [1, 2, 3, 4], [1, 2, 3, 4]]
     # So --game N is the game labelled game N.
