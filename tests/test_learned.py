@@ -160,6 +160,27 @@ def test_a_full_disk_keeps_the_old_data_file_and_says_so(tmp_path):
     assert path.read_bytes() == old and os.listdir(tmp_path) == ["d.bin"]
 
 
+def test_selfplay_writes_its_progress_over_itself_only_on_a_terminal(tmp_path, monkeypatch):
+    import io
+
+    from brandubh.cli import main
+
+    args = ("selfplay", "--out", str(tmp_path / "d.bin"), "--positions", "500", "--budget", "50")
+    piped = subprocess.run([sys.executable, "-m", "brandubh", *args], capture_output=True, timeout=120,
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})   # bytes: a \r stays a \r
+    assert piped.returncode == 0 and b"\r" not in piped.stderr, repr(piped.stderr)
+    assert piped.stderr.splitlines()[-1].startswith(b"500/500 positions, ") and piped.stderr.endswith(b"\n")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(list(args)) == 0
+    assert terminal.getvalue().startswith("\r500/500 positions, ") and terminal.getvalue().endswith(" \n")
+
+
 def test_data_and_nets_are_written_through_a_link(tmp_path):
     from brandubh.learn.net import save_net
 
