@@ -88,6 +88,23 @@ def test_the_text_report_of_a_round_robin(capsys):
         assert words in text, text
 
 
+def test_every_player_of_a_round_robin_has_an_elo_interval():
+    from brandubh.arena.loop import GameRecord
+    from brandubh.arena.report import EventResult
+
+    # A beats B four times and C twice in four, B beats C twice in four: 6-0-2, 2-0-6, 4-0-4.
+    results = [("A", "B", "A")] * 4 + [("A", "C", "A"), ("A", "C", "A"), ("C", "A", "C"), ("C", "A", "C")] \
+        + [("B", "C", "B"), ("B", "C", "B"), ("C", "B", "C"), ("C", "B", "C")]
+    games = [GameRecord(index, {"p1": att, "p2": dfn}, att, dfn, {}, "brandubh", "", [], reason="corner",
+                        winner=winner, winner_side="attackers" if winner == att else "defenders")
+             for index, (att, dfn, winner) in enumerate(results)]
+    report = EventResult([("A", "a"), ("B", "b"), ("C", "c")], games, games_requested=12).summary()
+    rows = {line.split()[0]: line for line in report.splitlines() if line[2:3] in "ABC" and "%" in line}
+    assert sorted(rows) == ["A", "B", "C"]
+    assert rows["A"].endswith("+190.8 (-35 to +inf)") and rows["B"].endswith("-190.8 (-inf to +35)")
+    assert rows["C"].endswith("+0.0 ± 297")
+
+
 def test_a_gauntlet_plays_the_first_against_each_other(capsys):
     summary = run_json(capsys, "budget=300", "budget=100", "budget=30", "--games", "2", "--gauntlet")
     pairs = {frozenset(g["seats"].values()) for g in summary["games"]}
