@@ -600,6 +600,28 @@ def test_an_event_refuses_a_program_that_plays_other_rules():
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
 
 
+def test_serve_open_without_a_browser_says_where_to_go(tmp_path):
+    import select
+    import signal
+
+    # No browser to be found: none on the PATH, no screen, and BROWSER a program that is not there.
+    env = {key: value for key, value in ENV.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(PATH=str(tmp_path), BROWSER=str(tmp_path / "no-such-browser"))
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "serve", "--port", "0", "--open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        first = proc.stdout.readline().decode()
+        assert first.startswith("brandubh serve: the board is at http://127.0.0.1:"), first
+        url = first.split(" is at ")[1].split()[0]
+        ready, _, _ = select.select([proc.stderr], [], [], 30)
+        said = proc.stderr.readline().decode() if ready else ""
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert said == f"brandubh serve: --open: no browser could be started here; open {url} by hand\n"
+
+
 def test_the_server_listens_on_this_machine_only_by_default():
     from brandubh.cli import build_parser
     from brandubh.serve import Server
