@@ -3,7 +3,9 @@ fix: outputs that are not regular files, inputs without an end, wrong
 exception types, an analysis that ignored goodbye, a clock sent before
 play; a tuning run ended by a signal, a tuning state of the wrong shape, a
 match's outputs on a full disk, perft --slides without progress, a program
-under other rules than its match's. (What programs leave behind:
+under other rules than its match's; a standard output on a full disk or a
+closed pipe, an earlier games file kept when the first game cannot be
+written, serve --open with no browser. (What programs leave behind:
 tests/test_left_behind.py.) (Files written whole: tests/test_files.py; the play command's save
 and quit: tests/test_play.py; the server: tests/test_serve*.py.)"""
 
