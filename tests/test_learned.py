@@ -181,6 +181,17 @@ def test_selfplay_writes_its_progress_over_itself_only_on_a_terminal(tmp_path, m
     assert terminal.getvalue().startswith("\r500/500 positions, ") and terminal.getvalue().endswith(" \n")
 
 
+def test_train_refuses_an_output_it_could_not_write_before_it_fits(tmp_path, data):
+    for out in ("/dev/full", str(tmp_path), str(tmp_path / "no" / "net.json")):
+        if out == "/dev/full" and not os.path.exists(out):
+            continue
+        done = subprocess.run([sys.executable, "-m", "brandubh", "train", str(data), "--out", out, "--epochs", "1"],
+                              capture_output=True, text=True, timeout=120, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 2 and done.stderr.startswith("brandubh train: cannot write "), done.stderr
+        assert "epoch" not in done.stderr      # said before the fit, not after it
+
+
 def test_data_and_nets_are_written_through_a_link(tmp_path):
     from brandubh.learn.net import save_net
 
