@@ -41,12 +41,19 @@ from .files import READ_LIMIT, read_text
 from .game import Game, Played
 from .variant import Variant
 
-__all__ = ["GameRecord", "read_records", "read_record", "read_game_texts", "load_record", "OTN_TAG_ORDER"]
+__all__ = ["GameRecord", "read_records", "read_record", "read_game_texts", "load_record", "OTN_TAG_ORDER",
+           "OPENING_TAG"]
 
 OTN_TAG_ORDER = ("date", "result", "compiler", "time-control", "time-remaining")
 """The tags an OpenTafl record starts with, in the order OpenTafl writes
 them; any others follow in the record's own order, and the rules tag comes
 last."""
+
+OPENING_TAG = "opening-moves"
+"""The tag that says how many of a game's first moves were the opening
+its event gave it (``brandubh match --openings`` and ``--random-plies``),
+played by neither player: ``tag opening-moves 4`` in a game text.
+``brandubh analyse`` does not judge them (:attr:`GameRecord.opening`)."""
 
 _OPENTAFL_RULES = ("dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: "
                    "starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
@@ -112,6 +119,25 @@ class GameRecord:
                     or notation.game_string(tags={name: value}) is None):
                 raise ArgumentError(f"tags: {name!r} is not a tag's name (lower case letters, digits, - and _, "
                                     "a letter first) with a string for its value")
+
+    @property
+    def opening(self) -> int:
+        """How many of the game's first moves :data:`OPENING_TAG` says were
+        an opening the players did not choose (0 without the tag); an
+        :class:`~brandubh.errors.ArgumentError` for a value that is not a
+        whole number of the game's moves.
+
+        >>> GameRecord(Game.replay(['d1c1', 'd3c3']).game, tags={OPENING_TAG: '1'}).opening
+        1
+        """
+        value = self.tags.get(OPENING_TAG)
+        if value is None:
+            return 0
+        count = self.game.ply
+        if not value.isascii() or not value.isdigit() or int(value) > count:
+            raise ArgumentError(f"the tag {OPENING_TAG} is the number of the game's first moves that were its "
+                                f"opening, 0 to {count}, not {value[:40]!r}")
+        return int(value)
 
     @property
     def result(self) -> Optional[dict[str, str]]:

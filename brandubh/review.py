@@ -19,7 +19,11 @@ and an accuracy:
   gives the counts that set them);
 - a move's accuracy, lichess's formula of the chance lost in percentage
   points ``103.1668 * exp(-0.04354 * lost) - 3.1669``, held to 0..100; a
-  side's accuracy is the mean of its moves'.
+  side's accuracy is the mean of its moves';
+- the moves of an opening the players did not choose (a match's
+  ``--openings`` and ``--random-plies``, which its game texts give as the
+  tag :data:`~brandubh.records.OPENING_TAG`) are searched and drawn but not
+  judged: no chance lost, no mark, not in the accuracy.
 
 >>> from brandubh import Game
 >>> game = Game.from_text('variant brandubh\\nstart 7/7/7/3k3/7/7/a6 d\\nmoves d4d2 a1a2 d2g2\\n').game
@@ -95,30 +99,33 @@ class MoveReview:
     lost: float
     mark: str
     accuracy: float
+    opening: bool = False
 
     @property
     def comment(self) -> str:
         """What a marked move's comment says: the mark's name, the chance
-        lost and the better move, e.g. ``blunder (-34%): best was Kd2-d1``."""
+        lost and the better move, e.g. ``blunder (lost 34%): best was Kd2-d1``."""
         if not self.mark:
             return ""
         name = next(name for mark, _, name in MARKS if mark == self.mark)
-        return f"{name} ({-self.lost:+.0%}): best was {self.best_shown}"
+        return f"{name} (lost {self.lost:.0%}): best was {self.best_shown}"
 
     def as_dict(self) -> dict[str, Any]:
         return {"ply": self.ply, "side": self.side, "move": self.move, "shown": self.shown,
                 "best": self.best, "best_shown": self.best_shown, "line": list(self.line),
                 "before": self.before.as_dict(), "after": self.after.as_dict(),
                 "lost": round(self.lost, 4), "mark": self.mark, "accuracy": round(self.accuracy, 1),
-                "comment": self.comment}
+                "comment": self.comment, "opening": self.opening}
 
 
 @dataclass(frozen=True)
 class Review:
     """A game reviewed: the ``moves`` reviewed (all of them when
     ``complete``; those done before a stop otherwise), the ``budget`` each
-    position was searched with, the ``variant`` line, and the attackers'
-    outlook at every position reviewed (``curve``, the set-up first)."""
+    position was searched with, the ``variant`` line, the attackers'
+    outlook at every position reviewed (``curve``, the set-up first), and
+    how many of the first moves were an ``opening`` the players did not
+    choose (not judged)."""
 
     moves: tuple[MoveReview, ...]
     curve: tuple[Outlook, ...]
@@ -127,10 +134,12 @@ class Review:
     total: int
     complete: bool = True
     sides: tuple[str, ...] = field(default=notation.SIDES)
+    opening: int = 0
 
     def accuracy(self, side: str) -> Optional[float]:
-        """The mean accuracy of ``side``'s moves, or None when it made none."""
-        mine = [m.accuracy for m in self.moves if m.side == side]
+        """The mean accuracy of ``side``'s moves (those of an opening left
+        out), or None when it made none."""
+        mine = [m.accuracy for m in self.moves if m.side == side and not m.opening]
         return sum(mine) / len(mine) if mine else None
 
     def count(self, side: str, mark: str) -> int:
@@ -154,8 +163,8 @@ class Review:
         rows = [f"{'move':>4}  {'side':9}  {'played':12} {'':2}  {'chance':>6}  {'lost':>5}  best", ""]
         for m in self.moves:
             attackers_after = m.after if m.side == "attackers" else m.after.of_other()
-            best = "" if m.best == m.move else m.best_shown
-            lost = f"{-m.lost:+.0%}" if round(m.lost, 2) else ""
+            best = "(opening)" if m.opening else "" if m.best == m.move else m.best_shown
+            lost = f"{m.lost:.0%}" if round(m.lost, 2) else ""
             rows.append(f"{m.ply:>4}  {m.side:9}  {m.shown:12} {m.mark:2}  {attackers_after.percent:>5}%  "
                         f"{lost:>5}  {best}".rstrip())
         rows[1] = "-" * max(len(r) for r in rows)
@@ -163,14 +172,16 @@ class Review:
         if not self.complete:
             rows.append(f"stopped after {len(self.moves)} of {self.total} moves")
         rows += self.summary()
-        rows.append("(chance: the attackers' expected result after the move, a draw a half; "
-                    f"each position searched to {self.budget:,} positions)")
+        if self.opening:
+            rows.append(f"(moves 1 to {self.opening}: the opening, chosen by neither side, not judged)")
+        rows.append("(chance: the attackers' expected result after the move, a draw a half; lost: the "
+                    f"mover's chance the move lost; each position searched to {self.budget:,} positions)")
         return "\n".join(rows) + "\n"
 
     def as_dict(self) -> dict[str, Any]:
         """The review as JSON-ready fields."""
         return {"variant": self.variant, "budget": self.budget, "complete": self.complete, "total": self.total,
-                "moves": [m.as_dict() for m in self.moves],
+                "opening": self.opening, "moves": [m.as_dict() for m in self.moves],
                 "chances": [round(o.chance, 4) for o in self.curve],
                 "curve": [o.as_dict() for o in self.curve],
                 "accuracy": {side: (None if self.accuracy(side) is None else round(self.accuracy(side) or 0, 1))
@@ -205,13 +216,15 @@ def _attackers(o: Outlook) -> Outlook:
 
 
 def review_moves(game: "Game", *, budget: int = REVIEW_BUDGET,
-                 on_position: Optional[Callable[[int, int], None]] = None) -> Iterator[MoveReview]:
+                 on_position: Optional[Callable[[int, int], None]] = None, opening: int = 0) -> Iterator[MoveReview]:
     """Review ``game``'s moves one at a time, yielding each move's review.
     ``on_position(done, total)`` is called before each position is searched
-    (a progress bar's hook). Ctrl-C stops the search under way with
+    (a progress bar's hook). The first ``opening`` moves, which the players
+    did not choose, are not judged. Ctrl-C stops the search under way with
     ``KeyboardInterrupt``; what was yielded stays good."""
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
         raise ArgumentError(f"budget must be a whole number of positions, 1 or more, not {quote(budget)}")
+    _check_opening(opening, game.ply)
     total = game.ply
     board = game.replay([]).game  # the moves only: a resignation or an agreed draw is not a position
     if on_position:
@@ -232,14 +245,22 @@ def review_moves(game: "Game", *, budget: int = REVIEW_BUDGET,
             on_position(ply, total)
         now, found = _outlook(board, budget, "attackers")
         after = now if side == "attackers" else now.of_other()
-        lost = 0.0 if move == best else max(0.0, before.chance - after.chance)
+        played_by_the_opening = ply <= opening
+        lost = 0.0 if move == best or played_by_the_opening else max(0.0, before.chance - after.chance)
         yield MoveReview(ply, side, move, shown, best, line[0], tuple(line), before, after, lost,
-                         mark_of(lost), accuracy_of(lost))
+                         mark_of(lost), accuracy_of(lost), played_by_the_opening)
 
 
-def reviewed(game: "Game", moves: list[MoveReview], budget: int) -> Review:
+def _check_opening(opening: int, moves: int) -> None:
+    if not isinstance(opening, int) or isinstance(opening, bool) or not 0 <= opening <= moves:
+        raise ArgumentError(f"the opening is a whole number of the game's moves, 0 to {moves}, not {quote(opening)}")
+
+
+def reviewed(game: "Game", moves: list[MoveReview], budget: int, opening: int = 0) -> Review:
     """A :class:`Review` of ``game`` from the moves reviewed so far (all of
-    them, or those done before a stop)."""
+    them, or those done before a stop); its first ``opening`` moves not
+    judged."""
+    _check_opening(opening, game.ply)
     if moves:
         curve = [_attackers(moves[0].before)] + [_attackers(m.after) for m in moves]
     elif game.ply == 0:  # a game with no moves: its one position
@@ -247,10 +268,11 @@ def reviewed(game: "Game", moves: list[MoveReview], budget: int) -> Review:
     else:  # stopped before the first move was done: nothing more is searched
         curve = []
     return Review(tuple(moves), tuple(curve), budget, game.variant.as_string(), game.ply,
-                  complete=len(moves) == game.ply)
+                  complete=len(moves) == game.ply, opening=opening)
 
 
 def analyse_game(game: "Game", *, budget: int = REVIEW_BUDGET,
-                 on_position: Optional[Callable[[int, int], None]] = None) -> Review:
+                 on_position: Optional[Callable[[int, int], None]] = None, opening: int = 0) -> Review:
     """The whole :class:`Review` of ``game`` (see :func:`review_moves`)."""
-    return reviewed(game, list(review_moves(game, budget=budget, on_position=on_position)), budget)
+    moves = list(review_moves(game, budget=budget, on_position=on_position, opening=opening))
+    return reviewed(game, moves, budget, opening)

@@ -5,12 +5,15 @@ through)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from brandubh.errors import ArgumentError
-from brandubh.files import check_writable, read_text, write_whole
+from brandubh.files import WholeFile, check_writable, read_text, write_whole
 
 FULL = Path("/dev/full")
 
@@ -85,7 +88,7 @@ def test_reading_is_bounded(tmp_path):
     with pytest.raises(ArgumentError, match="larger than 100 bytes"):
         read_text(path, limit=100, what="game file")
     if Path("/dev/zero").exists():
-        with pytest.raises(ArgumentError, match="larger than"):
+        with pytest.raises(ArgumentError, match="not a regular file"):
             read_text("/dev/zero", limit=1 << 16)
     (tmp_path / "latin.txt").write_bytes(b"caf\xe9")
     with pytest.raises(ArgumentError, match="not UTF-8"):
@@ -103,9 +106,105 @@ def test_weights_files_go_through_it(tmp_path):
     with pytest.raises(WeightsError, match="nested too deep|not JSON"):
         load_weights(deep)
     if Path("/dev/zero").exists():
-        with pytest.raises(WeightsError, match="larger than"):
+        with pytest.raises(WeightsError, match="not a regular file"):
             load_weights("/dev/zero")
     if FULL.exists():
         with pytest.raises(ArgumentError, match="not a regular file"):
             save_weights(FULL, {"ring": 40})
         assert FULL.is_char_device()
+
+
+def in_a_child_whose_files_are_limited(limit: int, code: str) -> subprocess.CompletedProcess:
+    """``code`` run by a Python child whose files cannot grow past ``limit``
+    bytes (RLIMIT_FSIZE): a disk that fills, for real, in the middle of a write."""
+    import resource
+
+    def set_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          preexec_fn=set_limit, env={**os.environ, "PYTHONPATH": str(root)})
+
+
+def test_a_disk_that_fills_while_a_file_is_written_keeps_the_old_one(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("the old file\n")
+    done = in_a_child_whose_files_are_limited(4096, f"""
+from brandubh.files import write_whole
+from brandubh.errors import ArgumentError
+try:
+    write_whole({str(path)!r}, 'x' * 10_000)
+except ArgumentError as error:
+    print(error)
+""")
+    assert done.returncode == 0 and "File too large; nothing was changed" in done.stdout, done.stderr
+    assert path.read_text() == "the old file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
+
+
+def test_a_file_written_in_pieces_is_put_in_place_whole(tmp_path):
+    path = tmp_path / "data.bin"
+    path.write_bytes(b"old")
+    target = tmp_path / "target.bin"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    for where in (path, link):
+        with WholeFile(where) as new:
+            new.file.write(b"0000 records")
+            assert where.read_bytes() == b"old"             # nothing in place before the end
+            new.file.seek(0)
+            new.file.write(b"1234")                         # a header filled in at the end
+    assert path.read_bytes() == b"1234 records" and target.read_bytes() == b"1234 records"
+    assert link.is_symlink()
+    with pytest.raises(KeyboardInterrupt):
+        with WholeFile(path) as new:
+            new.file.write(b"half")
+            raise KeyboardInterrupt
+    assert path.read_bytes() == b"1234 records"
+    with pytest.raises(ArgumentError, match="nothing was changed"):
+        with WholeFile(path) as new:
+            raise OSError(28, "No space left on device")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.bin", "link.bin", "target.bin"]
+    with pytest.raises(ArgumentError, match="not a regular file"):
+        WholeFile("/dev/null")
+
+
+def test_a_disk_that_fills_while_a_file_is_written_in_pieces_keeps_the_old_one(tmp_path):
+    path = tmp_path / "data.bin"
+    path.write_bytes(b"old")
+    done = in_a_child_whose_files_are_limited(100_000, f"""
+from brandubh.files import WholeFile
+from brandubh.errors import ArgumentError
+try:
+    with WholeFile({str(path)!r}) as new:
+        for _ in range(1000):
+            new.file.write(b'x' * 1000)
+except ArgumentError as error:
+    print(error)
+""")
+    assert "File too large; nothing was changed" in done.stdout, done.stderr
+    assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["data.bin"]
+
+
+def test_a_fifo_with_no_writer_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "game.txt"
+    os.mkfifo(fifo)
+    said: list = []
+
+    def read() -> None:
+        try:
+            read_text(fifo, what="game file")
+        except ArgumentError as error:
+            said.append(str(error))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(20)
+    if reader.is_alive():   # stuck waiting for a writer: let it go, and fail
+        with open(fifo, "w"):
+            pass
+        reader.join(5)
+        pytest.fail("read_text waited on a FIFO with no writer")
+    assert said and "is not a regular file" in said[0] and "game file" in said[0]

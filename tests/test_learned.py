@@ -141,6 +141,70 @@ def test_ctrl_c_keeps_a_whole_file(tmp_path):
     assert whole.read_bytes() == path.read_bytes()
 
 
+def test_a_full_disk_keeps_the_old_data_file_and_says_so(tmp_path):
+    import resource
+
+    path = tmp_path / "d.bin"
+    generate(path, 100, seed=4, budget=50)
+    old = path.read_bytes()
+
+    def small_disk() -> None:  # the child's files cannot grow past 8 KiB: a write fails part way
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    done = subprocess.run([sys.executable, "-m", "brandubh", "selfplay", "--out", str(path), "--positions", "1000",
+                           "--budget", "50", "--quiet"], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=small_disk)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stderr.startswith(f"brandubh selfplay: cannot write {str(path)!r}: File too large; "
+                                  "nothing was changed")
+    assert path.read_bytes() == old and os.listdir(tmp_path) == ["d.bin"]
+
+
+def test_selfplay_writes_its_progress_over_itself_only_on_a_terminal(tmp_path, monkeypatch):
+    import io
+
+    from brandubh.cli import main
+
+    args = ("selfplay", "--out", str(tmp_path / "d.bin"), "--positions", "500", "--budget", "50")
+    piped = subprocess.run([sys.executable, "-m", "brandubh", *args], capture_output=True, timeout=120,
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})   # bytes: a \r stays a \r
+    assert piped.returncode == 0 and b"\r" not in piped.stderr, repr(piped.stderr)
+    assert piped.stderr.splitlines()[-1].startswith(b"500/500 positions, ") and piped.stderr.endswith(b"\n")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(list(args)) == 0
+    assert terminal.getvalue().startswith("\r500/500 positions, ") and terminal.getvalue().endswith(" \n")
+
+
+def test_train_refuses_an_output_it_could_not_write_before_it_fits(tmp_path, data):
+    for out in ("/dev/full", str(tmp_path), str(tmp_path / "no" / "net.json")):
+        if out == "/dev/full" and not os.path.exists(out):
+            continue
+        done = subprocess.run([sys.executable, "-m", "brandubh", "train", str(data), "--out", out, "--epochs", "1"],
+                              capture_output=True, text=True, timeout=120, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 2 and done.stderr.startswith("brandubh train: cannot write "), done.stderr
+        assert "epoch" not in done.stderr      # said before the fit, not after it
+
+
+def test_data_and_nets_are_written_through_a_link(tmp_path):
+    from brandubh.learn.net import save_net
+
+    for name, write, read in (("d.bin", lambda p: generate(p, 50, seed=4, budget=50), read_data),
+                              ("net.json", lambda p: save_net(p, zero_net()), load_net)):
+        target = tmp_path / name
+        target.write_text("old")
+        link = tmp_path / f"link-{name}"
+        link.symlink_to(target)
+        write(link)
+        assert link.is_symlink() and read(target)
+
+
 # ---- the trainer
 
 

@@ -88,6 +88,23 @@ def test_the_text_report_of_a_round_robin(capsys):
         assert words in text, text
 
 
+def test_every_player_of_a_round_robin_has_an_elo_interval():
+    from brandubh.arena.loop import GameRecord
+    from brandubh.arena.report import EventResult
+
+    # A beats B four times and C twice in four, B beats C twice in four: 6-0-2, 2-0-6, 4-0-4.
+    results = [("A", "B", "A")] * 4 + [("A", "C", "A"), ("A", "C", "A"), ("C", "A", "C"), ("C", "A", "C")] \
+        + [("B", "C", "B"), ("B", "C", "B"), ("C", "B", "C"), ("C", "B", "C")]
+    games = [GameRecord(index, {"p1": att, "p2": dfn}, att, dfn, {}, "brandubh", "", [], reason="corner",
+                        winner=winner, winner_side="attackers" if winner == att else "defenders")
+             for index, (att, dfn, winner) in enumerate(results)]
+    report = EventResult([("A", "a"), ("B", "b"), ("C", "c")], games, games_requested=12).summary()
+    rows = {line.split()[0]: line for line in report.splitlines() if line[2:3] in "ABC" and "%" in line}
+    assert sorted(rows) == ["A", "B", "C"]
+    assert rows["A"].endswith("+190.8 (-35 to +inf)") and rows["B"].endswith("-190.8 (-inf to +35)")
+    assert rows["C"].endswith("+0.0 ± 297")
+
+
 def test_a_gauntlet_plays_the_first_against_each_other(capsys):
     summary = run_json(capsys, "budget=300", "budget=100", "budget=30", "--games", "2", "--gauntlet")
     pairs = {frozenset(g["seats"].values()) for g in summary["games"]}
@@ -181,6 +198,83 @@ def test_games_are_written_as_they_finish_and_ctrl_c_reports(tmp_path):
     assert "Traceback" not in stderr
     played = int(stdout.split()[0])
     assert 1 <= played < 400 and out.read_text().count("# game ") >= played
+
+
+class OutOfOrder:
+    """An executor whose games finish in the order it is given (game
+    numbers from 0), one a call, whatever order they started in; it notes
+    the labels the games file holds each time it is asked."""
+
+    def __init__(self, order, path):
+        self.order, self.path = list(order), path
+        self.specs: dict = {}
+        self.seen: list = []
+
+    capacity = 100
+
+    @property
+    def running(self):
+        return len(self.specs)
+
+    def submit(self, spec):
+        self.specs[spec.index] = spec
+
+    def finished(self, timeout):
+        from brandubh.arena.loop import play_game
+
+        self.seen.append(_labels(self.path))
+        while self.order and self.order[0] in self.specs:
+            spec = self.specs.pop(self.order.pop(0))
+            return [(spec, play_game(spec))]
+        return []
+
+    def stop(self):
+        pass
+
+    def interrupt(self):
+        return []
+
+    def close(self):
+        pass
+
+    def describe(self):
+        return "out of order"
+
+
+def _labels(path):
+    if not os.path.exists(path):
+        return []
+    return [int(line.split()[2].rstrip(":")) for line in open(path) if line.startswith("# game ")]
+
+
+def test_the_games_file_holds_the_games_in_their_order_each_once_those_before_it_are_done(tmp_path, capsys):
+    from brandubh.arena.command import event_from_args, run_command
+
+    out = tmp_path / "games.txt"
+    args = build_parser().parse_args(["match", "budget=30", "budget=20", "--games", "6", "--jobs", "2",
+                                      "--no-progress", "--random-plies", "2", "--games-out", str(out)])
+    event = event_from_args(args, _players(args))
+    executor = OutOfOrder([1, 0, 3, 2, 5, 4], str(out))
+    assert run_command(event, args, prestarted=[executor]) == 0
+    assert _labels(out) == [1, 2, 3, 4, 5, 6]
+    # Each game says that its first two moves were the random opening (brandubh analyse leaves them unjudged).
+    assert out.read_text().count("\ntag opening-moves 2\n") == 6
+    # Asked before each game came: game 2 waited for game 1, then both were on the disk.
+    assert executor.seen == [[], [], [1, 2], [1, 2], [1, 2, 3, 4], [1, 2, 3, 4]]
+    # So --game N is the game labelled game N.
+    fifth = tmp_path / "fifth.txt"
+    fifth.write_text(out.read_text().split("# game 5:")[1].split("\n# ")[0].split("\n", 1)[1])
+    capsys.readouterr()
+    assert main(["show", str(out), "--game", "5", "--ascii"]) == 0
+    from_file = capsys.readouterr().out
+    assert main(["show", str(fifth), "--ascii"]) == 0
+    assert from_file == capsys.readouterr().out
+
+
+def _players(args):
+    from brandubh.arena.command import parse_player
+
+    return [parse_player(text, name) for text, name in zip(args.players, "AB")]
 
 
 def test_an_aborted_run_stops_engine_games_between_moves():

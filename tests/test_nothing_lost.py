@@ -3,7 +3,9 @@ fix: outputs that are not regular files, inputs without an end, wrong
 exception types, an analysis that ignored goodbye, a clock sent before
 play; a tuning run ended by a signal, a tuning state of the wrong shape, a
 match's outputs on a full disk, perft --slides without progress, a program
-under other rules than its match's. (What programs leave behind:
+under other rules than its match's; a standard output on a full disk or a
+closed pipe, an earlier games file kept when the first game cannot be
+written, serve --open with no browser. (What programs leave behind:
 tests/test_left_behind.py.) (Files written whole: tests/test_files.py; the play command's save
 and quit: tests/test_play.py; the server: tests/test_serve*.py.)"""
 
@@ -383,6 +385,46 @@ def test_a_weights_file_nested_too_deep_is_the_packages_error(tmp_path):
     assert done.returncode == 2 and b"Traceback" not in done.stderr and b"weights file" in done.stderr
 
 
+# -- the standard output on a full disk, or a closed pipe ---------------------------------
+
+GAME = "variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n"
+PRINTING = {"show": ("show", "GAME"), "show --svg -": ("show", "GAME", "--svg", "-"),
+            "analyse": ("analyse", "GAME", "--budget", "200"), "perft": ("perft", "3", "--divide"),
+            "perft by root": ("perft", "5", "--divide", "--slides")}
+
+
+def _printing(name: str, tmp_path: Path) -> list[str]:
+    game = tmp_path / "game.txt"
+    game.write_text(GAME)
+    return [str(game) if arg == "GAME" else arg for arg in PRINTING[name]]
+
+
+@pytest.mark.parametrize("name", PRINTING)
+def test_a_full_standard_output_is_a_sentence(tmp_path, name):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "brandubh", *_printing(name, tmp_path)], stdout=full,
+                              stderr=subprocess.PIPE, timeout=60, cwd=ROOT, env=ENV)
+    command = PRINTING[name][0]
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert done.stderr == f"brandubh {command}: cannot write the output: No space left on device\n".encode()
+
+
+@pytest.mark.parametrize("name", PRINTING)
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path, name):
+    reader, writer = os.pipe()
+    os.close(reader)            # the reader is gone before the first byte: every write meets a closed pipe
+    try:
+        done = subprocess.run([sys.executable, "-m", "brandubh", *_printing(name, tmp_path)], stdout=writer,
+                              stderr=subprocess.PIPE, timeout=60, cwd=ROOT, env=ENV)
+    finally:
+        os.close(writer)
+    from brandubh.cli import CLOSED_PIPE
+
+    assert done.returncode == CLOSED_PIPE and done.stderr == b"", done.stderr[-800:]
+
+
 # -- a match's outputs on a full disk ------------------------------------------------------
 
 MATCH = ("match", "budget=30", "budget=20", "--games", "8", "--jobs", "1", "--no-progress", "--random-plies", "2")
@@ -431,6 +473,16 @@ def test_the_first_game_that_cannot_be_written_leaves_no_file(tmp_path):
     assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
     assert b"cannot write" in done.stderr and done.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_first_game_that_cannot_be_written_keeps_the_old_games_file(tmp_path):
+    out = tmp_path / "games.txt"
+    out.write_text("# the games of an earlier run\n")
+    done = subprocess.run([sys.executable, "-m", "brandubh", *MATCH, "--games-out", str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT, env=ENV, preexec_fn=_limited(40))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-800:]
+    assert b"no game was written whole, and the file is as it was" in done.stderr
+    assert out.read_text() == "# the games of an earlier run\n" and list(tmp_path.iterdir()) == [out]
 
 
 def test_save_on_a_full_disk_leaves_whole_files_and_a_sentence(tmp_path):
@@ -548,6 +600,28 @@ def test_an_event_refuses_a_program_that_plays_other_rules():
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
     Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
+
+
+def test_serve_open_without_a_browser_says_where_to_go(tmp_path):
+    import select
+    import signal
+
+    # No browser to be found: none on the PATH, no screen, and BROWSER a program that is not there.
+    env = {key: value for key, value in ENV.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(PATH=str(tmp_path), BROWSER=str(tmp_path / "no-such-browser"))
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "serve", "--port", "0", "--open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        first = proc.stdout.readline().decode()
+        assert first.startswith("brandubh serve: the board is at http://127.0.0.1:"), first
+        url = first.split(" is at ")[1].split()[0]
+        ready, _, _ = select.select([proc.stderr], [], [], 30)
+        said = proc.stderr.readline().decode() if ready else ""
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert said == f"brandubh serve: --open: no browser could be started here; open {url} by hand\n"
 
 
 def test_the_server_listens_on_this_machine_only_by_default():

@@ -178,17 +178,65 @@ def test_the_command_writes_a_table_json_and_a_graph(tmp_path):
     game.play(losing)
     path = tmp_path / "game.txt"
     path.write_text(game.as_text())
-    out = _run("analyse", str(path), "--budget", "4000", "--json", str(tmp_path / "r.json"),
+    out = _run("analyse", str(path), "--budget", "4000", "--json-out", str(tmp_path / "r.json"),
                "--svg", str(tmp_path / "g.svg"))
     assert out.returncode == 0, out.stderr
     rows = [line for line in out.stdout.splitlines() if line[:4].strip().isdigit()]
     assert len(rows) == game.ply
     assert "??" in rows[-1] and game.shown[-1] in rows[-1]
+    # The chance lost, never below zero, is shown as it is: no minus sign.
+    last = analyse_game(game, budget=4000).moves[-1]
+    assert rows[-1].split()[5] == f"{last.lost:.0%}"          # was -100%
+    assert last.comment.startswith(f"blunder (lost {last.lost:.0%}): best was ")
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["moves"][-1]["mark"] == "??" and data["budget"] == 4000 and data["complete"] is True
     assert data == analyse_game(game, budget=4000).as_dict()
     svg = (tmp_path / "g.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<circle") == sum(1 for m in data["moves"] if m["mark"])
+
+
+def test_json_is_a_flag_as_in_match_and_referee(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(Game.replay(BLUNDER_LEAD[:4]).game.as_text())
+    want = analyse_game(Game.replay(BLUNDER_LEAD[:4]).game, budget=500).as_dict()
+    for args in (["analyse", str(path), "--json"], ["analyse", "--json", str(path)]):
+        out = _run(*args, "--budget", "500")
+        assert out.returncode == 0 and out.stderr == "", out.stderr
+        assert json.loads(out.stdout) == want               # the JSON alone, no table
+    out = _run("analyse", str(path), "--budget", "500", "--json-out", str(tmp_path / "new.json"))
+    assert out.returncode == 0 and json.loads((tmp_path / "new.json").read_text()) == want
+    old = _run("analyse", str(path), "--budget", "500", "--json", str(tmp_path / "old.json"))   # the old form
+    assert old.returncode == 0 and json.loads((tmp_path / "old.json").read_text()) == want
+    assert old.stderr.startswith(f"brandubh analyse: --json {tmp_path / 'old.json'} is the old form")
+    assert "--json-out" in old.stderr and old.stdout == out.stdout
+    both = _run("analyse", str(path), "--json", "--json-out", str(tmp_path / "x.json"))
+    assert both.returncode == 2 and "give one place for the JSON" in both.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_the_opening_of_a_match_game_is_shown_but_not_judged(tmp_path):
+    from brandubh.records import OPENING_TAG, GameRecord
+
+    game, losing, _ = _blunder_position()
+    game.play(losing)
+    assert analyse_game(game, budget=4000).moves[-1].mark == "??"
+    path = tmp_path / "game.txt"
+    path.write_text(GameRecord(game, tags={OPENING_TAG: str(game.ply)}).as_text())   # the blunder was random
+    out = _run("analyse", str(path), "--budget", "4000", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["opening"] == game.ply and len(data["moves"]) == game.ply
+    assert all(m["opening"] and m["mark"] == "" and m["lost"] == 0 for m in data["moves"])
+    assert data["accuracy"] == {"attackers": None, "defenders": None}
+    table = _run("analyse", str(path), "--budget", "4000").stdout
+    assert "??" not in table and f"(moves 1 to {game.ply}: the opening, chosen by neither side, not judged)" in table
+    # One move fewer of opening: the last move is judged again.
+    path.write_text(GameRecord(game, tags={OPENING_TAG: str(game.ply - 1)}).as_text())
+    data = json.loads(_run("analyse", str(path), "--budget", "4000", "--json").stdout)
+    assert data["moves"][-1]["mark"] == "??" and not data["moves"][-1]["opening"]
+    path.write_text(GameRecord(game, tags={OPENING_TAG: "x"}).as_text())
+    bad = _run("analyse", str(path), "--budget", "4000")
+    assert bad.returncode == 2 and f"the tag {OPENING_TAG}" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_the_command_refuses_a_bad_budget_and_an_unwritable_output(tmp_path):

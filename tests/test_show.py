@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -139,6 +143,60 @@ def test_show_says_what_is_wrong(tmp_path, capsys, text, args, message):
 def test_show_a_missing_file(tmp_path, capsys):
     assert main(["show", str(tmp_path / "nowhere.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def brandubh(*args: str, limit: int = 0, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The command in a child process; with ``limit``, its files cannot grow
+    past that many bytes (RLIMIT_FSIZE: a disk that fills in the middle of
+    a write)."""
+    def set_limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run([sys.executable, "-m", "brandubh", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=set_limit if limit else None)
+
+
+def test_svg_on_a_full_disk_keeps_the_old_picture(escape_file, tmp_path):
+    out = tmp_path / "board.svg"
+    assert brandubh("show", str(escape_file), "--ply", "1", "--svg", str(out)).returncode == 0
+    old = out.read_bytes()
+    assert len(old) > 4096
+    done = brandubh("show", str(escape_file), "--svg", str(out), limit=4096)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"brandubh show: cannot write {str(out)!r}: File too large; nothing was changed")
+    assert out.read_bytes() == old                                  # not 4,096 bytes of a cut-off picture
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg", "escape.txt"]
+
+
+def test_svg_through_a_link_puts_a_new_picture_in_place(escape_file, tmp_path):
+    target = tmp_path / "picture.svg"
+    target.write_text("the old picture")
+    other_name = tmp_path / "kept.svg"           # a second name of the old picture (a hard link)
+    os.link(target, other_name)
+    link = tmp_path / "board.svg"
+    link.symlink_to(target)
+    assert main(["show", str(escape_file), "--svg", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("<svg")
+    assert other_name.read_text() == "the old picture"   # written beside and moved in, not over the old one
+
+
+@pytest.mark.parametrize("command", [("show",), ("play", "--load")])
+def test_a_fifo_with_no_writer_is_refused_not_waited_on(tmp_path, command):
+    fifo = tmp_path / "game.txt"
+    os.mkfifo(fifo)
+    try:
+        done = brandubh(*command, str(fifo), timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"brandubh {command[0]} waited on a FIFO with no writer")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"brandubh {command[0]}: cannot read the game file {str(fifo)!r}: "
+                                  "it is not a regular file")
 
 
 @pytest.mark.parametrize("command", ["show", "play"])

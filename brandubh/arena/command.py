@@ -19,11 +19,11 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Iterator, Optional, Sequence, TextIO
+from typing import Any, Callable, Iterator, Optional, Sequence, TextIO
 
 from ..argtypes import real, whole
 from ..errors import ArgumentError, BrandubhError, quote
-from ..files import check_writable, write_whole
+from ..files import WholeFile, check_writable, write_whole
 from .stats import Progress, parse_sprt
 from ..variant import as_variant
 from .engine import EnginePlayer
@@ -153,8 +153,9 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
                    help="write each game's text and record (with what programs wrote on "
                         "standard error) into DIR as it finishes, and the summary at the end")
     o.add_argument("--games-out", metavar="FILE",
-                   help="write every game's text to FILE as it finishes, each after a '#' line "
-                        "saying how it ended")
+                   help="write every game's text to FILE in the games' order, each after a '#' line "
+                        "saying how it ended, as soon as it and every game before it have finished "
+                        "(so --game N of show and analyse is the game labelled 'game N')")
     o.add_argument("--stderr-limit", type=whole(0), default=DEFAULT_STDERR_LIMIT, metavar="BYTES",
                    help="keep at most this much of each program's standard error a game: the "
                         f"first and the last halves (default {DEFAULT_STDERR_LIMIT})")
@@ -236,19 +237,27 @@ def _check_writable(save: Optional[str], games_out: Optional[str]) -> Optional["
 
 
 class GamesFile:
-    """A ``--games-out`` file: every game appended as it finishes, each
-    whole or not at all. A game that cannot be written (a full disk) cuts
-    the file back to the games before it, and the file is removed if it
-    would hold none; :meth:`add` then raises ArgumentError with a sentence.
-    Refused at once (ArgumentError) where :func:`brandubh.files.check_writable`
-    refuses: a device such as ``/dev/full``, a folder, a pipe, a missing folder.
+    """A ``--games-out`` file: the games in their numbered order, each
+    written as soon as every game before it is (a game that finishes early
+    waits in memory for those before it), each whole or not at all. The
+    first game goes in whole (:class:`brandubh.files.WholeFile`: written
+    beside the old file, which it then replaces, through a link to its
+    target); the others are appended. A game that cannot be written (a full
+    disk) cuts the file back to the games before it, or, for the first,
+    leaves the old file as it was; :meth:`add` then raises ArgumentError
+    with a sentence. Refused at once (ArgumentError) where
+    :func:`brandubh.files.check_writable` refuses: a device such as
+    ``/dev/full``, a folder, a pipe, a missing folder.
 
     >>> import tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), 'games.txt')
     >>> out = GamesFile(path)
-    >>> out.add('variant brandubh\\nmoves d2c2\\n', 'A-B')
-    >>> out.close(); out.count, os.path.getsize(path)
-    (1, 34)
+    >>> out.add('variant brandubh\\nmoves d2c2 d3c3\\n', 'game 2', index=1)
+    >>> out.count, os.path.exists(path)      # game 2 waits for game 1
+    (0, False)
+    >>> out.add('variant brandubh\\nmoves d2c2\\n', 'game 1', index=0)
+    >>> out.close(); out.count, open(path).read().count('# game')
+    (2, 2)
     """
 
     def __init__(self, path: str) -> None:
@@ -257,21 +266,49 @@ class GamesFile:
         except ArgumentError as error:
             raise ArgumentError(f"--games-out: {error}") from None
         self.path = path
-        self.fd: Optional[int] = None
+        self.file: Optional[WholeFile] = None
         self.size = 0
         self.count = 0
+        self.next = 0
+        self.waiting: dict[int, tuple[str, str]] = {}
 
-    def add(self, text: str, head: str) -> None:
-        """Append one game, after a ``#`` line holding ``head``."""
+    def add(self, text: str, head: str, index: Optional[int] = None) -> None:
+        """Game number ``index`` (from 0; by default the next), after a
+        ``#`` line holding ``head``: written now with every game after it
+        that was waiting for it, or kept until the games before it come."""
+        self.waiting[self.next if index is None else index] = (text, head)
+        while self.next in self.waiting:
+            self._append(*self.waiting.pop(self.next))
+            self.next += 1
+
+    def drain(self) -> None:
+        """Write the games still waiting, in their order: a game before
+        them never came (a run that stopped early)."""
+        for index in sorted(self.waiting):
+            self._append(*self.waiting.pop(index))
+
+    def _append(self, text: str, head: str) -> None:
         data = (("\n" if self.count else "") + f"# {head}\n{text}").encode("utf-8")
         try:
-            if self.fd is None:
-                self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self.fd, view):]
+            if self.file is None:
+                new = WholeFile(self.path)
+                try:
+                    new.file.write(data)
+                    new.file.flush()
+                    os.fsync(new.file.fileno())
+                except BaseException:
+                    new.discard()
+                    raise
+                new.commit()
+                self.file = new
+            else:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self.file.file.fileno(), view):]
         except BaseException as error:  # a full disk, or Ctrl-C in the middle: no half game
             kept = self._cut()
+            if isinstance(error, ArgumentError):
+                raise ArgumentError(f"{error} (--games-out)") from None
             if not isinstance(error, OSError):
                 raise
             raise ArgumentError(f"cannot write {quote(self.path, 200)} (--games-out): "
@@ -281,21 +318,18 @@ class GamesFile:
 
     def _cut(self) -> str:
         """Back to the whole games written; what the file holds, in words."""
+        if self.file is None:
+            return "no game was written whole, and the file is as it was"
         try:
-            if self.count == 0:
-                self.close()
-                os.unlink(self.path)
-                return "no game was written whole, and the file is removed"
-            if self.fd is not None:
-                os.ftruncate(self.fd, self.size)
+            os.ftruncate(self.file.file.fileno(), self.size)
         except OSError:
             pass
         return f"it holds the {self.count} game{'s' if self.count != 1 else ''} before, each whole"
 
     def close(self) -> None:
-        if self.fd is not None:
-            fd, self.fd = self.fd, None
-            os.close(fd)
+        if self.file is not None:
+            file, self.file = self.file, None
+            file.close()
 
 
 def save_game(directory: str, game: GameRecord) -> None:
@@ -428,24 +462,32 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
     failed: list = []
     command = getattr(args, "command", None) or "match"
 
-    def write(game: GameRecord) -> None:
+    def kept(write_it: Callable[[], None]) -> None:
+        """Write, or say that the output failed and stop the run."""
         if failed:
             return
-        written.add(game.index)
         try:
-            if args.save:
-                try:
-                    save_game(args.save, game)
-                except ArgumentError as error:
-                    raise ArgumentError(f"--save: {error}") from None
-            if games_file is not None:
-                games_file.add(game.text, game.describe())
+            write_it()
         except ArgumentError as error:
             failed.append(str(error))
             abort.set()
             progress.close()
             print(f"brandubh {command}: {error}; the {command} stops here (the games played so far "
                   "are reported)", file=stderr, flush=True)
+
+    def write(game: GameRecord) -> None:
+        written.add(game.index)
+
+        def write_it() -> None:
+            if args.save:
+                try:
+                    save_game(args.save, game)
+                except ArgumentError as error:
+                    raise ArgumentError(f"--save: {error}") from None
+            if games_file is not None:
+                games_file.add(game.text, game.describe(), game.index)
+
+        kept(write_it)
 
     def on_game(game: GameRecord, so_far: EventResult) -> None:
         done[0] += 1
@@ -474,6 +516,8 @@ def _run(event: Event, executor: Optional[Executor], args: argparse.Namespace,
             for game in result.games:  # those cut short by an interrupt
                 if game.index not in written:
                     write(game)
+            if games_file is not None:
+                kept(games_file.drain)
     finally:
         if games_file is not None:
             games_file.close()

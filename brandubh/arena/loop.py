@@ -30,7 +30,7 @@ from ..words import plural
 from .openings import Opening
 from .player import Limits, Player, Table
 
-__all__ = ["GameSpec", "GameRecord", "play_game", "unplayed", "NOT_COUNTED"]
+__all__ = ["GameSpec", "GameRecord", "play_game", "unplayed", "game_text", "NOT_COUNTED"]
 
 NOT_COUNTED = ("aborted", "error")
 """The reasons of games that count for nobody: cut short by an interrupted
@@ -65,7 +65,8 @@ class GameRecord:
     short by an interrupted run, or ``error`` for a game the arena itself
     failed (neither of the last two is counted). ``winner`` is a player's
     name (None for a draw) and ``winner_side`` its side. ``text`` is the
-    game's text (:meth:`brandubh.Game.as_text`)."""
+    game's text (:meth:`brandubh.Game.as_text`; after an opening, with a tag
+    saying how many moves it was: :func:`game_text`)."""
 
     index: int
     seats: dict
@@ -202,8 +203,20 @@ def play_game(spec: GameSpec, abort: Optional[threading.Event] = None, registry:
                 record.exit_codes[seat.name] = kept.get("exit_code")
         record.seconds = time.monotonic() - t0
     if game is not None and record.reason != "error":
-        record.text = game.as_text()
+        record.text = game_text(game, record.opening_plies)
     return record
+
+
+def game_text(game: Any, opening: int) -> str:
+    """The game's text; after an opening of ``opening`` moves, which
+    neither player chose, with the tag that says so
+    (:data:`brandubh.records.OPENING_TAG`), so that a review of the game
+    does not judge them."""
+    if not opening:
+        return str(game.as_text())
+    from ..records import OPENING_TAG, GameRecord as Record
+
+    return Record(game, tags={OPENING_TAG: str(opening)}).as_text()
 
 
 def _play(game: Any, seats: dict, spec: GameSpec, record: GameRecord, abort: threading.Event) -> None:

@@ -14,6 +14,7 @@ faults, the games that repeated an earlier one, and the answer times.
 
 from __future__ import annotations
 
+import math
 import operator
 import statistics
 from collections import Counter
@@ -21,7 +22,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Optional, Sequence
 
 from .. import notation
-from .stats import Tally, elo_estimate, format_elo
+from .stats import EloEstimate, Tally, elo_estimate, format_elo
 from .loop import GameRecord
 
 __all__ = ["EventResult"]
@@ -238,9 +239,7 @@ class EventResult:
         for row in self.standings():
             pct = "-" if row["score"] is None else f"{100 * row['score']:.1f}%"
             sides = ["{}-{}-{}".format(*row[k]) for k in ("as_attackers", "as_defenders")]
-            elo = row["elo"]
-            elo_text = "-" if elo.elo is None else format_elo(elo.elo) + (
-                f" {elo.spread()}" if elo.spread() else "")
+            elo_text = _elo_cell(row["elo"])
             lines.append(f"  {row['name']:{width}}{row['wins']:>6}{row['draws']:>7}{row['losses']:>8}"
                          f"{pct:>8}   {sides[0]:>14}   {sides[1]:>14}   {elo_text}")
         lines.append("  (by side: wins-draws-losses; Elo "
@@ -295,6 +294,24 @@ class EventResult:
         if self.interrupted:
             lines.append("interrupted: the figures above are of the games finished before the stop")
         return "\n".join(lines)
+
+
+def _elo_cell(elo: EloEstimate) -> str:
+    """A player's Elo with its 95% interval, as the table shows it: ``+12.3
+    ± 45`` or ``-41/+178``; where an end is infinite (a score so near 0% or
+    100% that the interval reaches past it), the two ends, ``+190.8 (-35 to
+    +inf)``, so that no row goes without its interval.
+
+    >>> _elo_cell(elo_estimate(6, 0, 2)), _elo_cell(elo_estimate(4, 0, 4))
+    ('+190.8 (-35 to +inf)', '+0.0 ± 297')
+    """
+    if elo.elo is None:
+        return "-"
+    spread = elo.spread()
+    if spread:
+        return f"{format_elo(elo.elo)} {spread}"
+    ends = [format_elo(end) if end is None or math.isinf(end) else f"{end:+.0f}" for end in (elo.low, elo.high)]
+    return f"{format_elo(elo.elo)} ({ends[0]} to {ends[1]})"
 
 
 def _spread(values: list) -> dict:

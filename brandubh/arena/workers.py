@@ -57,7 +57,7 @@ from typing import Any, Optional
 from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
-from .loop import GameRecord, GameSpec, play_game, unplayed
+from .loop import GameRecord, GameSpec, game_text, play_game, unplayed
 from .process import Registry, marked, own_process
 
 __all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
@@ -274,7 +274,7 @@ def _aborted(spec: GameSpec, detail: str) -> GameRecord:
     try:
         from ..variant import as_variant
 
-        record.text = spec.opening.game(as_variant(spec.variant), spec.attackers).as_text()
+        record.text = game_text(spec.opening.game(as_variant(spec.variant), spec.attackers), record.opening_plies)
     except Exception:  # pragma: no cover - the opening was checked when the event was made
         pass
     return record

@@ -18,6 +18,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import io
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -47,30 +50,89 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``brandubh`` command with ``argv`` (by default the process's
-    arguments); the exit status. With no command it prints the help."""
+    arguments); the exit status. With no command it prints the help.
+
+    Every command's errors end here: the package's (a sentence, exit 2),
+    Ctrl-C (exit 130), and an output that cannot be written, standard
+    output on a full disk (``> /dev/full``: a sentence, exit 1) or a
+    closed pipe (``| head``: quietly, exit 141): never a traceback."""
     try:
         # Ctrl-C while the commands load is an interruption like any other.
         parser = build_parser()
     except KeyboardInterrupt:
         return 130
     given = sys.argv[1:] if argv is None else list(argv)
+    command = given[0] if given and not given[0].startswith("-") else ""
+    try:
+        status = _run(parser, given, argv is None)
+        # What the output still holds goes now, so that a full disk or a
+        # closed pipe is met here, not in the interpreter's exit.
+        sys.stdout.flush()
+    except OSError as error:
+        return _output_failed(command, error)
+    return status
+
+
+def _run(parser: argparse.ArgumentParser, given: list, own: bool) -> int:
+    """The command ``given`` asks for, its package's errors and Ctrl-C
+    turned into exit statuses; ``own``: the process is the command's own."""
     if not given:
         parser.print_help()
         return 0
     args = parser.parse_args(given)
-    if argv is None and args.command in ("match", "referee", "tune"):
+    if own and args.command in ("match", "referee", "tune"):
         # The command's own process (not a caller's, which may start
         # children of its own): what its programs leave behind is its to end.
         from ..arena.process import own_process
 
         own_process()
     try:
-        return args.run(args)
+        return int(args.run(args))
     except BrandubhError as exc:
-        print(f"brandubh {args.command}: {exc}", file=sys.stderr)
+        _say(f"brandubh {args.command}: {exc}")
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # the reader went away (brandubh perft 6 --divide | head)
-        sys.stderr.close()
-        return 0
+
+
+#: The exit status after a closed pipe: a Unix tool's, ended by SIGPIPE
+#: (128 + 13), as the shell reports ``yes | head``.
+CLOSED_PIPE = 141
+
+#: The errors of a write to an output that cannot take it: a full disk, a
+#: quota, a file size limit, a device that fails.
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
+def _say(text: str) -> None:
+    """A line on standard error, if it can take one."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _output_failed(command: str, error: OSError) -> int:
+    """The exit status, and a sentence, for an error the command did not
+    handle: a closed pipe ends it quietly (``brandubh perft 6 --divide |
+    head``), a full disk or any other failure of a system call is said in a
+    sentence (exit 1), never as a traceback. The standard output is then
+    pointed at nothing, so that the interpreter's exit does not try again
+    to write what it holds."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # a stand-in for the standard output (a test's): nothing to point elsewhere
+    if isinstance(error, BrokenPipeError):
+        return CLOSED_PIPE
+    reason = error.strerror or str(error)
+    name = f"brandubh {command}".rstrip()
+    if error.filename is None and error.errno in _OUTPUT_ERRORS:
+        _say(f"{name}: cannot write the output: {reason}")
+    elif error.filename is not None:
+        _say(f"{name}: {error.filename}: {reason}")
+    else:
+        _say(f"{name}: {reason}")
+    return 1

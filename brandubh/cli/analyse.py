@@ -2,12 +2,20 @@
 
     brandubh analyse game.txt                       # a table at the terminal
     brandubh analyse game.txt --budget 200000       # deeper, slower
-    brandubh analyse game.txt --json review.json --svg chances.svg --annotated marked.txt
+    brandubh analyse game.txt --json                # the review as JSON on standard output
+    brandubh analyse game.txt --json-out review.json --svg chances.svg --annotated marked.txt
 
 Every position is searched with the same budget (``--budget``, positions a
 position), so the review is the same on every machine. A progress line
 runs on a terminal; Ctrl-C stops the review and keeps what is done (the
 table and the files hold the moves reviewed, and say where it stopped).
+The first moves of a game that a match's opening played (the game text's
+tag ``opening-moves``, :data:`brandubh.records.OPENING_TAG`) are shown but
+not judged.
+
+``--json`` is a flag, as in ``brandubh match`` and ``referee``: the review
+as JSON on standard output; ``--json-out FILE`` writes it to a file. The
+older ``--json FILE`` still writes the file, with a warning.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO
 
+from ..errors import ArgumentError
 from .perft import _progress
 
 __all__ = ["register", "run"]
@@ -26,13 +35,16 @@ Review a saved game: search every position with the same budget and show,
 for every move, the attackers' chance after it (a draw counted as a half),
 the chance the move lost, a mark (?! inaccuracy, ? mistake, ?? blunder) and
 the engine's better move, then each side's accuracy. The chances come from
-curves fitted to the engine's own games (docs/review.md)."""
+curves fitted to the engine's own games (docs/review.md). The moves of a
+match's opening (random or from its openings file: the tag opening-moves in
+the game text) are shown but not judged."""
 
 _EPILOG = """\
 examples:
   brandubh analyse game.txt
   brandubh analyse games.txt --game 3 --budget 200000
-  brandubh analyse game.txt --json - | python -m json.tool
+  brandubh analyse game.txt --json | python -m json.tool
+  brandubh analyse game.txt --json-out review.json
   brandubh analyse game.txt --svg chances.svg --annotated marked.txt --otn marked.otg
 
 Exit status: 0; 2 for a file that cannot be read or written; 130 when
@@ -56,14 +68,21 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "analyse", aliases=["analyze"], help="review a saved game: chances, marks, better moves, accuracy",
         description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game_file", metavar="GAME_FILE",
+    # Optional only so that '--json GAME_FILE' (the flag, then the file) is
+    # read as the flag: run() asks for the file when none is given.
+    p.add_argument("game_file", metavar="GAME_FILE", nargs="?",
                    help="a game text, a file of games (brandubh match --games-out) or an OpenTafl record; "
                         "'-' reads standard input")
     p.add_argument("--game", type=int, default=None, metavar="N",
-                   help="which game of a file of several (1 for the first)")
+                   help="which game of a file of several (1 for the first; in a --games-out file, the "
+                        "game labelled 'game N')")
     p.add_argument("--budget", type=_budget, default=REVIEW_BUDGET, metavar="POSITIONS",
                    help=f"positions searched in each position (default {REVIEW_BUDGET:,})")
-    p.add_argument("--json", metavar="OUT", default=None, help="write the review as JSON ('-': standard output)")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="OUT",
+                   help="print the review as JSON on standard output, instead of the table (--json OUT, "
+                        "writing a file, is the old form of --json-out OUT)")
+    p.add_argument("--json-out", metavar="OUT", default=None,
+                   help="write the review as JSON to OUT ('-': standard output)")
     p.add_argument("--svg", metavar="OUT", default=None, help="write a graph of the chances as an SVG picture")
     p.add_argument("--annotated", metavar="OUT", default=None,
                    help="write the game text with the marks and comments in it")
@@ -74,8 +93,31 @@ def register(subparsers: Any) -> None:
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
-    return [(flag, path) for flag, path in (("--json", args.json), ("--svg", args.svg),
+    return [(flag, path) for flag, path in (("--json-out", args.json_out), ("--svg", args.svg),
                                             ("--annotated", args.annotated), ("--otn", args.otn)) if path]
+
+
+def _json_convention(args: argparse.Namespace) -> None:
+    """``--json`` is a flag: standard output. Its value, where one was
+    given, is the game file when no other is (``--json game.txt``), else
+    the old form of ``--json-out`` (said to be so)."""
+    if args.json not in (None, "-"):
+        if args.game_file is None:
+            args.game_file, args.json = args.json, "-"
+        else:
+            if args.json_out not in (None, args.json):
+                raise ArgumentError(f"--json {args.json} and --json-out {args.json_out}: give one place for "
+                                    "the JSON")
+            print(f"brandubh analyse: --json {args.json} is the old form: --json alone prints the review as "
+                  f"JSON (as match and referee do); write it to a file with --json-out {args.json}",
+                  file=sys.stderr)
+            args.json_out, args.json = args.json, None
+    if args.json == "-":
+        if args.json_out not in (None, "-"):
+            raise ArgumentError(f"--json and --json-out {args.json_out}: give one place for the JSON")
+        args.json_out = "-"
+    if args.game_file is None:
+        raise ArgumentError("give the game file to review (GAME_FILE; '-' reads standard input)")
 
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
@@ -86,8 +128,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     from .play import GAME_LIMIT
 
     stream = sys.stdout if out is None else out
+    _json_convention(args)
     record = load_record(args.game_file, 1 if args.game is None else args.game, limit=GAME_LIMIT)
     game = record.game
+    opening = record.opening
     outputs = _outputs(args)
     for flag, path in outputs:
         if path != "-":
@@ -102,15 +146,15 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     moves: list = []
     stopped = False
     try:
-        for reviewed_move in review_moves(game, budget=args.budget, on_position=progress):
+        for reviewed_move in review_moves(game, budget=args.budget, on_position=progress, opening=opening):
             moves.append(reviewed_move)
     except KeyboardInterrupt:
         stopped = True
     show("")
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\r\x1b[K")
-    review = reviewed(game, moves, args.budget)
-    if not args.quiet and args.json != "-":
+    review = reviewed(game, moves, args.budget, opening)
+    if not args.quiet and args.json_out != "-":
         stream.write(review.table())
     _write(review, record, args, stream)
     if stopped:
@@ -132,7 +176,7 @@ def _write(review: Any, loaded: Any, args: argparse.Namespace, stream: TextIO) -
                                    marks={**loaded.marks, **{m.ply: m.mark for m in review.moves if m.mark}})
 
     texts = {
-        "--json": lambda: json.dumps(review.as_dict(), indent=1) + "\n",
+        "--json-out": lambda: json.dumps(review.as_dict(), indent=1) + "\n",
         "--svg": lambda: chance_graph(review.chances, marks={m.ply: m.mark for m in review.moves if m.mark}),
         "--annotated": lambda: record().as_text(),
         "--otn": lambda: record().as_otn(),

@@ -12,6 +12,11 @@ from ..learn.selfplay import TAGS, generate, read_header_of
 
 __all__ = ["register", "run"]
 
+#: Seconds between two progress lines: on a terminal one line is written
+#: over and over; into a file or a pipe (a log) a line is added, less often.
+TERMINAL_EVERY = 2.0
+LOG_EVERY = 60.0
+
 
 def run(args: Any) -> int:
     from ..variant import as_variant
@@ -22,15 +27,21 @@ def run(args: Any) -> int:
         plies = (int(lo), int(hi or lo))
     except ValueError:
         raise ArgumentError(f"--random-plies takes FEWEST,MOST (like 2,10), not {quote(args.random_plies)}") from None
+    on_terminal = sys.stderr.isatty()
+    every = TERMINAL_EVERY if on_terminal else LOG_EVERY
     last = [0.0]
 
     def progress(n: int, games: int, seconds: float) -> None:
-        if seconds - last[0] >= 2.0 or n >= args.positions:
+        if seconds - last[0] >= every or n >= args.positions:
             last[0] = seconds
             rate = n / seconds if seconds > 0 else 0.0
-            sys.stderr.write(f"\r{n:,}/{args.positions:,} positions, {games:,} games, {rate:,.0f} positions/s ")
+            line = f"{n:,}/{args.positions:,} positions, {games:,} games, {rate:,.0f} positions/s"
+            # A terminal's line is written over; a file or a pipe gets lines.
+            sys.stderr.write(f"\r{line} " if on_terminal else f"{line}\n")
             sys.stderr.flush()
 
+    # The end of a terminal's line, which the progress leaves open.
+    line_end = "\n" if on_terminal and not args.quiet else ""
     t0 = time.perf_counter()
     try:
         n = generate(args.out, args.positions, seed=args.seed, variants=variants, budget=args.budget,
@@ -38,10 +49,9 @@ def run(args: Any) -> int:
                      progress=None if args.quiet else progress)
     except KeyboardInterrupt:
         info, _ = read_header_of(args.out)
-        sys.stderr.write(f"\nstopped: {info.count:,} positions kept in {args.out}\n")
+        sys.stderr.write(f"{line_end}stopped: {info.count:,} positions kept in {args.out}\n")
         return 130
-    if not args.quiet:
-        sys.stderr.write("\n")
+    sys.stderr.write(line_end)
     print(f"{n:,} positions in {args.out} ({time.perf_counter() - t0:.1f} s)")
     return 0
 

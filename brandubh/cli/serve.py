@@ -74,7 +74,13 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     if args.open:
         import webbrowser
 
-        webbrowser.open(server.url)
+        try:
+            opened = webbrowser.open(server.url)
+        except webbrowser.Error:
+            opened = False
+        if not opened:  # no browser here (a server without a screen): say so, not nothing
+            print(f"brandubh serve: --open: no browser could be started here; open {server.url} by hand",
+                  file=sys.stderr, flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -133,6 +133,7 @@ def at_ply(game: "Game", ply: Optional[int]) -> "Game":
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh show`` with parsed arguments; the exit status."""
     from .play import can_write_unicode, load_game
+    from ..files import write_whole
     from ..views.svg import board
     from ..views.text import diagram
 
@@ -145,11 +146,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
         if args.svg == "-":
             stream.write(picture)
             return 0
-        try:
-            with open(args.svg, "w", encoding="utf-8") as f:
-                f.write(picture)
-        except OSError as error:
-            raise ArgumentError(f"cannot write {args.svg}: {error.strerror or error}") from None
+        write_whole(args.svg, picture)
         print(f"wrote {args.svg}: the board at ply {shown.ply} of {total}", file=stream)
         return 0
     unicode = not args.ascii and can_write_unicode(stream)

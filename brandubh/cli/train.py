@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Any, Optional
 
+from ..files import check_writable
 from ..learn.train import train
 
 __all__ = ["register", "run"]
@@ -17,6 +18,8 @@ def run(args: Any) -> int:
         extra = "" if held is None else f", held out {held:.5f}"
         sys.stderr.write(f"epoch {epoch}/{args.epochs}: loss {loss:.5f}{extra}\n")
 
+    # Refused now, not after the whole fit: a net file that could not be written.
+    check_writable(args.out)
     t0 = time.perf_counter()
     command = "brandubh train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
     data = args.data if len(args.data) > 1 else args.data[0]

@@ -29,7 +29,8 @@ import json
 import os
 from typing import Any, Mapping, Sequence, Union
 
-from ..errors import NetError, quote
+from ..errors import ArgumentError, NetError, quote
+from ..files import open_regular, write_whole
 
 __all__ = ["SYMMETRIES", "PAIR", "PAIRS", "INPUTS", "KING_CAPTURES", "NetError", "images", "zero_net",
            "check_net", "load_net", "save_net", "counts", "evaluate", "c_source"]
@@ -132,8 +133,10 @@ def load_net(path: Union[str, "os.PathLike[str]"]) -> dict:
     """The net a file holds, checked; NetError when it cannot."""
     where = os.fspath(path)
     try:
-        with open(where, encoding="utf-8") as f:
-            net = json.load(f)
+        with open_regular(where, "net file") as f:
+            net = json.loads(f.read().decode("utf-8"))
+    except ArgumentError as exc:
+        raise NetError(str(exc)) from None
     except OSError as exc:
         raise NetError(f"cannot read the net file {quote(where, 300)}: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -146,18 +149,10 @@ def load_net(path: Union[str, "os.PathLike[str]"]) -> dict:
 
 def save_net(path: Union[str, "os.PathLike[str]"], net: Mapping[str, Any]) -> None:
     """Write the net (checked first: nothing is written for a bad one)
-    atomically: a reader never sees half a file."""
+    whole or not at all (:func:`brandubh.files.write_whole`): a reader
+    never sees half a file, and a full disk leaves the old one."""
     check_net(dict(net))
-    where = os.fspath(path)
-    tmp = f"{where}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(net, f, separators=(",", ":"), sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, where)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    write_whole(path, json.dumps(net, separators=(",", ":"), sort_keys=True) + "\n")
 
 
 def board_of(position: str) -> tuple[list[str], int]:

@@ -23,9 +23,11 @@ number little-endian::
             low four bits, the rule set's number in :data:`TAGS` in the high
             four, 15 for a rule set that is no preset)
 
-The file is written under another name and moved into place when done, or
-when Ctrl-C stops the run (then with the positions of the games finished):
-a reader never sees half a file.
+The file is written whole (:class:`brandubh.files.WholeFile`: under
+another name beside it, then moved into place) when done, or when Ctrl-C
+stops the run (then with the positions of the games finished): a reader
+never sees half a file, a full disk leaves the old file as it was, and a
+link is written through to its target.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), 'd.bin')
@@ -46,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
 from ..errors import ArgumentError, DataError, quote
+from ..files import WholeFile, open_regular
 
 __all__ = ["MAGIC", "VERSION", "FLAGS", "HEADER", "RECORD", "TAGS", "DataInfo", "Sample", "read_data", "read_header",
            "generate"]
@@ -125,8 +128,10 @@ def read_data(path: Union[str, "os.PathLike[str]"]) -> tuple[DataInfo, list[Samp
     that is truncated, of another kind or of another version)."""
     where = os.fspath(path)
     try:
-        with open(where, "rb") as f:
+        with open_regular(where, "data file") as f:
             data = f.read()
+    except ArgumentError as exc:
+        raise DataError(str(exc)) from None
     except OSError as exc:
         raise DataError(f"cannot read the data file {quote(where, 300)}: {exc.strerror or exc}") from None
     info = read_header(data, len(data), f"the data file {quote(where, 300)}")
@@ -184,12 +189,13 @@ def generate(out: Union[str, "os.PathLike[str]"], positions: int, seed: int = 1,
     buf = ffi.new("bd_sample[]", MAX_GAME)
     popcnt = int(kernels.ACTIVE is kernels.POPCNT)
     lo, hi = random_plies
-    where = os.fspath(out)
-    tmp = f"{where}.tmp{os.getpid()}"
     written = games = 0
+    stopped = False
     t0 = time.perf_counter()
-    f = open(tmp, "wb")
-    try:
+    # Finished or stopped by Ctrl-C, the header counts what is there and
+    # the file goes into place whole; a full disk leaves the old file.
+    with WholeFile(out) as new:
+        f = new.file
         f.write(HEADER.pack(MAGIC, VERSION, RECORD.size, 0, seed, budget, lo, hi))
         try:
             while written < positions:
@@ -208,17 +214,12 @@ def generate(out: Union[str, "os.PathLike[str]"], positions: int, seed: int = 1,
                 games += 1
                 if progress is not None:
                     progress(written, games, time.perf_counter() - t0)
-        finally:
-            # Finished or stopped: the header counts what is there, and the
-            # file goes into place whole.
-            f.seek(0)
-            f.write(HEADER.pack(MAGIC, VERSION, RECORD.size, written, seed, budget, lo, hi))
-            f.close()
-            os.replace(tmp, where)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+        except KeyboardInterrupt:
+            stopped = True
+        f.seek(0)
+        f.write(HEADER.pack(MAGIC, VERSION, RECORD.size, written, seed, budget, lo, hi))
+    if stopped:
+        raise KeyboardInterrupt
     return written
 
 
@@ -227,9 +228,11 @@ def read_header_of(path: Union[str, "os.PathLike[str]"]) -> tuple[DataInfo, int]
     records; and its size in bytes."""
     where = os.fspath(path)
     try:
-        size = os.path.getsize(where)
-        with open(where, "rb") as f:
+        with open_regular(where, "data file") as f:
+            size = os.fstat(f.fileno()).st_size
             head = f.read(HEADER.size)
+    except ArgumentError as exc:
+        raise DataError(str(exc)) from None
     except OSError as exc:
         raise DataError(f"cannot read the data file {quote(where, 300)}: {exc.strerror or exc}") from None
     return read_header(head, size, f"the data file {quote(where, 300)}"), size
