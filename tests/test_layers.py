@@ -55,8 +55,8 @@ def _imports(name: str, path: Path) -> set[str]:
             targets += [f"{module}.{alias.name}" for alias in node.names]
         elif isinstance(node, ast.Import):
             targets += [alias.name for alias in node.names]
-        elif (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module")
-              and node.args and isinstance(node.args[0], ast.JoinedStr)):
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.JoinedStr)
+              and ast.unparse(node.func).endswith("import_module")):
             continue  # a protocol looked up by name: see test_protocols_are_found_by_name
         for target in targets:
             if (target in MODULES or target == ENGINE) and target != name:
