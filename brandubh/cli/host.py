@@ -76,8 +76,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh host`` until Ctrl-C; the exit status."""
-    import sqlite3
-
     from ..serve.host.api import HostApi
     from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer
     from ..serve.host.hub import Hub
@@ -87,26 +85,29 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     warning = host_warning(args.host)
     if warning:
         print(warning, file=sys.stderr)
-    try:
-        store = Store(args.db)
-    except sqlite3.Error as error:
-        raise BrandubhError(f"cannot open the store {os.path.abspath(args.db)}: {error}") from None
+    store = Store(args.db)   # a StoreError (a sentence, exit 2) when held by another server or not writable
     limits: dict[str, Any] = {}
     if args.games_per_client is not None:
         limits["max_open"] = args.games_per_client
     if args.rate is not None:
         limits["rate"], limits["burst"] = float(args.rate), max(args.rate * 2, 2)
-    hub = Hub(store, seed=args.seed, **limits)
+    try:
+        hub = Hub(store, seed=args.seed, **limits)
+    except BaseException:
+        store.close()
+        raise
     try:
         server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose,
                             streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT)
     except OSError as error:
         hub.close()
+        store.close()
         hint = " (choose another with --port, or --port 0 for any free one)" if error.errno == errno.EADDRINUSE else ""
         raise BrandubhError(f"cannot listen on {args.host} port {args.port}: "
                             f"{error.strerror or error}{hint}") from None
+    aside = f", {len(hub.set_aside)} set aside (named above)" if hub.set_aside else ""
     print(f"brandubh host: the games are at {server.url} (store {os.path.abspath(args.db)}, "
-          f"{hub.open_games()} in play; Ctrl-C stops the server)", file=stream, flush=True)
+          f"{hub.open_games()} in play{aside}; Ctrl-C stops the server)", file=stream, flush=True)
     if args.open:
         import webbrowser
 
