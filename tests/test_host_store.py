@@ -218,6 +218,44 @@ def test_on_a_disk_that_fills_nothing_is_sent_and_a_flag_falls_once_it_can_be_st
             again.close()
 
 
+def test_a_bots_move_the_full_disk_refused_is_played_once_it_can_be_stored(tmp_path):
+    import threading
+
+    from brandubh import Game
+
+    gate = threading.Event()
+
+    class Gated:
+        """The first legal move, once the test opens the gate."""
+
+        level = 1
+
+        def choose(self, game):
+            assert gate.wait(PATIENCE)
+            return game.legal()[0].move
+
+        def accepts_draw(self, game, side):
+            return False
+
+    with tmpfs(tmp_path / "disk") as disk:
+        log = io.StringIO()
+        hub = Hub(Store(str(disk / "games.sqlite")), seed="bot", log=log, make_bot=lambda level, seed: Gated())
+        try:
+            made = hub.create({"side": "attackers", "opponent": "bot", "level": 1}, client="a")
+            hub.act(made["id"], made["token"], "move", {"move": "d2c2"})   # the bot thinks, at the gate
+            filler = fill(disk)
+            gate.set()
+            assert wait_until(lambda: made["id"] in log.getvalue())        # its move could not be stored
+            assert hub.state(made["id"])["ply"] == 1
+            filler.unlink()
+            assert wait_until(lambda: hub.state(made["id"])["ply"] == 2)   # and is played now
+            assert Game.read(hub.state(made["id"])["text"]).log[0] == "d2c2"
+        finally:
+            gate.set()
+            hub.close()
+            hub.store.close()
+
+
 class Idle:
     """A stand-in for the server's bot that never moves (so that no search runs)."""
 
