@@ -187,7 +187,7 @@ def test_idle_connections_hold_a_bounded_number_of_threads_and_go(serve):
             ready = select.select(sockets, [], [], 0)[0]
             for s in ready:
                 try:
-                    if not s.recv(1):
+                    if not s.recv(65536):   # (a 503, for one closed to make room, and then the end)
                         s.close()
                         sockets.remove(s)
                 except ConnectionResetError:
@@ -223,13 +223,59 @@ def test_past_the_cap_the_connection_idle_longest_makes_room(serve):
         with connect(server) as s:
             s.sendall(f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\nConnection: close\r\n\r\n".encode())
             assert read_answer(s)[0] == 200
-        closed = [i for i, quiet in enumerate(silent) if select.select([quiet], [], [], 0)[0]
-                  and not quiet.recv(1)]
+        told = {i: told_to_go(quiet) for i, quiet in enumerate(silent) if select.select([quiet], [], [], 0)[0]}
+        closed = sorted(told)
         assert closed[:8] == list(range(8)) and len(closed) >= 9, closed
         assert server.connections <= 4
+        # ... politely: each was told why (a 503, whole) before the end of its connection.
+        for i in closed[:8]:
+            status, headers, body = told[i]
+            assert status == 503 and headers["connection"] == "close" and headers["retry-after"] == "1", told[i]
+            assert body.decode().startswith("503 Service Unavailable: the server is serving as many connections")
     finally:
         for quiet in silent:
             quiet.close()
+
+
+def told_to_go(s: socket.socket) -> tuple[int, dict, bytes]:
+    """What a connection closed by the server was sent before its end."""
+    status, headers, body = read_answer(s)
+    assert closed_by_server(s)
+    return status, headers, body
+
+
+def test_at_the_cap_a_connection_kept_alive_keeps_its_place(serve):
+    # A client may send its next request on a connection kept alive at any
+    # moment: closed to make room, it would be cut off mid-request (a
+    # broken pipe for one that does not try again). It keeps its place
+    # instead; and at most half the places are kept so, the answers past
+    # that saying Connection: close, so that newcomers still find room.
+    server, log = serve(idle_timeout=PATIENCE, max_connections=4)
+    request = f"GET /api HTTP/1.1\r\nHost: {host(server)}\r\n\r\n".encode()
+    kept = connect(server)
+    others = []
+    try:
+        kept.sendall(request)
+        status, headers, _ = read_answer(kept)
+        assert status == 200 and "connection" not in headers
+        closing = []
+        for _ in range(10):   # each asks once, then stays connected
+            s = connect(server)
+            others.append(s)
+            s.sendall(request)
+            status, headers, _ = read_answer(s)
+            assert status == 200
+            if headers.get("connection") == "close":
+                closing.append(s)
+        for _ in range(3):   # the connection kept alive serves on, however many came meanwhile
+            kept.sendall(request)
+            assert read_answer(kept)[0] == 200
+        assert len(others) - len(closing) <= server.max_kept - 1 and server.max_kept == 2
+        assert all(closed_by_server(s) for s in closing)
+    finally:
+        kept.close()
+        for s in others:
+            s.close()
 
 
 def test_past_the_cap_with_none_idle_a_connection_waits_its_turn(serve):

@@ -30,22 +30,31 @@ Every game is stored in one SQLite file (--db) as it is played: a server
 stopped in any way and started again on the same file resumes every game
 and its clocks (a flag that fell meanwhile falls at once).
 
+One server a store: a second one started on the same file refuses to,
+naming the process that holds it. A change the store cannot write (a full
+disk) is answered 503, saying that nothing changed; a store that cannot be
+written is refused at start. A game whose record cannot be read is set
+aside (named on standard error, left in the file) and the others served.
+
 The server listens on 127.0.0.1 only, unless --host says otherwise; Ctrl-C
-stops it. A seat's token is in its link's fragment (after the #), which
-browsers never send to a server; only that seat's page and program hold it."""
+stops it. Behind an HTTPS proxy, name it with --trust-proxy: each user then
+has limits of their own, and the page's https:// is believed. A seat's
+token is in its link's fragment (after the #), which browsers never send to
+a server; only that seat's page and program hold it."""
 
 _EPILOG = """\
 examples:
   brandubh host                       (then open the address it prints)
   brandubh host --port 0 --db games.sqlite
   brandubh host --host 0.0.0.0        (other machines may reach it)
+  brandubh host --trust-proxy 127.0.0.1   (behind a proxy on this machine)
 
 Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
 
 
 def register(subparsers: Any) -> None:
     """Add the ``host`` command to the ``brandubh`` command's subparsers."""
-    from ..serve.host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT
+    from ..serve.host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT, PROXY_HEADERS
     from ..serve.host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
 
     p = subparsers.add_parser(
@@ -69,6 +78,15 @@ def register(subparsers: Any) -> None:
                         f"{RATE:g}, {BURST} at once)")
     p.add_argument("--streams-per-client", type=whole(1, 100_000), default=None, metavar="N",
                    help=f"games one client (address) may follow live at once (default {MAX_STREAMS_PER_CLIENT})")
+    p.add_argument("--trust-proxy", action="append", default=[], metavar="ADDR",
+                   help="a proxy in front of the server (an address or a network, 127.0.0.1 or 10.0.0.0/8; "
+                        "again, or with commas, for several): from it alone, the client's address and the "
+                        "page's scheme and host are read from the proxy's headers (default: none, every "
+                        "such header ignored)")
+    p.add_argument("--proxy-header", choices=PROXY_HEADERS, default=PROXY_HEADERS[0],
+                   help=f"the headers the proxy writes: {PROXY_HEADERS[0]} (X-Forwarded-For, -Proto, -Host; "
+                        f"the default) or {PROXY_HEADERS[1]} (the standard Forwarded header); the others are "
+                        "a client's, and not believed")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="log every request on standard error (never a token: they travel in a header)")
     p.set_defaults(run=run)
@@ -76,10 +94,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh host`` until Ctrl-C; the exit status."""
-    import sqlite3
-
     from ..serve.host.api import HostApi
-    from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer
+    from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer, Proxies
     from ..serve.host.hub import Hub
     from ..serve.host.store import Store
 
@@ -87,26 +103,31 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     warning = host_warning(args.host)
     if warning:
         print(warning, file=sys.stderr)
-    try:
-        store = Store(args.db)
-    except sqlite3.Error as error:
-        raise BrandubhError(f"cannot open the store {os.path.abspath(args.db)}: {error}") from None
+    Proxies(args.trust_proxy, args.proxy_header)   # one that is no address: a sentence, before anything is opened
+    store = Store(args.db)   # a StoreError (a sentence, exit 2) when held by another server or not writable
     limits: dict[str, Any] = {}
     if args.games_per_client is not None:
         limits["max_open"] = args.games_per_client
     if args.rate is not None:
         limits["rate"], limits["burst"] = float(args.rate), max(args.rate * 2, 2)
-    hub = Hub(store, seed=args.seed, **limits)
+    try:
+        hub = Hub(store, seed=args.seed, **limits)
+    except BaseException:
+        store.close()
+        raise
     try:
         server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose,
-                            streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT)
+                            streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT,
+                            trusted_proxies=args.trust_proxy, proxy_header=args.proxy_header)
     except OSError as error:
         hub.close()
+        store.close()
         hint = " (choose another with --port, or --port 0 for any free one)" if error.errno == errno.EADDRINUSE else ""
         raise BrandubhError(f"cannot listen on {args.host} port {args.port}: "
                             f"{error.strerror or error}{hint}") from None
+    aside = f", {len(hub.set_aside)} set aside (named above)" if hub.set_aside else ""
     print(f"brandubh host: the games are at {server.url} (store {os.path.abspath(args.db)}, "
-          f"{hub.open_games()} in play; Ctrl-C stops the server)", file=stream, flush=True)
+          f"{hub.open_games()} in play{aside}; Ctrl-C stops the server)", file=stream, flush=True)
     if args.open:
         import webbrowser
 

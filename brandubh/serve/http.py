@@ -12,6 +12,15 @@ taken), at most :data:`MAX_CONNECTIONS` connections are served at once
 (each with a thread; the next wait in the listen queue, :data:`LISTEN_QUEUE`
 long, until one closes), and every answer leaves in one write on a socket
 without Nagle's delay.
+
+At the cap, room is made only by a connection that has sent nothing yet
+(the one waiting longest), and politely: it is sent a 503 saying why
+before it is closed, and a request it sent meanwhile is not carried out.
+A connection kept alive after an answer keeps its place until it idles
+out, so that a client sending its next request on it, as it may, is never
+cut off in the middle; and so that such connections cannot fill the cap,
+at most half the places are kept for them: past that, an answer says
+``Connection: close``.
 """
 
 from __future__ import annotations
@@ -60,6 +69,19 @@ SPARE_DESCRIPTORS = 8
 #: descriptor left to give (a limit reached elsewhere in the process):
 #: retrying at once would spin a processor and help nothing.
 ACCEPT_PAUSE = 0.1
+
+
+def _busy_answer() -> bytes:
+    """The 503 sent to a connection closed to make room before it sent a
+    request: whole, so that a client that sends one meanwhile reads why."""
+    body = ("503 Service Unavailable: the server is serving as many connections as it may, and closed this one, "
+            "which had sent no request yet, to make room: send the request again\n").encode("utf-8")
+    head = ["HTTP/1.1 503 Service Unavailable", "Content-Type: text/plain; charset=utf-8",
+            f"Content-Length: {len(body)}", "Retry-After: 1", "Connection: close"]
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+_BUSY = _busy_answer()
 
 
 def host_warning(host: str) -> Optional[str]:
@@ -136,6 +158,8 @@ class Handler(BaseHTTPRequestHandler):
     go without a trace in the log."""
 
     server: "Server"
+    #: Closed by the server to make room before it sent a request (:meth:`Server._make_room`).
+    evicted = False
     server_version = "brandubh"
     error_message_format = "%(code)d %(message)s: %(explain)s\n"
     error_content_type = "text/plain; charset=utf-8"
@@ -160,14 +184,16 @@ class Handler(BaseHTTPRequestHandler):
         # What an answer before the request line is read needs (parse_request sets them after).
         self.requestline, self.command, self.request_version = "", "", self.protocol_version
         self._reader.deadline = time.monotonic() + self.server.idle_timeout
-        self.server.idle(self, True)  # the server may close it now to make room for another
+        # A connection that has had no answer yet may be closed now to make room for another; one
+        # kept alive after an answer keeps its place (the server held one for it then).
+        self.server.idle(self, True)
         try:
-            if not self._buffered.peek(1):
-                return  # the client closed the connection (or the server, to make room)
+            # Nothing: the client closed the connection (or the server did, to make room).
+            begun = bool(self._buffered.peek(1))
         except OSError:  # idle too long (TimeoutError), or the client went away
-            return
-        finally:
-            self.server.idle(self, False)
+            begun = False
+        if not self.server.idle(self, False) or not begun:
+            return  # closed to make room, and told so, a request that came meanwhile is not carried out
         self._reader.deadline = time.monotonic() + self.server.request_timeout
         try:
             self.raw_requestline = self.rfile.readline(65537)
@@ -307,6 +333,8 @@ class Handler(BaseHTTPRequestHandler):
                 "Cache-Control: no-store",
                 "X-Content-Type-Options: nosniff"]
         head += [f"{name}: {value}" for name, value in reply.headers]
+        if not self.close_connection and not self.server.keep(self):
+            self.close_connection = True  # the places kept for idle connections are taken
         if self.close_connection:
             head.append("Connection: close")
         data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1")
@@ -331,6 +359,10 @@ class Handler(BaseHTTPRequestHandler):
         if self.server.verbose:
             self.server.log.write(f"{self.address_string()} - the client went away {when} "
                                   f"({type(error).__name__})\n")
+
+    def finish(self) -> None:
+        self.server.idle(self, False)  # the connection ends: whatever place it held is free
+        super().finish()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         if self.server.verbose:
@@ -379,7 +411,10 @@ class Server(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(self.max_connections)
         self._served = 0
         self._count_lock = threading.Lock()
-        self._idle: dict[Handler, float] = {}  # connections waiting for a request to begin, since when
+        self._idle: dict[Handler, float] = {}  # connections yet to send a request, since when: may make room
+        self._kept: set[Handler] = set()        # connections kept alive after an answer: keep their places
+        #: The most connections kept alive, idle, after an answer: half the places.
+        self.max_kept = self.max_connections // 2
         self._stopping = threading.Event()
         if ":" in host.strip("[]"):
             self.address_family = socket.AF_INET6
@@ -423,23 +458,50 @@ class Server(ThreadingHTTPServer):
                 self._stopping.wait(ACCEPT_PAUSE)
             raise
 
-    def idle(self, handler: Handler, waiting: bool) -> None:
-        """A connection begins (``waiting``) or ends waiting for a request."""
+    def idle(self, handler: Handler, waiting: bool) -> bool:
+        """A connection begins (``waiting``) or ends waiting for a request.
+        One that has had no answer yet may be closed meanwhile to make room
+        (:meth:`_make_room`); one kept alive after an answer is not. Ending
+        the wait: False when the connection was closed to make room
+        meanwhile (its request, if one came, is not to be carried out)."""
         with self._count_lock:
             if waiting:
-                self._idle[handler] = time.monotonic()
-            else:
-                self._idle.pop(handler, None)
+                if handler not in self._kept:
+                    self._idle[handler] = time.monotonic()
+                return True
+            self._kept.discard(handler)
+            if handler in self._idle:
+                del self._idle[handler]
+                return True
+            return not getattr(handler, "evicted", False)
+
+    def keep(self, handler: Handler) -> bool:
+        """Whether a connection may be kept alive after this answer: it
+        then keeps its place until its next request or its idle timeout.
+        False once :attr:`max_kept` connections are kept so, and the
+        answer says ``Connection: close``."""
+        with self._count_lock:
+            if handler not in self._kept and len(self._kept) >= self.max_kept:
+                return False
+            self._kept.add(handler)
+            return True
 
     def _make_room(self) -> None:
-        """Close the connection that has waited longest for a request to
-        begin, if any does: its thread ends, and a new connection has its
-        place. A browser opens another when it needs one."""
+        """Close the connection that has waited longest for its first
+        request, if any does, telling it why (a 503): its thread ends, and
+        a new connection has its place. A browser opens another when it
+        needs one. A connection kept alive after an answer is never closed
+        so: its client may be sending its next request on it now."""
         with self._count_lock:
             if not self._idle:
                 return
             handler = min(self._idle, key=self._idle.__getitem__)
             del self._idle[handler]
+            handler.evicted = True
+        try:
+            handler.connection.send(_BUSY, getattr(socket, "MSG_DONTWAIT", 0))  # a few bytes, an empty buffer
+        except OSError:
+            pass  # gone already, or not reading: it is closed all the same
         try:
             handler.connection.shutdown(socket.SHUT_RDWR)  # wakes its read with the end of the stream
         except OSError:

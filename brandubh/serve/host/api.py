@@ -22,7 +22,8 @@ in the address; following and watching need no token (a game's state holds
 none). Every body and answer is a JSON object; an error is
 ``{"error": sentence}`` with 400 (unreadable), 403 (no seat for the token),
 404, 409 (the game refuses; ``game`` is its unchanged state), 413 or 429
-(over a limit).
+(over a limit), or 503 (``code`` ``not_stored``: the store could not write
+the change, so nothing changed; ``game`` is the game as it was).
 
 >>> from .store import Store
 >>> from .hub import Hub

@@ -22,6 +22,7 @@ timer asks :meth:`Clock.deadline` when that will be.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Optional
 
@@ -132,15 +133,35 @@ class Clock:
                 "running": self.running, "since": self.since}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Clock":
-        """The clock :meth:`as_dict` stored.
+    def from_dict(cls, data: Any) -> "Clock":
+        """The clock :meth:`as_dict` stored; a :class:`ValueError` naming
+        the first field that is missing or not what it should be.
 
         >>> c = Clock.preset('3+2'); c.start('defenders', 5.0)
         >>> Clock.from_dict(c.as_dict()).as_dict() == c.as_dict()
         True
+        >>> Clock.from_dict({**c.as_dict(), 'since': 'soon'})
+        Traceback (most recent call last):
+        ...
+        ValueError: the clock's since is 'soon', not a number
         """
-        clock = cls(int(data["base_ms"]), int(data["increment_ms"]))
-        clock.left = {side: int(data["left"][side]) for side in _SIDES}
-        clock.running = data["running"]
-        clock.since = float(data["since"])
+        if not isinstance(data, dict):
+            raise ValueError(f"the clock is {quote(data)}, not an object")
+
+        def number(name: str, value: Any) -> float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"the clock's {name} is {quote(value)}, not a number")
+            return value
+
+        clock = cls(int(number("base_ms", data.get("base_ms"))), int(number("increment_ms", data.get("increment_ms"))))
+        left = data.get("left")
+        if not isinstance(left, dict):
+            raise ValueError(f"the clock's time left is {quote(left)}, not one for each side")
+        clock.left = {side: int(number(f"time left for the {side}", left.get(side))) for side in _SIDES}
+        running = data.get("running")
+        if running is not None and running not in _SIDES:
+            raise ValueError(f"the clock's running side is {quote(running)}, not the attackers, the defenders "
+                             "or none")
+        clock.running = running
+        clock.since = float(number("since", data.get("since")))
         return clock

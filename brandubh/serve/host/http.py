@@ -5,26 +5,40 @@
 - a seat's token is read from the ``Authorization: Bearer`` header (never
   from the address, so never in a log);
 - a request that changes something is refused when its ``Origin`` (or
-  ``Sec-Fetch-Site``) says it comes from a page of another site;
+  ``Sec-Fetch-Site``) says it comes from a page of another site, or of
+  another scheme (``https://`` where the server speaks ``http://``);
 - a game's events are one long answer, server-sent events: each change is a
   ``data:`` line holding the game's state, with a comment line every
   :data:`KEEPALIVE` seconds to keep the connection, and the answer ends
   after the state that ends the game. A client may hold at most
-  :data:`MAX_STREAMS_PER_CLIENT` of them at once.
+  :data:`MAX_STREAMS_PER_CLIENT` of them at once; one its client closed is
+  noticed within :data:`STREAM_LOOK` seconds, and at once when the client
+  comes back for another at its cap;
+- behind a proxy the operator names (:class:`Proxies`, ``--trust-proxy``),
+  the client's address, and the scheme and host of the page it acts from,
+  are the proxy's word (``X-Forwarded-For``, ``-Proto``, ``-Host``, or
+  ``Forwarded``), so that each user has limits of their own; from anyone
+  else those headers are ignored.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import queue
+import re
+import select
+import socket
 import threading
-from typing import Any, Optional, TextIO
+from typing import Any, Iterable, NamedTuple, Optional, TextIO, Union
 from urllib.parse import urlsplit
 
+from ...errors import ArgumentError, quote
 from ..http import Handler, Server
 from ..api import Reply
 from .api import HostApi, Stream
 
-__all__ = ["HostServer", "KEEPALIVE", "MAX_STREAMS_PER_CLIENT", "HOST_CONNECTIONS", "DEFAULT_PORT"]
+__all__ = ["HostServer", "Proxies", "Seen", "KEEPALIVE", "MAX_STREAMS_PER_CLIENT", "HOST_CONNECTIONS",
+           "DEFAULT_PORT", "STREAM_LOOK", "PROXY_HEADERS"]
 
 #: The port ``brandubh host`` listens on unless told otherwise.
 DEFAULT_PORT = 8422
@@ -34,6 +48,128 @@ KEEPALIVE = 15.0
 MAX_STREAMS_PER_CLIENT = 32
 #: Connections served at once (each event stream holds one, and a thread).
 HOST_CONNECTIONS = 512
+#: Seconds between two looks of an event stream at its connection, to
+#: notice a client that closed it while no state was sent.
+STREAM_LOOK = 0.5
+#: The headers a proxy may write (``--proxy-header``): ``x-forwarded`` is
+#: X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host; ``forwarded``
+#: is the standard Forwarded header (RFC 7239) with its for, proto and host.
+PROXY_HEADERS = ("x-forwarded", "forwarded")
+_ADDRESS = re.compile(r"\[([^\]]*)\](?::\d+)?|([^:]*)(?::\d+)?")
+
+
+def _address(text: str) -> Optional[str]:
+    """The address a proxy wrote for a hop (``203.0.113.5``,
+    ``"[2001:db8::1]:4711"``, ``192.0.2.1:80``), or None for anything else
+    (``unknown``, an obfuscated name)."""
+    m = _ADDRESS.fullmatch(text.strip().strip('"'))
+    if m is None:
+        return None
+    try:
+        return str(ipaddress.ip_address(m.group(1) if m.group(1) is not None else m.group(2)))
+    except ValueError:
+        return None
+
+
+class Seen(NamedTuple):
+    """Who a request comes from, as far as the server may believe: the
+    client's ``address``, and the ``scheme`` and ``host`` of the page it
+    was sent from (``host`` None: the request's own ``Host``)."""
+
+    address: str
+    scheme: str
+    host: Optional[str]
+
+
+class Proxies:
+    """The proxies whose word the server takes for who the client is:
+    ``addresses``, each an address or a network (``127.0.0.1``,
+    ``10.0.0.0/8``, ``::1``; several in one with commas), as uvicorn's
+    ``--forwarded-allow-ips``; and the ``header`` they write (one of
+    :data:`PROXY_HEADERS`: the other is a client's, and not believed). None
+    by default: every header is ignored, and the client is the connection's
+    address.
+
+    >>> proxies = Proxies(['127.0.0.1'])
+    >>> proxies.seen('127.0.0.1', {'X-Forwarded-For': ['192.0.2.1, 203.0.113.5'], 'X-Forwarded-Proto': ['https']})
+    Seen(address='203.0.113.5', scheme='https', host=None)
+    >>> proxies.seen('198.51.100.1', {'X-Forwarded-For': ['203.0.113.5']})
+    Seen(address='198.51.100.1', scheme='http', host=None)
+    >>> Proxies(['proxy.local'])
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: --trust-proxy takes an address or a network (127.0.0.1, 10.0.0.0/8, ::1), not 'proxy.local'
+    """
+
+    def __init__(self, addresses: Iterable[str] = (), header: str = PROXY_HEADERS[0]) -> None:
+        self.networks: list[Union[ipaddress.IPv4Network, ipaddress.IPv6Network]] = []
+        for given in addresses:
+            for part in str(given).split(","):
+                if not part.strip():
+                    continue
+                try:
+                    self.networks.append(ipaddress.ip_network(part.strip(), strict=False))
+                except ValueError:
+                    raise ArgumentError(f"--trust-proxy takes an address or a network (127.0.0.1, 10.0.0.0/8, ::1), "
+                                        f"not {quote(part.strip())}") from None
+        if header not in PROXY_HEADERS:
+            raise ArgumentError(f"a proxy's header is {' or '.join(PROXY_HEADERS)}, not {quote(header)}")
+        self.header = header
+
+    def __bool__(self) -> bool:
+        return bool(self.networks)
+
+    def trusts(self, address: str) -> bool:
+        """Whether ``address`` is one of the proxies named."""
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if ip.version == 6 and ip.ipv4_mapped is not None:   # ::ffff:127.0.0.1 on a socket of both families
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.networks)
+
+    def seen(self, peer: str, headers: Any) -> Seen:
+        """Who a request from ``peer`` with ``headers`` (anything with
+        ``get_all``, or a dict of lists) comes from. From a proxy named,
+        the client is the hop nearest the server that is not one of the
+        proxies (read from the right: what a client wrote itself before
+        the proxy's entry is not believed), and the scheme and host are
+        those the nearest proxy wrote; from anyone else, the peer itself."""
+        if not self.trusts(peer):
+            return Seen(peer, "http", None)
+
+        def values(name: str) -> list[str]:
+            found = headers.get_all(name) if hasattr(headers, "get_all") else headers.get(name)
+            return [part.strip() for value in (found or []) for part in str(value)[:4096].split(",")
+                    if part.strip()]
+
+        if self.header == "forwarded":
+            elements = []
+            for element in values("Forwarded"):
+                pairs = {}
+                for pair in element.split(";"):
+                    key, _, value = pair.partition("=")
+                    pairs[key.strip().lower()] = value.strip().strip('"')
+                elements.append(pairs)
+            hops = [pairs["for"] for pairs in elements if "for" in pairs]
+            last = elements[-1] if elements else {}
+            scheme, host = last.get("proto"), last.get("host")
+        else:
+            hops = values("X-Forwarded-For")
+            schemes, hosts = values("X-Forwarded-Proto"), values("X-Forwarded-Host")
+            scheme = schemes[-1] if schemes else None
+            host = hosts[-1] if hosts else None
+        client = peer
+        for hop in reversed(hops):
+            address = _address(hop)
+            if address is None:
+                break   # a hop the proxy could not name: the last one it could is the client
+            client = address
+            if not self.trusts(address):
+                break
+        scheme = scheme.lower() if scheme and scheme.lower() in ("http", "https") else "http"
+        return Seen(client, scheme, host[:255] if host else None)
 
 
 class HostHandler(Handler):
@@ -42,31 +178,45 @@ class HostHandler(Handler):
 
     server: "HostServer"
 
+    def seen(self) -> Seen:
+        """Who this request comes from (through a proxy named, the proxy's word)."""
+        headers = getattr(self, "headers", None)
+        peer = str(self.client_address[0])
+        return self.server.proxies.seen(peer, headers) if headers is not None else Seen(peer, "http", None)
+
+    def address_string(self) -> str:
+        return self.seen().address   # the log names the client, not its proxy
+
     def _call(self, method: str, target: str, body: bytes) -> Any:
+        seen = self.seen()
         if method not in ("GET", "HEAD"):
-            refused = self._cross_site()
+            refused = self._cross_site(seen)
             if refused is not None:
                 return refused
         token = None
         authorization = self.headers.get("Authorization", "")
         if authorization[:7].lower() == "bearer ":
             token = authorization[7:].strip() or None
-        return self.server.host_api.call(method, target, body, token=token, client=self.client_address[0])
+        return self.server.host_api.call(method, target, body, token=token, client=seen.address)
 
-    def _cross_site(self) -> Optional[Reply]:
+    def _cross_site(self, seen: Seen) -> Optional[Reply]:
         site = self.headers.get("Sec-Fetch-Site", "").lower()
         origin = self.headers.get("Origin")
         if site == "cross-site" or site == "same-site":
             return Reply.of({"error": "a request from another site's page is refused"}, 403)
         if origin is not None:
             try:
-                netloc = urlsplit(origin).netloc
+                parts = urlsplit(origin)
+                scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
             except ValueError:
-                netloc = ""
-            if origin == "null" or not netloc or not self.server.host_ok(netloc) or (
-                    netloc.lower() != (self.headers.get("Host") or "").lower()):
+                scheme = netloc = ""
+            # The page this server sent: its scheme is http, or what a proxy named says; its host is
+            # the request's Host, or what a proxy named says.
+            host = (seen.host or self.headers.get("Host") or "").lower()
+            if origin == "null" or not netloc or netloc != host or scheme != seen.scheme or (
+                    seen.host is None and not self.server.host_ok(netloc)):
                 return Reply.of({"error": f"a request from the page of {origin[:80]!r} is refused: only this "
-                                          "server's own page may act here"}, 403)
+                                          f"server's own page ({seen.scheme}://{host[:80]}) may act here"}, 403)
         return None
 
     def _write(self, reply: Any, method: str) -> None:
@@ -77,9 +227,9 @@ class HostHandler(Handler):
 
     def _stream(self, stream: Stream, method: str) -> None:
         follower = stream.follower
-        client = self.client_address[0]
+        client = self.seen().address
         self.close_connection = True
-        if not self.server.stream_opened(client):
+        if not self.server.stream_opened(client, self):
             follower.close()
             most = self.server.streams_per_client
             super()._write(Reply.of({"error": f"this client already follows as many games live as it may at once "
@@ -102,9 +252,11 @@ class HostHandler(Handler):
                 if self.server.stopping:
                     return
                 try:
-                    item = follower.queue.get(timeout=0.5)
+                    item = follower.queue.get(timeout=STREAM_LOOK)
                 except queue.Empty:
-                    quiet += 0.5
+                    if self.peer_gone():
+                        return   # its client closed it: its place is free now, not at the next keep-alive
+                    quiet += STREAM_LOOK
                     if quiet >= self.server.keepalive:
                         quiet = 0.0
                         if not self._sent(b": keep\n\n"):
@@ -115,7 +267,23 @@ class HostHandler(Handler):
                     return
         finally:
             follower.close()
-            self.server.stream_closed(client)
+            self.server.stream_closed(client, self)
+
+    def peer_gone(self) -> bool:
+        """Whether the client has closed (or reset) this connection. Nobody
+        reads an event stream's connection, so anything readable on it is
+        the client's end, or bytes it sent anyway (and then it is there)."""
+        try:
+            if hasattr(select, "poll"):   # any descriptor number, unlike select()
+                poller = select.poll()
+                poller.register(self.connection, select.POLLIN)
+                if not poller.poll(0):
+                    return False
+            elif not select.select([self.connection], [], [], 0)[0]:  # pragma: no cover - no poll()
+                return False
+            return not self.connection.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):   # reset, or closed already
+            return True
 
     def _sent(self, data: bytes) -> bool:
         self.connection.settimeout(self.server.request_timeout)
@@ -151,11 +319,12 @@ class HostServer(Server):
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, api: HostApi,
                  verbose: bool = False, log: Optional[TextIO] = None, max_connections: int = HOST_CONNECTIONS,
                  keepalive: float = KEEPALIVE, streams_per_client: int = MAX_STREAMS_PER_CLIENT,
-                 **kw: Any) -> None:
+                 trusted_proxies: Iterable[str] = (), proxy_header: str = PROXY_HEADERS[0], **kw: Any) -> None:
         self.keepalive = keepalive
         self.streams_per_client = streams_per_client
         self.host_api = api
-        self._streams: dict[str, int] = {}
+        self.proxies = Proxies(trusted_proxies, proxy_header)
+        self._streams: dict[str, set[HostHandler]] = {}   # client to its event streams open
         self._streams_lock = threading.Lock()
         super().__init__(host, port, api=api, verbose=verbose, log=log,  # type: ignore[arg-type]
                          max_connections=max_connections, **kw)
@@ -165,20 +334,36 @@ class HostServer(Server):
     def stopping(self) -> bool:
         return self._stopping.is_set()
 
-    def stream_opened(self, client: str) -> bool:
-        """Count an event stream opened by ``client``; False past its cap,
-        or when the streams would leave too few connections for requests."""
+    @property
+    def streams_open(self) -> int:
+        """How many event streams are counted open now, all clients together."""
         with self._streams_lock:
-            total = sum(self._streams.values())
-            if self._streams.get(client, 0) >= self.streams_per_client or total >= self.max_connections - 16:
+            return sum(len(held) for held in self._streams.values())
+
+    def stream_opened(self, client: str, handler: "HostHandler") -> bool:
+        """Count an event stream opened by ``client``; False past its cap,
+        or when the streams would leave too few connections for requests.
+        At its cap, the client's streams whose connections it has closed
+        (a page reloaded, a program reconnecting) give their places back
+        first, without waiting for their threads to notice."""
+        with self._streams_lock:
+            held = self._streams.setdefault(client, set())
+            if len(held) >= self.streams_per_client:
+                # Under the lock a stream's connection is still open: it is closed only after
+                # stream_closed, which waits for the lock.
+                held -= {other for other in held if other.peer_gone()}
+            total = sum(len(them) for them in self._streams.values())
+            if len(held) >= self.streams_per_client or total >= self.max_connections - 16:
+                if not held:
+                    del self._streams[client]
                 return False
-            self._streams[client] = self._streams.get(client, 0) + 1
+            held.add(handler)
             return True
 
-    def stream_closed(self, client: str) -> None:
+    def stream_closed(self, client: str, handler: "HostHandler") -> None:
         with self._streams_lock:
-            left = self._streams.get(client, 1) - 1
-            if left:
-                self._streams[client] = left
-            else:
-                self._streams.pop(client, None)
+            held = self._streams.get(client)
+            if held is not None:
+                held.discard(handler)
+                if not held:
+                    del self._streams[client]

@@ -9,10 +9,15 @@ is kept: the store never holds one.
 
 Every change is written to the store before it is answered or sent on, then
 sent to everyone following the game (:meth:`Hub.follow`) as the game's
-whole public state. One timer thread lets a flag fall when a clock runs out,
-whether or not anyone is connected; a hub made again on the same store
-resumes every game and its clocks, and a flag that fell meanwhile falls at
-once.
+whole public state. A change the store could not write (a full disk) is
+undone whole, to the game as last stored, and answered with a 503 saying
+that nothing changed; the same request may be sent again. One timer thread
+lets a flag fall when a clock runs out, whether or not anyone is connected,
+and tries again what the server itself could not store (a flag, a bot's
+move); it keeps one deadline a game at most. A hub made again on the same
+store resumes every game and its clocks, and a flag that fell meanwhile
+falls at once. A record it cannot read is set aside (named, with its fault,
+in the log, and kept in the store untouched); the others are served.
 
 >>> hub = Hub(Store(':memory:'), seed='doc')
 >>> made = hub.create({'side': 'attackers', 'clock': '5+3'}, client='me')
@@ -35,28 +40,31 @@ brandubh.serve.api.RequestError: this token holds no seat in this game
 from __future__ import annotations
 
 import hashlib
-import heapq
 import hmac
 import json
+import math
 import queue
 import re
 import secrets
+import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
 from ...errors import BrandubhError, quote
 from ... import notation
 from ..api import RequestError
 from .clock import Clock, parse_clock
-from .store import Store
+from .store import Store, StoreError
 
 if TYPE_CHECKING:
     from ...bot import Bot
     from ...game import Game
 
-__all__ = ["Hub", "HostGame", "Follower", "MAX_OPEN_PER_CLIENT", "MAX_LEVEL", "RATE", "BURST", "ACTIONS"]
+__all__ = ["Hub", "HostGame", "Follower", "RecordError", "NotStored", "MAX_OPEN_PER_CLIENT", "MAX_LEVEL", "RATE",
+           "BURST", "ACTIONS", "RETRY"]
 
 #: The most games a client (an address) may have in play at once.
 MAX_OPEN_PER_CLIENT = 20
@@ -73,8 +81,27 @@ MAX_LEVEL = 6
 #: What a seat may do (each a POST with its token).
 ACTIONS = ("move", "resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
            "takeback-accept", "takeback-decline")
+#: Seconds before the server tries again to store what it did itself (a
+#: flag that fell, its bot's move) when the store could not write it.
+RETRY = 1.0
 SIDES = notation.SIDES
+SEATS = notation.SEATS
 _ID = re.compile(r"[0-9a-f]{12}")
+_TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+class RecordError(BrandubhError):
+    """A game's record in the store that cannot be read: the sentence says
+    what is wrong with it."""
+
+
+class NotStored(RequestError):
+    """A change the store could not write, undone whole: a 503 whose
+    sentence says that nothing changed; ``reason`` is the store's."""
+
+    def __init__(self, message: str, reason: str, game: Optional[dict] = None) -> None:
+        super().__init__(message, 503, code="not_stored", game=game)
+        self.reason = reason
 
 
 def _hash(token: str) -> str:
@@ -83,6 +110,25 @@ def _hash(token: str) -> str:
 
 def _other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
+
+
+def ending(game: "Game") -> Optional[str]:
+    """How a game ended, as a sentence for two people at a board (None while
+    it is on): the game's own sentence, but for a timeout, which here is a
+    clock that ran out, not a program that answered too late.
+
+    >>> from brandubh import Game
+    >>> game = Game()
+    >>> _ = game.play('d2c2'), game.forfeit('p2', 'timeout')
+    >>> ending(game)
+    "the defenders' time ran out, the attackers won"
+    """
+    result = game.result
+    if result is None:
+        return None
+    if result.how == "timeout" and result.side is not None:
+        return f"the {_other(str(result.side))}' time ran out, the {result.side} won"
+    return game.result_sentence
 
 
 class Follower:
@@ -133,6 +179,8 @@ class HostGame:
         self.followers: list[Follower] = []
         self.bots: dict[str, "Bot"] = {}
         self.last_state: Optional[dict[str, Any]] = None   # as sent after the last change
+        self.stored: Optional[dict[str, Any]] = None       # the record as last written to the store
+        self.retry: Optional[float] = None                 # when to try again what the store refused the server
 
     @property
     def active(self) -> bool:
@@ -158,20 +206,73 @@ class HostGame:
                 "finished": self.finished}
 
     @classmethod
-    def from_record(cls, game_id: str, record: dict[str, Any]) -> "HostGame":
-        """The game a :meth:`record` kept."""
+    def from_record(cls, game_id: str, record: Any) -> "HostGame":
+        """The game a :meth:`record` kept; a :class:`RecordError` naming
+        the first thing in it that is missing or wrong."""
         from ...game import Game
 
-        game = Game.read(record["text"], attackers=record["attackers"])
-        clock = Clock.from_dict(record["clock"]) if record.get("clock") else None
-        made = cls(game_id, game, record["seats"], clock, record.get("client", ""), record.get("created", 0.0))
+        if not isinstance(record, dict):
+            raise RecordError(f"its record is {quote(record)}, not a JSON object")
+        text, attackers = record.get("text"), record.get("attackers")
+        if not isinstance(text, str):
+            raise RecordError(f"its game text is {quote(text)}, not text")
+        if attackers not in SEATS:
+            raise RecordError(f"its attackers' seat is {quote(attackers)}, not p1 or p2")
+        try:
+            game = Game.read(text, attackers=attackers)
+        except BrandubhError as error:
+            raise RecordError(f"its game text cannot be read: {error}") from None
+        seats = record.get("seats")
+        if not isinstance(seats, dict) or sorted(seats) != sorted(SEATS):
+            raise RecordError(f"its seats are {quote(seats)}, not p1 and p2")
+        for seat in SEATS:
+            info = seats[seat]
+            kind = info.get("kind") if isinstance(info, dict) else None
+            if kind is None:
+                raise RecordError(f"the seat {seat} has no kind (player or bot)")
+            if kind == "player":
+                if not isinstance(info.get("token"), str) or not _TOKEN_HASH.fullmatch(info["token"]):
+                    raise RecordError(f"the seat {seat} is a player's with no token")
+            elif kind == "bot":
+                level = info.get("level")
+                if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= MAX_LEVEL:
+                    raise RecordError(f"the seat {seat}'s level is {quote(level)}, not 1 to {MAX_LEVEL}")
+            else:
+                raise RecordError(f"the seat {seat}'s kind is {quote(kind)}, not player or bot")
+        try:
+            clock = Clock.from_dict(record["clock"]) if record.get("clock") is not None else None
+        except ValueError as error:
+            raise RecordError(str(error)) from None
+        for name in ("draw", "takeback"):
+            if record.get(name) not in (None, *SEATS):
+                raise RecordError(f"its {name} offer is from {quote(record[name])}, not p1, p2 or nobody")
+        for name in ("said", "client"):
+            if not isinstance(record.get(name, ""), str):
+                raise RecordError(f"its {name} is {quote(record[name])}, not text")
+        version = record.get("version", 0)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise RecordError(f"its version is {quote(version)}, not a whole number")
+        for name in ("created", "finished"):
+            when = record.get(name, 0.0 if name == "created" else None)
+            if when is not None and (isinstance(when, bool) or not isinstance(when, (int, float))
+                                     or not math.isfinite(when)):
+                raise RecordError(f"its time {name} is {quote(when)}, not a number")
+        made = cls(game_id, game, seats, clock, record.get("client", ""), float(record.get("created", 0.0)))
         if record.get("draw") and game.status == "active":
             game.offer_draw(record["draw"])
         made.takeback = record.get("takeback")
         made.said = record.get("said", "")
-        made.version = int(record.get("version", 0))
+        made.version = version
         made.finished = record.get("finished")
+        made.stored = record
         return made
+
+    def restore(self, record: dict[str, Any]) -> None:
+        """Back to a record this game stored: every change since undone."""
+        kept = HostGame.from_record(self.id, record)
+        self.game, self.seats, self.clock = kept.game, kept.seats, kept.clock
+        self.takeback, self.said, self.version, self.finished = kept.takeback, kept.said, kept.version, kept.finished
+        self.stored = record
 
     def state(self, now: Optional[float] = None) -> dict[str, Any]:
         """What anyone may see of the game (no token): the board, the
@@ -199,7 +300,7 @@ class HostGame:
             "running": self.clock.running if self.clock is not None and active else None,
             "status": game.status,
             "to_move": seen.side if active else None,
-            "result": game.result_sentence,
+            "result": ending(game),
             "winner": result.side if result is not None else None,
             "ply": game.ply,
             "moves": game.shown,
@@ -222,13 +323,18 @@ class Hub:
     so that the server's bots play the same way again. ``make_bot``: how a
     bot is made from a level and a seed (:class:`~brandubh.Bot` by
     default). ``max_open``, ``rate`` and ``burst``: the limits a client has
-    (:data:`MAX_OPEN_PER_CLIENT`, :data:`RATE`, :data:`BURST`). The hub
-    resumes the store's games in play when it is made."""
+    (:data:`MAX_OPEN_PER_CLIENT`, :data:`RATE`, :data:`BURST`). ``log``:
+    where the server's own troubles go, a line each (standard error by
+    default). The hub resumes the store's games in play when it is made;
+    those whose record it cannot read are in :attr:`set_aside` (id to
+    fault), named in the log, and left in the store as they are."""
 
     def __init__(self, store: Store, *, seed: Optional[str] = None,
                  make_bot: Optional[Callable[[int, str], "Bot"]] = None, max_open: int = MAX_OPEN_PER_CLIENT,
-                 rate: float = RATE, burst: int = BURST, bot_threads: int = 2) -> None:
+                 rate: float = RATE, burst: int = BURST, bot_threads: int = 2,
+                 log: Optional[TextIO] = None) -> None:
         self.store = store
+        self.log = log if log is not None else sys.stderr
         self.seed = seed if seed is not None else secrets.token_hex(8)
         self._make_bot = make_bot
         self.max_open = max_open
@@ -238,20 +344,59 @@ class Hub:
         self._finished: dict[str, HostGame] = {}
         self._lock = threading.Lock()
         self._buckets: dict[str, tuple[float, float]] = {}
-        self._timers: list[tuple[float, str]] = []
+        #: Games set aside, id to fault: records the hub could not read.
+        self.set_aside: dict[str, str] = {}
+        # When to look at a game again (its running clock's flag, or a retry): one deadline a game at most.
+        self._deadlines: dict[str, float] = {}
+        self._waiting_for: Optional[float] = None   # the deadline the timer thread sleeps until
         self._wake = threading.Condition(self._lock)
         self._stopping = False
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="host-bot")
-        for game_id, record in store.load_active():
-            hg = HostGame.from_record(game_id, record)
+        for game_id, fault in store.all_aside().items():
+            self.set_aside[game_id] = fault
+            self._say(f"game {game_id} is set aside (at an earlier start): {fault}; it stays in the store as it is")
+        for game_id, text in store.active():
+            try:
+                hg = self._read(game_id, text)
+            except RecordError:
+                continue
             self._games[game_id] = hg
             self._schedule(hg)
         self._timer = threading.Thread(target=self._run_timer, name="host-clock", daemon=True)
         self._timer.start()
         for hg in list(self._games.values()):
             with hg.lock:
-                self._check_flag(hg.id)   # a flag that fell while the server was down falls now
+                self._flag_or_retry(hg)   # a flag that fell while the server was down falls now
                 self._kick(hg)            # and a bot whose turn it is moves
+
+    def _say(self, line: str) -> None:
+        """One line in the log: the server's own trouble, for its operator."""
+        try:
+            self.log.write(f"brandubh host: {line}\n")
+            self.log.flush()
+        except (OSError, ValueError):  # pragma: no cover - no log to write to: nothing better to do
+            pass
+
+    def _read(self, game_id: str, text: str) -> HostGame:
+        """A game from its record's text in the store; one that cannot be
+        read is set aside (a :class:`RecordError`)."""
+        try:
+            record = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            fault = f"its record is not JSON ({str(error)[:80]})"
+        else:
+            try:
+                return HostGame.from_record(game_id, record)
+            except RecordError as error:
+                fault = str(error)
+        self.set_aside[game_id] = fault
+        try:
+            self.store.set_aside(game_id, fault)
+            kept = "it stays in the store as it is, and is no longer listed"
+        except StoreError as error:
+            kept = f"it stays in the store as it is ({error}: it will be met again at the next start)"
+        self._say(f"game {game_id} set aside: {fault}; {kept}")
+        raise RecordError(fault)
 
     # -- making a game ----------------------------------------------------------------
 
@@ -306,7 +451,13 @@ class Hub:
         with hg.lock:
             other = "the server's bot, level %d" % level if opponent == "bot" else "the player you invite"
             hg.said = f"A new game: you have the {side}, {other} the {_other(side)}."
-            self._changed(hg)
+            try:
+                self._changed(hg)
+            except NotStored as error:
+                with self._lock:
+                    self._games.pop(game_id, None)
+                raise NotStored(f"the server could not write the new game to its store ({error.reason}): no game "
+                                "was made; try again later", error.reason) from None
         answer = {"id": game_id, "seat": "p1", "side": side, "token": mine,
                   "links": {"play": f"/#play={game_id}&token={mine}", "watch": f"/#watch={game_id}"}}
         if opponent == "invite":
@@ -324,10 +475,17 @@ class Hub:
             hg = self._games.get(game_id) or self._finished.get(game_id)
         if hg is not None:
             return hg
-        record = self.store.load(game_id)
-        if record is None:
-            raise RequestError(f"no game {quote(game_id)} here", 404)
-        hg = HostGame.from_record(game_id, record)
+        text = self.store.load(game_id) if game_id not in self.set_aside else None
+        try:
+            if text is None:
+                fault = self.set_aside.get(game_id) or self.store.aside(game_id)
+                if fault is None:
+                    raise RequestError(f"no game {quote(game_id)} here", 404)
+                raise RecordError(fault)
+            hg = self._read(game_id, text)
+        except RecordError as error:
+            raise RequestError(f"game {game_id} is set aside: {error}; it is kept in the server's store, "
+                               "untouched, but cannot be played or watched", 404) from None
         with self._lock:
             self._keep_finished(hg)
         return hg
@@ -350,18 +508,18 @@ class Hub:
         return {"id": hg.id, "seat": seat, "side": hg.game.side_of(seat)}
 
     def finished(self, limit: int = 100) -> list[dict[str, Any]]:
-        """The games finished last: id, when, rules, how each ended."""
-        from ...game import Game
-
+        """The games finished last: id, when, rules, how each ended (a
+        record that cannot be read is set aside, and not listed)."""
         out = []
-        for game_id, when, record in self.store.finished(limit):
+        for game_id, when, text in self.store.finished(limit):
             try:
-                game = Game.read(record["text"], attackers=record["attackers"])
-            except BrandubhError:  # pragma: no cover - the store holds what the hub wrote
+                hg = self._read(game_id, text)
+            except RecordError:
                 continue
+            game = hg.game
             out.append({"id": game_id, "finished": when, "variant": game.variant.as_string(),
-                        "plies": game.ply, "result": game.result_sentence, "clock": (
-                            Clock.from_dict(record["clock"]).name if record.get("clock") else None)})
+                        "plies": game.ply, "result": ending(game),
+                        "clock": hg.clock.name if hg.clock is not None else None})
         return out
 
     def open_games(self) -> int:
@@ -406,7 +564,7 @@ class Hub:
             raise RequestError(f"unknown field {quote(unknown[0])} (the fields here are: "
                                f"{', '.join(allowed) or 'none'})")
         with hg.lock:
-            self._check_flag(hg.id)
+            self._check_flag(hg)
             self._do(hg, seat, action, fields)
             return hg.last_state or hg.state()   # as it was sent to the followers
 
@@ -419,7 +577,7 @@ class Hub:
         side = str(game.side_of(seat))
         now = time.time()
         if game.status != "active":
-            raise self._refuse(hg, f"the game is over: {game.result_sentence}", "game_over")
+            raise self._refuse(hg, f"the game is over: {ending(game)}", "game_over")
         if action == "move":
             move = fields.get("move")
             if not isinstance(move, str) or not 1 <= len(move) <= 24:
@@ -505,7 +663,9 @@ class Hub:
 
     def _changed(self, hg: HostGame) -> None:
         """Under the game's lock: store it, then send it to its followers,
-        set its timer and wake its bot."""
+        set its timer and wake its bot. When the store cannot write it, the
+        game goes back to its record as last stored, whole, and the change
+        is a :class:`NotStored`: nobody was sent it."""
         now = time.time()
         hg.version += 1
         if hg.game.status != "active" and hg.finished is None:
@@ -513,7 +673,18 @@ class Hub:
             if hg.clock is not None:
                 hg.clock.stop(now)
             hg.takeback = None
-        self.store.save(hg.id, hg.record(), client=hg.client, finished=hg.finished)
+        record = hg.record()
+        try:
+            self.store.save(hg.id, record, client=hg.client, finished=hg.finished)
+        except StoreError as error:
+            reason = error.reason
+            self._say(f"could not store game {hg.id} ({reason}); the change was not made")
+            if hg.stored is not None:
+                hg.restore(hg.stored)
+            raise NotStored(f"the server could not write this change to its store ({reason}), so nothing "
+                            "changed: the game is as it was before this request, and the request may be sent "
+                            "again later", reason, game=hg.state() if hg.stored is not None else None) from None
+        hg.stored = record
         if hg.finished is not None:
             with self._lock:
                 if self._games.pop(hg.id, None) is not None:
@@ -543,45 +714,91 @@ class Hub:
 
     # -- the clocks ---------------------------------------------------------------------------------
 
-    def _schedule(self, hg: HostGame) -> None:
-        deadline = hg.clock.deadline() if hg.clock is not None and hg.active else None
-        if deadline is None:
-            return
+    @property
+    def timers(self) -> int:
+        """How many games the timer thread will look at again: one a game
+        whose clock runs (or whose change waits to be stored again), never
+        more."""
         with self._lock:
-            heapq.heappush(self._timers, (deadline, hg.id))
-            self._wake.notify()
+            return len(self._deadlines)
+
+    def _schedule(self, hg: HostGame) -> None:
+        """Under the game's lock: when the timer thread looks at the game
+        next, the earlier of its running clock's flag and a retry; never,
+        when it has neither. It replaces the game's deadline before, so a
+        game has one at most however often it changes."""
+        when = hg.clock.deadline() if hg.clock is not None and hg.active else None
+        if hg.retry is not None:
+            when = hg.retry if when is None else min(when, hg.retry)
+        with self._lock:
+            if when is None:
+                self._deadlines.pop(hg.id, None)
+                return
+            self._deadlines[hg.id] = when
+            if self._waiting_for is None or when < self._waiting_for:
+                self._wake.notify()
 
     def _run_timer(self) -> None:
         while True:
             with self._lock:
-                while not self._stopping and (not self._timers or self._timers[0][0] > time.time()):
-                    wait = self._timers[0][0] - time.time() if self._timers else None
-                    self._wake.wait(wait)
-                if self._stopping:
-                    return
-                _, game_id = heapq.heappop(self._timers)
-            try:
-                self._check_flag(game_id)
-            except Exception:  # pragma: no cover - a timer must outlive one game's failure
-                import traceback
+                while True:
+                    if self._stopping:
+                        return
+                    now = time.time()
+                    due = [game_id for game_id, when in self._deadlines.items() if when <= now]
+                    if due:
+                        for game_id in due:
+                            del self._deadlines[game_id]
+                        self._waiting_for = None
+                        break
+                    self._waiting_for = min(self._deadlines.values(), default=None)
+                    self._wake.wait(None if self._waiting_for is None else self._waiting_for - now)
+            for game_id in due:
+                try:
+                    self._look(game_id)
+                except Exception:  # pragma: no cover - a timer must outlive one game's failure
+                    self._say(f"the timer failed on game {game_id}:\n{traceback.format_exc()}")
 
-                traceback.print_exc()
-
-    def _check_flag(self, game_id: str) -> None:
-        """Let the flag fall in a game whose running clock is out of time."""
+    def _look(self, game_id: str) -> None:
+        """The timer's deadline for a game came: let its flag fall, and try
+        again what could not be stored."""
         with self._lock:
             hg = self._games.get(game_id)
-        if hg is None or hg.clock is None:
+        if hg is None:
             return
         with hg.lock:
-            side = hg.clock.flagged(time.time())
-            if side is None or not hg.active:
-                if side is None:
-                    self._schedule(hg)  # woken early (a clock changed since): look again then
-                return
-            hg.game.forfeit(str(hg.game.seat_of(side)), "timeout")
-            hg.said = f"The {side}' time ran out."
-            self._changed(hg)
+            retried = hg.retry is not None
+            hg.retry = None
+            self._flag_or_retry(hg)
+            if retried:
+                self._kick(hg)   # a bot whose move could not be stored moves again
+            self._schedule(hg)
+
+    def _flag_or_retry(self, hg: HostGame) -> None:
+        """Under the game's lock: :meth:`_check_flag`, tried again in
+        :data:`RETRY` seconds when the store could not write the flag."""
+        try:
+            self._check_flag(hg)
+        except NotStored:
+            self._retry(hg)
+
+    def _retry(self, hg: HostGame) -> None:
+        hg.retry = time.time() + RETRY
+        self._schedule(hg)
+
+    def _check_flag(self, hg: HostGame) -> None:
+        """Under the game's lock: let the flag fall in a game whose running
+        clock is out of time (a :class:`NotStored` when that cannot be
+        stored, and the game as it was)."""
+        if hg.clock is None or not hg.active:
+            return
+        side = hg.clock.flagged(time.time())
+        if side is None:
+            self._schedule(hg)   # woken early (a clock changed since): look again then
+            return
+        hg.game.forfeit(str(hg.game.seat_of(side)), "timeout")
+        hg.said = f"The {side}' time ran out."
+        self._changed(hg)
 
     # -- the server's bots -----------------------------------------------------------------------------
 
@@ -641,12 +858,13 @@ class Hub:
                 if hg.version != version or not hg.active or chosen is None:
                     return
                 self._do(hg, seat, "move", {"move": str(chosen)})
+        except NotStored:
+            with hg.lock:
+                self._retry(hg)   # its turn again in a moment, the game as it was
         except RequestError:
             pass  # the game moved on meanwhile
         except Exception:  # pragma: no cover - a bot's failure must not stop the others
-            import traceback
-
-            traceback.print_exc()
+            self._say(f"the bot failed in game {game_id}:\n{traceback.format_exc()}")
 
     # -- stopping ---------------------------------------------------------------------------------------
 

@@ -1,30 +1,48 @@
 """The store of ``brandubh host``: one SQLite file in write-ahead-log mode.
 
 Each game is one row: its id, when it was made and finished, the client
-that made it, and its record (a JSON object: the game text, the seats, the
-clocks, any offer waiting). Every change to a game rewrites its row in one
-transaction, committed before the change is answered or sent to anyone,
-with ``synchronous=FULL``: a server killed at any moment has lost nothing it
-told anyone about.
+that made it, and its record (a JSON object, as text: the game text, the
+seats, the clocks, any offer waiting). Every change to a game rewrites its
+row in one transaction, committed before the change is answered or sent to
+anyone, with ``synchronous=FULL``: a server killed at any moment has lost
+nothing it told anyone about. A write that fails (a full disk) is a
+:class:`StoreError`, and the row is as it was.
+
+One server at a time: a :class:`Store` holds an exclusive lock on a file
+beside the store (``FILE.lock``, holding its process's id) for as long as it
+is open, and a second one, in this process or another, is refused with a
+sentence naming the process that holds it. SQLite's own locking would let
+both open the file, each then playing games the other never sees. And a
+store that cannot be written (a read-only file or disk) is refused when it
+is opened, by a write, not at the first move.
+
+A record the server cannot read is never deleted: it is *set aside*
+(:meth:`Store.set_aside`, the fault kept beside it) and no longer listed.
 
 >>> store = Store(':memory:')
 >>> store.save('0123456789ab', {'text': 'variant brandubh\\nmoves\\n'}, client='local', finished=None)
->>> store.load_active()
-[('0123456789ab', {'text': 'variant brandubh\\nmoves\\n'})]
+>>> store.active()
+[('0123456789ab', '{"text":"variant brandubh\\\\nmoves\\\\n"}')]
 >>> store.save('0123456789ab', {'text': 'x'}, client='local', finished=12.5)
->>> store.load_active(), store.finished()[0][0]
+>>> store.active(), store.finished()[0][0]
 ([], '0123456789ab')
+>>> store.set_aside('0123456789ab', 'its record is not JSON')
+>>> store.finished(), store.load('0123456789ab'), store.aside('0123456789ab')
+([], None, 'its record is not JSON')
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
 from typing import Any, Optional
 
-__all__ = ["Store"]
+from ...errors import BrandubhError
+
+__all__ = ["Store", "StoreError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -35,49 +53,154 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_finished ON games (finished);
+CREATE TABLE IF NOT EXISTS opened (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    pid INTEGER NOT NULL,
+    at REAL NOT NULL
+);
 """
 
 
+class StoreError(BrandubhError):
+    """The store cannot be used (another server holds it, it cannot be
+    written), or a change could not be written to it: a sentence saying
+    which and why; ``reason`` is the why alone (``database or disk is
+    full``)."""
+
+    def __init__(self, message: str, reason: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.reason = reason if reason is not None else message
+
+
+def _hold(path: str) -> Any:
+    """Take the exclusive lock beside the store at ``path`` and write this
+    process's id in it: the lock file, open (its lock goes with it when it
+    is closed, or when the process ends however it ends). A
+    :class:`StoreError` when another holds it, naming that process."""
+    where = os.path.abspath(path)
+    lock = where + ".lock"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: SQLite's own locking only
+        return None
+    try:
+        held = open(lock, "a+", encoding="ascii")
+    except OSError as error:
+        raise StoreError(f"the store {where} cannot be written: its lock file {lock} cannot be made "
+                         f"({error.strerror or error})") from None
+    try:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.seek(0)
+        holder = held.read(32).strip()
+        held.close()
+        who = f"process {holder}" if holder.isdigit() else "a process that has not written its id yet"
+        raise StoreError(f"the store {where} is in use by another brandubh host ({who}): stop that one first, "
+                         "or give this one another --db") from None
+    try:
+        held.seek(0)
+        held.truncate()
+        held.write(f"{os.getpid()}\n")
+        held.flush()
+    except OSError as error:
+        held.close()
+        raise StoreError(f"the store {where} cannot be written: its lock file {lock} cannot be written "
+                         f"({error.strerror or error})") from None
+    return held
+
+
 class Store:
-    """The games kept in the SQLite file at ``path`` (made when missing)."""
+    """The games kept in the SQLite file at ``path`` (made when missing),
+    held by this object alone until :meth:`close`. A :class:`StoreError`
+    when another holds it or it cannot be written."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
+        self._held = None if path == ":memory:" else _hold(path)
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        except sqlite3.Error as error:
+            self._let_go()
+            raise StoreError(f"the store {os.path.abspath(path)} cannot be opened: {error}") from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+            columns = [row[1] for row in self._db.execute("PRAGMA table_info(games)")]
+            if "aside" not in columns:   # a store made before records could be set aside
+                self._db.execute("ALTER TABLE games ADD COLUMN aside TEXT")
+            # A write now, so that a store that cannot be written is refused before anything is played.
+            self._db.execute("INSERT INTO opened (id, pid, at) VALUES (1, ?, ?) "
+                             "ON CONFLICT(id) DO UPDATE SET pid = excluded.pid, at = excluded.at",
+                             (os.getpid(), time.time()))
+        except sqlite3.Error as error:
+            self._db.close()
+            self._let_go()
+            raise StoreError(f"the store {os.path.abspath(path)} cannot be written: {error}") from None
+
+    def _let_go(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
+
+    def _write(self, sql: str, values: tuple) -> None:
+        """One statement that changes the store, committed when this
+        returns; a :class:`StoreError` and nothing changed when it fails."""
+        with self._lock:
+            try:
+                self._db.execute(sql, values)
+            except sqlite3.Error as error:
+                if self._db.in_transaction:   # SQLite rolls back a failed write itself, most often
+                    try:
+                        self._db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                raise StoreError(f"could not write to the store ({error})", str(error)) from None
 
     def save(self, game_id: str, record: dict[str, Any], *, client: str, finished: Optional[float]) -> None:
         """Write a game's whole record, committed when this returns."""
         data = json.dumps(record, separators=(",", ":"))
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO games (id, created, finished, client, record) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, record = excluded.record",
-                (game_id, time.time(), finished, client, data))
+        self._write("INSERT INTO games (id, created, finished, client, record) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, record = excluded.record",
+                    (game_id, time.time(), finished, client, data))
 
-    def load_active(self) -> list[tuple[str, dict[str, Any]]]:
-        """The games not finished, oldest first."""
-        with self._lock:
-            rows = self._db.execute("SELECT id, record FROM games WHERE finished IS NULL ORDER BY created").fetchall()
-        return [(row[0], json.loads(row[1])) for row in rows]
+    def set_aside(self, game_id: str, fault: str) -> None:
+        """Keep a game's row as it is, but list it no more: its record
+        cannot be read (``fault`` says why)."""
+        self._write("UPDATE games SET aside = ? WHERE id = ?", (fault, game_id))
 
-    def load(self, game_id: str) -> Optional[dict[str, Any]]:
-        """One game's record, or None."""
+    def active(self) -> list[tuple[str, str]]:
+        """The games not finished, oldest first: id, record (as text)."""
         with self._lock:
-            row = self._db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else json.loads(row[0])
+            return self._db.execute("SELECT id, record FROM games WHERE finished IS NULL AND aside IS NULL "
+                                    "ORDER BY created").fetchall()
 
-    def finished(self, limit: int = 100) -> list[tuple[str, float, dict[str, Any]]]:
-        """The games finished last, newest first: id, when, record."""
+    def load(self, game_id: str) -> Optional[str]:
+        """One game's record (as text), or None (none, or set aside)."""
         with self._lock:
-            rows = self._db.execute("SELECT id, finished, record FROM games WHERE finished IS NOT NULL "
-                                    "ORDER BY finished DESC LIMIT ?", (limit,)).fetchall()
-        return [(row[0], row[1], json.loads(row[2])) for row in rows]
+            row = self._db.execute("SELECT record FROM games WHERE id = ? AND aside IS NULL", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def aside(self, game_id: str) -> Optional[str]:
+        """Why a game was set aside, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT aside FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def all_aside(self) -> dict[str, str]:
+        """Every game set aside: id to fault."""
+        with self._lock:
+            return dict(self._db.execute("SELECT id, aside FROM games WHERE aside IS NOT NULL ORDER BY created"))
+
+    def finished(self, limit: int = 100) -> list[tuple[str, float, str]]:
+        """The games finished last, newest first: id, when, record (as text)."""
+        with self._lock:
+            return self._db.execute("SELECT id, finished, record FROM games WHERE finished IS NOT NULL "
+                                    "AND aside IS NULL ORDER BY finished DESC LIMIT ?", (limit,)).fetchall()
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file, and let another server have it."""
         with self._lock:
             self._db.close()
+            self._let_go()

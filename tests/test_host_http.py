@@ -1,0 +1,146 @@
+"""``brandubh host``'s HTTP side holds nothing and trusts no one by
+default: an event stream closed by its client gives its place back at once,
+a proxy's word for who the client is and what the page's scheme was is
+taken only from a proxy the operator named (``--trust-proxy``), and the
+``Origin`` check compares schemes too. Each test speaks to a real server on
+a free port of 127.0.0.1; no test asserts a time."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+
+import pytest
+
+from brandubh.serve.host.api import HostApi
+from brandubh.serve.host.http import HostServer
+from brandubh.serve.host.hub import Hub
+from brandubh.serve.host.store import Store
+
+PATIENCE = 60.0
+
+
+def wait_until(condition, patience: float = PATIENCE) -> bool:
+    end = time.monotonic() + patience
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+@pytest.fixture
+def serve():
+    started = []
+
+    def make(hub_kw=None, **kw) -> HostServer:
+        server = HostServer(port=0, api=HostApi(Hub(Store(":memory:"), seed="http", **(hub_kw or {}))), **kw)
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.shutdown()
+        server.server_close()
+        server.api.hub.close()
+
+
+def ask(server, method, path, body=None, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+    sent = {"Content-Type": "application/json"} if method == "POST" else {}
+    sent.update(headers or {})
+    connection.request(method, path, json.dumps(body).encode() if body is not None else None, sent)
+    answer = connection.getresponse()
+    payload = json.loads(answer.read())
+    connection.close()
+    return answer.status, payload
+
+
+# -- 6. an event stream closed gives its place back ---------------------------------------------
+
+
+def test_event_streams_closed_by_their_client_free_their_places_at_once(serve):
+    # No keep-alive comment for an hour: only noticing the close frees a place.
+    server = serve(keepalive=3600.0)
+    _, made = ask(server, "POST", "/api/host/games", {})
+    path = f"/api/host/games/{made['id']}/events"
+    for number in range(server.streams_per_client + 8):   # quick reconnects, more than a client may hold
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        assert answer.status == 200, (number, answer.read())
+        assert answer.readline().startswith(b"retry:")
+        answer.close()   # (the answer holds the socket open too)
+        connection.close()
+    # And with no reconnect to notice them, every place comes back all the same.
+    assert wait_until(lambda: server.streams_open == 0), server.streams_open
+
+
+# -- 7. the client's address through a proxy, only one the operator named ----------------------
+
+
+def _make_game(server, headers):
+    return ask(server, "POST", "/api/host/games", {}, headers)[0]
+
+
+def test_a_proxys_header_is_ignored_unless_the_proxy_is_named(serve):
+    server = serve(hub_kw={"rate": 0.001, "burst": 2})
+    # Anyone may send the header: without --trust-proxy it names no one, and every request here is
+    # the loopback's, which has two at once.
+    answers = [_make_game(server, {"X-Forwarded-For": f"203.0.113.{i}", "Forwarded": f"for=198.51.100.{i}"})
+               for i in range(3)]
+    assert answers == [201, 201, 429]
+
+
+def test_a_named_proxy_says_who_the_client_is(serve):
+    server = serve(hub_kw={"rate": 0.001, "burst": 2}, trusted_proxies=["127.0.0.0/8"])
+    # Each user behind the proxy has limits of their own ...
+    assert [_make_game(server, {"X-Forwarded-For": f"203.0.113.{i}"}) for i in range(5)] == [201] * 5
+    # ... taken from the right: what a client wrote itself before the proxy's own entry is not believed.
+    forged = [_make_game(server, {"X-Forwarded-For": f"192.0.2.{i}, 198.51.100.7"}) for i in range(3)]
+    assert forged == [201, 201, 429]
+    # A request with no header is the proxy's own.
+    assert [_make_game(server, {}) for _ in range(3)] == [201, 201, 429]
+
+
+def test_a_named_proxy_that_writes_forwarded_is_read_so_and_only_so(serve):
+    server = serve(hub_kw={"rate": 0.001, "burst": 2}, trusted_proxies=["127.0.0.1"], proxy_header="forwarded")
+    sent = [{"Forwarded": f'for="[2001:db8::{i}]:4711";proto=https'} for i in range(1, 5)]
+    assert [_make_game(server, headers) for headers in sent] == [201] * 4
+    # X-Forwarded-For, which this proxy does not write, is a client's word: not believed.
+    assert [_make_game(server, {"X-Forwarded-For": f"203.0.113.{i}"}) for i in range(3)] == [201, 201, 429]
+
+
+def test_trust_proxy_at_the_command(tmp_path):
+    from brandubh.cli import build_parser, main
+
+    parser = build_parser()
+    text = next(a for a in parser._subparsers._group_actions[0].choices.items() if a[0] == "host")[1].format_help()
+    assert "--trust-proxy ADDR" in " ".join(text.split())
+    # A proxy that is no address is refused before the server starts, with a sentence.
+    assert main(["host", "--port", "0", "--db", str(tmp_path / "g.sqlite"), "--trust-proxy", "my-proxy"]) == 2
+    assert not (tmp_path / "g.sqlite").exists()
+
+
+# -- 11. the Origin check compares schemes ---------------------------------------------------------
+
+
+def test_the_origin_check_compares_the_scheme(serve):
+    server = serve()
+    here = f"127.0.0.1:{server.server_port}"
+    assert _make_game(server, {"Origin": f"http://{here}"}) == 201
+    status, answer = ask(server, "POST", "/api/host/games", {}, {"Origin": f"https://{here}"})
+    assert status == 403 and "https://" in answer["error"]
+    # What a proxy not named says of the scheme is not believed either.
+    assert _make_game(server, {"Origin": f"https://{here}", "X-Forwarded-Proto": "https"}) == 403
+
+
+def test_behind_a_named_https_proxy_its_page_may_act_and_a_plain_one_may_not(serve):
+    server = serve(trusted_proxies=["127.0.0.1"])
+    proxied = {"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example"}
+    assert _make_game(server, {**proxied, "Origin": "https://games.example"}) == 201
+    assert _make_game(server, {**proxied, "Origin": "http://games.example"}) == 403
+    assert _make_game(server, {**proxied, "Origin": "https://evil.example"}) == 403
