@@ -184,3 +184,20 @@ def test_cli_perft_and_errors():
     assert bad.returncode == 2 and "no preset named 'nonsense'" in bad.stderr
     assert run_cli("perft", "-1").returncode == 2
     assert "perft" in run_cli("--help").stdout
+
+
+def test_a_command_loads_its_own_module_only():
+    """`brandubh perft` does not import the arena, the servers or the
+    trainer (a quarter of a second of every run, when every command's module
+    was loaded); the top level's help and an unknown command still list
+    every command, and an alias finds its command."""
+    script = ("import sys\nfrom brandubh.cli import main\nstatus = main(sys.argv[1:])\n"
+              "loaded = sorted(m for m in sys.modules if m.startswith('brandubh.cli.'))\n"
+              "print(status, ' '.join(loaded), file=sys.stderr)\n")
+    one = subprocess.run([sys.executable, "-c", script, "perft", "1"], capture_output=True, text=True)
+    assert one.stderr.split()[-2:] == ["0", "brandubh.cli.perft"], one.stderr
+    assert not {"brandubh.arena", "brandubh.serve", "brandubh.learn.train"} & set(one.stderr.split())
+    alias = subprocess.run([sys.executable, "-c", script, "analyze", "--help"], capture_output=True, text=True)
+    assert alias.stdout.startswith("usage: brandubh analyse"), alias.stdout + alias.stderr
+    wrong = run_cli("nosuch")
+    assert wrong.returncode == 2 and "'perft'" in wrong.stderr and "'host'" in wrong.stderr
