@@ -35,8 +35,50 @@ extern const int16_t BD_NNUE_B1[BD_NNUE_HIDDEN];
 extern const int16_t BD_NNUE_W2[BD_NNUE_HIDDEN];
 extern const int32_t BD_NNUE_B2;
 
-/* The NNUE evaluation, from the attackers' side, given the king's reach
- * (bd_king_reach). Within the scores of a position not yet won. */
+/* The first layer's sums over the inputs that only the pieces set (where
+ * each stands) and the rule, with the biases: what a move changes by a few
+ * rows, so the search carries them from move to move (an "accumulator")
+ * instead of adding every piece's row at each evaluation. The counts are
+ * added at the evaluation (bd_nnue_score): they need the king's slides. */
+typedef struct bd_nnue_sums {
+    int16_t s[BD_NNUE_HIDDEN];
+} bd_nnue_sums;
+
+/* The sums of a position, built afresh. */
+BD_FN void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out);
+
+/* The input of the piece that stands on `sq` in `p`: an attacker's, a
+ * defender's or the king's on that square. */
+static inline int bd_nnue_input(const bd_pos *p, int sq) {
+    return (sq == p->king ? 98 : (p->att >> sq) & 1 ? 0 : 49) + sq;
+}
+
+/* The sums after the move `m` of the side to move in `p` (the position
+ * before it), which took the pieces on `captured` (bd_report.captured),
+ * from `before`, the sums of `p`: the mover's row out of the square it
+ * left and into the one it reached, and each taken piece's row out. The
+ * same sums as bd_nnue_refresh of the position after it, bit for bit: the
+ * sums are the same additions in another order, and 16-bit sums that wrap
+ * would end where the refresh's do; tools/gen_nnue.py sees that none wraps.
+ * Inline: the search makes every move with it. */
+static inline void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_move m,
+                                bd_bb captured, bd_nnue_sums *after) {
+    int from = bd_nnue_input(p, BD_FROM(m)), j;
+    const int16_t *left = BD_NNUE_W1[from], *reached = BD_NNUE_W1[from + BD_TO(m) - BD_FROM(m)];
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
+    /* Captures are a few moves in a hundred: rows one at a time. */
+    for (; captured; captured &= captured - 1) {
+        const int16_t *taken = BD_NNUE_W1[bd_nnue_input(p, bd_lsb(captured))];
+        for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(after->s[j] - taken[j]);
+    }
+}
+
+/* The NNUE evaluation of `p`, whose sums are `sums`, from the attackers'
+ * side, given the king's reach (bd_king_reach). Within the scores of a
+ * position not yet won. */
+BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
+
+/* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
 
 #endif
