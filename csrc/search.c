@@ -68,9 +68,9 @@ typedef struct ctx {
 #ifndef BD_NO_NNUE
     /* The NNUE's sums (nnue.h) of each position on the search path, when it
      * evaluates and off does not say otherwise: sums[k] is that of the
-     * position k moves from the root, g->hist[root + k]. Each move's are
-     * made with the move (push): made only when the position is evaluated,
-     * they cost more than they saved, most positions being evaluated. */
+     * position k moves from the root, g->hist[root + k], made from
+     * sums[k - 1] with the move (push). (Made only when a position is
+     * evaluated, they cost more than they saved: most positions are.) */
     int incremental;
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
@@ -163,9 +163,7 @@ static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].po
 
 #ifndef BD_NO_NNUE
 /* The NNUE's sums of the position the last move reached, from the one
- * before, by what the record says of that move. Out of line: inlined into
- * the search's every move, it cost the other evaluations 2% of their
- * instructions (the registers it needs). */
+ * before, by what the record says of that move. */
 static inline void carry_sums(ctx *c) {
     int k = c->g->ply - c->root;
     const bd_entry *e = &c->g->hist[c->g->ply];
@@ -213,8 +211,9 @@ static int ended_score(const bd_game *g, int ply) {
 }
 
 /* The evaluation of the position now, `p`, from the attackers' side: the
- * NNUE's from the sums carried to it, or bd_evaluate_with. Out of line, as
- * carry_sums is, for the same reason. */
+ * NNUE's from the sums carried to it, or bd_evaluate_with. Out of line:
+ * with the choice inlined where the search evaluates, the classical
+ * evaluation's searches ran 1% more instructions (the registers it took). */
 static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
 #ifndef BD_NO_NNUE
     if (c->incremental) {
