@@ -16,9 +16,11 @@ depth (seed 1, as the bench does), with one evaluation:
   (``off=incremental``), as before they were carried: the same nodes;
 - ``learned`` and ``classical``: the other two.
 
-``rate`` times them by the wall clock, each round every kind once in turn,
-so that a machine whose load changes treats them alike, and prints each
-round and the medians, with the load average before and after.
+``rate`` times them by the wall clock and by the process's processor time
+(what other work on a busy machine takes from it counts less there), each
+round every kind once in turn, so that a machine whose load changes treats
+them alike, and prints each round and the medians, with the load average
+before and after.
 ``callgrind`` counts the instructions each search runs under valgrind
 (``--toggle-collect`` on the search's entry point, so Python's own work is
 left out): the same count on a busy machine as on an idle one.
@@ -54,38 +56,43 @@ KINDS = {
 }
 
 
-def search_all(kind: str, depth: int) -> tuple[int, float]:
-    """Search every bench position to ``depth`` with one kind: (nodes, seconds)."""
+def search_all(kind: str, depth: int) -> tuple[int, float, float]:
+    """Search every bench position to ``depth`` with one kind: (nodes, wall
+    seconds, processor seconds of the process: a deep search runs in the
+    engine's worker thread, not this one)."""
     evaluation, off = KINDS[kind]
     weights: Any = {"eval": evaluation}  # the weights' type says numbers; eval also takes its name
     games = [Rules(position, PRESETS[preset]) for preset, position in POSITIONS]
     nodes = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for game in games:
         found = game.search(budget=DEFAULT_BUDGET, depth=depth, seed=1, weights=weights,
                             _off=features_off(off))
         assert found is not None
         nodes += found.nodes
-    return nodes, time.perf_counter() - start
+    return nodes, time.perf_counter() - start, time.process_time() - cpu
 
 
 def rate(kinds: list[str], rounds: int, depth: int) -> None:
     before = os.getloadavg()[0]
     nodes: dict[str, int] = {}
     rates: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cpu_rates: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(rounds):
         for kind in kinds:
-            count, seconds = search_all(kind, depth)
+            count, seconds, cpu = search_all(kind, depth)
             nodes[kind] = count
             rates[kind].append(count / seconds / 1e6)
+            cpu_rates[kind].append(count / cpu / 1e6)
     after = os.getloadavg()[0]
     print(f"{kernels.ACTIVE.name} build, depth {depth}, {rounds} rounds; load {before:.2f} -> {after:.2f}")
-    print(f"{'kind':14} {'nodes':>9} {'median M/s':>10} {'of classical':>12}  each round (M/s)")
-    classical = statistics.median(rates["classical"])
-    for kind, values in rates.items():
-        median = statistics.median(values)
-        print(f"{kind:14} {nodes[kind]:>9,} {median:>10.2f} {median / classical:>12.2f}  "
-              + " ".join(f"{x:.1f}" for x in values))
+    for clock, table in (("wall clock", rates), ("processor time", cpu_rates)):
+        print(f"{'kind':14} {'nodes':>9} {'median M/s':>10} {'of classical':>12}  each round (M/s), by the {clock}")
+        classical = statistics.median(table["classical"])
+        for kind, values in table.items():
+            median = statistics.median(values)
+            print(f"{kind:14} {nodes[kind]:>9,} {median:>10.2f} {median / classical:>12.2f}  "
+                  + " ".join(f"{x:.1f}" for x in values))
 
 
 def instructions(kind: str, depth: int) -> int:
@@ -104,7 +111,7 @@ def instructions(kind: str, depth: int) -> int:
 def callgrind(kinds: list[str], depth: int) -> None:
     counted: dict[str, tuple[int, int]] = {}
     for kind in kinds:
-        nodes, _ = search_all(kind, depth)
+        nodes = search_all(kind, depth)[0]
         counted[kind] = (nodes, instructions(kind, depth))
     print(f"{kernels.ACTIVE.name} build, depth {depth}, instructions counted by callgrind")
     print(f"{'kind':14} {'nodes':>9} {'instructions':>14} {'a node':>7} {'nodes a second, of classical':>29}")
