@@ -22,7 +22,6 @@ from test_reference_vs_engine import random_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 NET = ROOT / "nets" / "nnue.json"
-np = pytest.importorskip("numpy")
 
 KING_CAPTURES = ("nielsen", "two", "four_two", "four")  # enum bd_king_capture's order
 
@@ -36,6 +35,7 @@ def forward(net, variant, position):
     docs/learned.md: one-hot pieces (attackers, defenders, king by square),
     the four counts, the king-capture rule; a clipped ReLU layer; integer
     division toward zero."""
+    np = pytest.importorskip("numpy")  # only here: the other tests need none
     board, _ = board_of(position)
     if "k" not in board:
         return 100 * (board.count("a") - board.count("d"))
