@@ -375,8 +375,11 @@ enum bd_off {
     BD_OFF_QSEARCH = 32,    /* the evaluation at the horizon, no quiescence */
     BD_OFF_BLOCKS = 64,     /* blocks of the king's line not ordered first */
     BD_OFF_LMR = 128,       /* late quiet moves searched to full depth at once */
-    BD_OFF_FAIL_LOW = 256   /* no budget extension when the first root move
+    BD_OFF_FAIL_LOW = 256,  /* no budget extension when the first root move
                                fails low */
+    BD_OFF_INCREMENTAL = 512 /* the NNUE's sums built afresh at every
+                               evaluation, not carried from move to move:
+                               the same scores, slower (for the checks) */
 };
 
 /* A transposition table the caller keeps from one search to the next: a

@@ -11,13 +11,15 @@
 
 /* The inputs, each a count (0 or 1 for a piece on a square):
  *   [0, 49)    an attacker on the square
- *   [49, 98)   a defender on the square
- *   [98, 147)  the king on the square
+ *   [49, 98)   a defender on the square (BD_NNUE_DEFENDER + the square)
+ *   [98, 147)  the king on the square (BD_NNUE_KING + the square)
  *   [147, 151) the learned evaluation's four counts (enum bd_learned_input:
  *              the king's escapes in one move, in two, his squares to move
  *              to, the attackers to move)
  *   [151, 155) the variant's king_capture rule, one of the four set */
-#define BD_NNUE_COUNTS 147
+#define BD_NNUE_DEFENDER BD_SQUARES
+#define BD_NNUE_KING (2 * BD_SQUARES)
+#define BD_NNUE_COUNTS (3 * BD_SQUARES)
 #define BD_NNUE_RULE (BD_NNUE_COUNTS + BD_LEARNED_INPUTS)
 #define BD_NNUE_INPUTS (BD_NNUE_RULE + 4)
 #define BD_NNUE_HIDDEN 64
@@ -26,17 +28,72 @@
 #define BD_NNUE_ONE 255
 #define BD_NNUE_OUT_SCALE 16
 
+/* The weights and the sums start on 16-byte boundaries (a row is 128
+ * bytes), so that the vectors of the loops below read them straight from
+ * memory, one instruction less a vector (3% of the NNUE search's
+ * instructions, callgrind). 16 bytes is the fundamental alignment of every
+ * 64-bit target, which malloc gives: the search's context (search.c) is
+ * malloc'd. A compiler without the attribute (MSVC) aligns as it likes and
+ * reads them with unaligned loads. */
+#if defined(__GNUC__) || defined(__clang__)
+#define BD_NNUE_ALIGNED __attribute__((aligned(16)))
+#else
+#define BD_NNUE_ALIGNED
+#endif
+
 /* [input][hidden unit]: the first layer's weights, in units of
  * 1 / BD_NNUE_ONE; its biases; the output layer's weights, in units of
  * 1 / BD_NNUE_OUT_SCALE of the search's; its bias, in units of
  * 1 / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE). */
-extern const int16_t BD_NNUE_W1[BD_NNUE_INPUTS][BD_NNUE_HIDDEN];
-extern const int16_t BD_NNUE_B1[BD_NNUE_HIDDEN];
-extern const int16_t BD_NNUE_W2[BD_NNUE_HIDDEN];
+extern const int16_t BD_NNUE_W1[BD_NNUE_INPUTS][BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
+extern const int16_t BD_NNUE_B1[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
+extern const int16_t BD_NNUE_W2[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
 extern const int32_t BD_NNUE_B2;
 
-/* The NNUE evaluation, from the attackers' side, given the king's reach
- * (bd_king_reach). Within the scores of a position not yet won. */
+/* The first layer's sums over the inputs that only the pieces set (where
+ * each stands) and the rule, with the biases: what a move changes by a few
+ * rows, so the search carries them from move to move (an "accumulator")
+ * instead of adding every piece's row at each evaluation. The counts are
+ * added at the evaluation (bd_nnue_score): they need the king's slides. */
+typedef struct bd_nnue_sums {
+    int16_t s[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
+} bd_nnue_sums;
+
+/* The sums of a position, built afresh. */
+BD_FN void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out);
+
+/* The input of the piece that stands on `sq` in `p`: an attacker's, a
+ * defender's or the king's on that square. */
+static inline int bd_nnue_input(const bd_pos *p, int sq) {
+    return (sq == p->king ? BD_NNUE_KING : (p->att >> sq) & 1 ? 0 : BD_NNUE_DEFENDER) + sq;
+}
+
+/* The sums after the move `m` of the side to move in `p` (the position
+ * before it), which took the pieces on `captured` (bd_report.captured),
+ * from `before`, the sums of `p`: the mover's row out of the square it
+ * left and into the one it reached, and each taken piece's row out. The
+ * same sums as bd_nnue_refresh of the position after it, bit for bit:
+ * whole numbers added in another order, and every sum on the way is that
+ * of some set of pieces, which tools/gen_nnue.py sees fits in 16 bits.
+ * Inline: the search makes every move with it. */
+static inline void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_move m,
+                                bd_bb captured, bd_nnue_sums *after) {
+    int from = bd_nnue_input(p, BD_FROM(m)), j;
+    const int16_t *left = BD_NNUE_W1[from], *reached = BD_NNUE_W1[from + BD_TO(m) - BD_FROM(m)];
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
+    /* Captures are a few moves in a hundred: rows one at a time. */
+    for (; captured; captured &= captured - 1) {
+        const int16_t *taken = BD_NNUE_W1[bd_nnue_input(p, bd_lsb(captured))];
+        for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(after->s[j] - taken[j]);
+    }
+}
+
+/* The NNUE evaluation of `p`, whose sums are `sums`, from the attackers'
+ * side, given the king's reach (bd_king_reach). Within the scores of a
+ * position not yet won. */
+BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
+
+/* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
 
 #endif

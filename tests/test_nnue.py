@@ -1,5 +1,6 @@
 """The NNUE evaluation (csrc/nnue.c): the engine's integer forward pass
-against one written here with numpy from the committed net file, the
+against one written here with numpy from the committed net file, the sums
+the search carries from move to move against the sums built afresh, the
 search with it deterministic, and the compiled weights not stale."""
 
 import json
@@ -11,13 +12,16 @@ from pathlib import Path
 import pytest
 
 from brandubh import Rules
+from brandubh.core.search import features_off
 from brandubh.learn.net import board_of, counts
 from brandubh.learn.selfplay import TAGS
-from brandubh.variant import PRESETS
+from brandubh.notation import SETUP
+from brandubh.variant import PRESETS, Variant
+from conftest import CC, build_c_driver
+from test_reference_vs_engine import random_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 NET = ROOT / "nets" / "nnue.json"
-np = pytest.importorskip("numpy")
 
 KING_CAPTURES = ("nielsen", "two", "four_two", "four")  # enum bd_king_capture's order
 
@@ -31,6 +35,7 @@ def forward(net, variant, position):
     docs/learned.md: one-hot pieces (attackers, defenders, king by square),
     the four counts, the king-capture rule; a clipped ReLU layer; integer
     division toward zero."""
+    np = pytest.importorskip("numpy")  # only here: the other tests need none
     board, _ = board_of(position)
     if "k" not in board:
         return 100 * (board.count("a") - board.count("d"))
@@ -83,6 +88,63 @@ def test_forward_reads_the_layers_as_documented():
     net["w2"][0] = 16 * 100
     assert forward(net, "brandubh", "7/7/7/3k3/7/7/a6 a") == 50
     assert forward(net, "brandubh", "7/7/7/3k3/7/7/aaa4 a") == 100  # 3 * 128 clipped at 255
+
+
+# Rule sets for the carried sums: every preset, and house rules of every
+# king_capture (the one rule the net reads) and both escapes.
+HOUSE_RULES = [Variant.from_fields(random_variant(random.Random(f"nnue-{i}"))) for i in range(6)]
+RULE_SETS = [*PRESETS.values(), *HOUSE_RULES]
+
+
+@pytest.fixture(scope="module")
+def nnue_check(tmp_path_factory):
+    """tests/c/nnue_check.c, built with the search's check of every score."""
+    if CC is None:
+        pytest.skip("needs a C compiler")
+    return build_c_driver("nnue_check", tmp_path_factory.mktemp("nnue"), "-O2", "-DBD_NNUE_CHECK")
+
+
+def test_house_rules_cover_what_the_net_reads():
+    assert {v.king_capture for v in RULE_SETS} == {"nielsen", "two", "four_two", "four"}
+    assert {v.escape for v in RULE_SETS} == {"corner", "edge"}
+
+
+def test_carried_sums_are_the_refreshed_ones(nnue_check):
+    """After every move of random games (captures and the king's included)
+    the sums carried by the move are those built afresh, byte for byte;
+    searches along the way check every score they take against the full
+    refresh, and find what the search with the sums built afresh finds."""
+    from brandubh._engine import ffi
+    from brandubh.core.position import c_variant
+
+    totals = [0] * 5
+    for i, variant in enumerate(RULE_SETS):
+        run = subprocess.run([str(nnue_check), bytes(ffi.buffer(c_variant(variant))).hex(), SETUP, str(i + 1), "12"],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and run.stdout.startswith("ok"), (variant.as_string(), run.stdout, run.stderr)
+        counted = [int(w) for w in run.stdout.split() if w.isdigit()]
+        assert counted[0] > 100 and counted[3] > 10, run.stdout
+        totals = [a + b for a, b in zip(totals, counted)]
+    moves, captures, kings, searches, positions = totals
+    # Not vacuous: thousands of moves, hundreds of captures, the king taken.
+    assert moves > 3000 and captures > 200 and kings > 0 and positions > 1_000_000, totals
+
+
+def test_carried_sums_search_as_the_refresh_does():
+    """Without a compiler too: the search with the sums carried and with them
+    built afresh at every evaluation (off=incremental) finds the same, node
+    for node, from random positions of every rule set."""
+    afresh = features_off(["incremental"])
+    for i, variant in enumerate(RULE_SETS):
+        rng = random.Random(f"nnue-search-{i}")
+        game = Rules(variant=variant)
+        for _ in range(30):
+            if game.is_over():
+                break
+            for budget in (1, 500, 3000):
+                found = game.search(budget=budget, seed=i)
+                assert found == game.search(budget=budget, seed=i, _off=afresh), (variant.as_string(), game.position)
+            game.play(rng.choice(game.moves()))
 
 
 def test_search_with_it_is_deterministic():
