@@ -19,7 +19,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -38,6 +38,20 @@ def scale(default: T, slow: T) -> T:
 ROOT = Path(__file__).resolve().parent.parent
 CC = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the drivers of tests/c/ are built with, or None."""
+
+
+def load_tool(name: str) -> Any:
+    """A script of tools/ (they have no .py suffix) as a module, for a test
+    to call its functions."""
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(ROOT / "tools" / name))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
 
 
 def run_page(name: str) -> tuple[str, list[str], str]:

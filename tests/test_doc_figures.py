@@ -8,26 +8,18 @@ test fails rather than skips, since the test extra brings it."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from conftest import load_tool
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tools" / "doc-figures"
 
 
-def _load():
-    loader = importlib.machinery.SourceFileLoader("doc_figures", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("doc_figures", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-figures = _load()
+figures = load_tool("doc-figures")
 
 
 def test_every_figure_in_the_docs_is_this_builds():

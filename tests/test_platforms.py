@@ -9,8 +9,6 @@ Skipped where zig (the ziglang package) is missing."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -18,19 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import load_tool
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tools" / "check-platforms"
 
 
-def _load():
-    loader = importlib.machinery.SourceFileLoader("check_platforms", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("check_platforms", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-check = _load()
+check = load_tool("check-platforms")
 
 
 def _zig():

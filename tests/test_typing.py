@@ -172,20 +172,17 @@ def strict(tmp_path_factory) -> dict:
 
 
 @needs_mypy
-def test_mypy_strict_rejects_misspelt_names(strict):
-    out = strict["misspelt"]
-    assert 'misspelt.py:5: error: "Rules" has no attribute "serch"' in out, strict["all"]
-    assert 'misspelt.py:6: error: "Game" has no attribute "plya"' in out, strict["all"]
-    assert 'misspelt.py:7: error: Module has no attribute "Gmae"' in out, strict["all"]
-    assert out.count(": error:") == 3, strict["all"]
-
-
-@needs_mypy
-def test_mypy_strict_rejects_wrong_types(strict):
-    out = strict["wrong"]
-    assert 'wrong.py:4: error: Incompatible types in assignment (expression has type "int"' in out, strict["all"]
-    assert 'wrong.py:5: error: Argument 1 to "move_text" has incompatible type "str"' in out, strict["all"]
-    assert out.count(": error:") == 2, strict["all"]
+@pytest.mark.parametrize("name, errors", [
+    ("misspelt", ['5: error: "Rules" has no attribute "serch"', '6: error: "Game" has no attribute "plya"',
+                  '7: error: Module has no attribute "Gmae"']),
+    ("wrong", ['4: error: Incompatible types in assignment (expression has type "int"',
+               '5: error: Argument 1 to "move_text" has incompatible type "str"']),
+])
+def test_mypy_strict_rejects_misspelt_names_and_wrong_types(strict, name, errors):
+    out = strict[name]
+    for error in errors:
+        assert f"{name}.py:{error}" in out, strict["all"]
+    assert out.count(": error:") == len(errors), strict["all"]
 
 
 @needs_mypy
