@@ -29,8 +29,8 @@ _LAZY = {
     "Engine": "core.position", "MoveReport": "core.position", "Why": "core.position", "square": "core.position",
     "square_name": "core.position", "move": "core.position", "move_from": "core.position", "move_to": "core.position",
     "move_text": "core.position", "parse_move": "core.position", "ATTACKERS": "core.position", "DEFENDERS": "core.position",
-    "Rules": "core.record", "Outcome": "core.record", "outcome_name": "core.record", "perft": "core.record",
-    "perft_stats": "core.record", "divide": "core.record", "PerftStats": "core.record", "PlayoutStats": "core.record",
+    "Rules": "core.rules", "Outcome": "core.outcomes", "outcome_name": "core.outcomes", "perft": "core.perft",
+    "perft_stats": "core.perft", "divide": "core.perft", "PerftStats": "core.perft", "PlayoutStats": "core.playouts",
     "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
     "Result": "game", "Refused": "game", "Replay": "game",
     "Bot": "bot", "SearchResult": "core.search",
@@ -58,10 +58,10 @@ if TYPE_CHECKING:
         Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
         Refused as Refused, Replay as Replay, Result as Result,
     )
-    from .core.record import (
-        Outcome as Outcome, PerftStats as PerftStats, PlayoutStats as PlayoutStats, Rules as Rules,
-        divide as divide, outcome_name as outcome_name, perft as perft, perft_stats as perft_stats,
-    )
+    from .core.outcomes import Outcome as Outcome, outcome_name as outcome_name
+    from .core.perft import PerftStats as PerftStats, divide as divide, perft as perft, perft_stats as perft_stats
+    from .core.playouts import PlayoutStats as PlayoutStats
+    from .core.rules import Rules as Rules
     from .core.search import SearchResult as SearchResult
     from .core.stopping import Stop as Stop
     from .variant import PRESETS as PRESETS, Variant as Variant

@@ -43,7 +43,7 @@ from brandubh.notation import game_parse
 from brandubh.opentafl.engine import Clock, OpenTaflEngine, serve, write_ini
 from brandubh.opentafl.notation import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
                           read_move, read_position_record, simple_move)
-from brandubh.core.record import Rules, outcome_name
+from brandubh.core.rules import Rules, outcome_name
 from conftest import SLOW, scale
 from test_referee import assert_no_process_left
 

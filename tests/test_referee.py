@@ -37,7 +37,7 @@ from brandubh.codingame.referee import Config, Opening, parse_openings, play_gam
 
 # The referee ends a bot by its POSIX process group.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
-from brandubh.core.record import Rules, outcome_name
+from brandubh.core.rules import Rules, outcome_name
 from conftest import running
 from test_protocol import KNOWN_MOVES, KNOWN_TURNS
 

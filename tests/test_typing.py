@@ -197,6 +197,6 @@ def test_mypy_strict_accepts_correct_use_and_sees_real_types(strict):
     revealed = [line for line in out.splitlines() if "Revealed type" in line]
     assert len(revealed) == 3, strict["all"]
     assert "-> brandubh.game.Game" in revealed[0], out
-    assert "-> brandubh.core.record.Rules" in revealed[1], out
+    assert "-> brandubh.core.rules.Rules" in revealed[1], out
     assert '"def (m: builtins.int) -> builtins.str"' in revealed[2] or '"def (m: int) -> str"' in revealed[2], out
     assert not any('"Any"' in line for line in revealed), out

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from brandubh.cli.bench import POSITIONS, run_bench
-from brandubh.core.record import perft_stats
+from brandubh.core.perft import perft_stats
 from brandubh.notation import SETUP
 from brandubh.variant import PRESETS
 
@@ -154,7 +154,7 @@ console.log(JSON.stringify(out));
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     from brandubh.core.position import move_text
-    from brandubh.core.record import Rules
+    from brandubh.core.rules import Rules
 
     rules = Rules(SETUP, PRESETS["brandubh"])
     assert out["start"] == SETUP

@@ -238,7 +238,7 @@ class OpenTaflEngine:
             return [f"status brandubh could not act on {command}: {exc}"]
 
     def _rules(self, rest: str) -> list[str]:
-        from ..core.record import Rules
+        from ..core.rules import Rules
 
         self._new_game()
         self.rules = self.game = None
@@ -381,7 +381,7 @@ class OpenTaflEngine:
 
     def _analyze(self, rest: str) -> list[str]:
         from ..core.position import move_text
-        from ..core.record import Rules
+        from ..core.rules import Rules
 
         words = rest.split()
         try:
@@ -431,7 +431,7 @@ class OpenTaflEngine:
             return self.game
         if self.refusal is not None:
             return None
-        from ..core.record import Rules
+        from ..core.rules import Rules
 
         if self.rules is None:
             self.rules = RulesRecord.read(OPENTAFL_BRANDUB, self.base)
@@ -441,7 +441,7 @@ class OpenTaflEngine:
 
     def _resync(self, position: str, why: str) -> list[str]:
         """Start the record again from the host's position."""
-        from ..core.record import Rules
+        from ..core.rules import Rules
 
         variant = self.rules.variant if self.rules is not None else self.base
         self.resyncs += 1

@@ -63,7 +63,7 @@ class Session:
     def start(self, game: Any) -> str:
         """``rules``: the record of the variant, starting before the last
         move played (which the first turn tells as the opponent's)."""
-        from ..core.record import Rules
+        from ..core.rules import Rules
 
         log = game.log
         self._told = max(0, len(log) - 1)
