@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from brandubh import Bot, Engine, Game, Rules
+from brandubh import Bot, Game, Position, Rules
 from brandubh.codingame.turns import turn_input
 from brandubh.errors import ArgumentError, MoveError
 from brandubh.notation import SETUP
@@ -145,7 +145,7 @@ def test_wrong_arguments_are_the_packages_errors():
     with pytest.raises(ArgumentError):
         Rules().search(time_ms=float("inf"))
     with pytest.raises(MoveError):
-        Engine().preview("d4d4")
+        Position().preview("d4d4")
     assert Rules().preview("d4d4") is None
 
 

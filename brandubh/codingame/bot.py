@@ -203,7 +203,7 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
             stderr: Optional[TextIO], time_ms: Optional[float] = None) -> Optional[int]:
     """A legal move for the record, whatever happens; None when there is
     none at all."""
-    from ..core.position import Engine
+    from ..core.position import Position
     from ..core.rules import Rules
 
     if record is None:
@@ -214,7 +214,7 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
         record = Rules(record.position, tracker.variant)
         tracker.record = record
     if record.is_over():
-        slides = Engine(record.position, tracker.variant).moves()
+        slides = Position(record.position, tracker.variant).moves()
         return slides[0] if slides else None
     legal = record.moves()
     try:

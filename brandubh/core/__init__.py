@@ -2,7 +2,7 @@
 :mod:`brandubh.rl.vector`'s batch of games).
 
 - :mod:`~brandubh.core.kernels`: which build of the engine runs here;
-- :mod:`~brandubh.core.position`: one position (:class:`~brandubh.Engine`),
+- :mod:`~brandubh.core.position`: one position (:class:`~brandubh.Position`),
   the engine's constants, squares and moves as numbers;
 - :mod:`~brandubh.core.rules`: a game's record under a rule set
   (:class:`~brandubh.Rules`), and :mod:`~brandubh.core.outcomes`: how a

@@ -46,7 +46,7 @@ from .position import (
     MAX_MOVES,
     SETUP,
     SIDES,
-    Engine,
+    Position,
     MoveLike,
     MoveReport,
     Square,
@@ -350,10 +350,10 @@ class Rules:
         with self._lock:
             return position_text(lib.bd_game_pos_at(self._g, 0))
 
-    def board(self) -> Engine:
-        """An :class:`Engine` holding the same position: a copy."""
+    def board(self) -> Position:
+        """A :class:`~brandubh.Position` holding the same position: a copy."""
         with self._lock:
-            return Engine(self.position, self._variant)
+            return Position(self.position, self._variant)
 
     @property
     def side(self) -> str:
