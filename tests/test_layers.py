@@ -9,6 +9,7 @@ left out (it never runs), every other one counts, wherever it stands."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -164,7 +165,7 @@ def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
 def test_protocols_are_found_by_name():
     # The arena finds a wire protocol's host module by the protocol's name:
     # every name it lists is a package with a host module.
-    from brandubh.arena.process import PROTOCOLS
+    from brandubh.arena.protocols import PROTOCOLS
 
     for name in PROTOCOLS:
         assert f"brandubh.{name}.host" in MODULES
@@ -210,3 +211,33 @@ def test_the_game_reads_every_game_text_through_the_one_reader():
         assert "brandubh.texts" in _reach(user), user
     assert "brandubh.otn" in GRAPH["brandubh.texts"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
     assert "brandubh.game" in GRAPH["brandubh.records"] and "brandubh.records" not in _reach("brandubh.game")
+
+
+# Modules kept only at an old path for a release (brandubh/deprecation.py):
+# each calls moved_module at its top.
+DEPRECATED = {name for name, path in MODULES.items() if "moved_module(__name__" in path.read_text(encoding="utf-8")}
+
+
+def test_nothing_uses_a_module_kept_only_for_its_old_path():
+    # The package and its tests import the new homes; the old paths are for
+    # users' code (tests/test_renamed.py holds them).
+    assert "brandubh.core.record" in DEPRECATED, "the reader should find the deprecated modules"
+    users = {name: GRAPH[name] & DEPRECATED for name in GRAPH if GRAPH[name] & DEPRECATED and name not in DEPRECATED}
+    assert users == {}
+    tests = Path(__file__).resolve().parent
+    for path in sorted(tests.rglob("*.py")):
+        if path.name == "test_renamed.py":
+            continue
+        used = {t for t in _imports(f"tests.{path.stem}", path) if t in DEPRECATED}
+        assert used == set(), (path.name, used)
+
+
+def test_one_reader_of_the_process_table():
+    # Other processes are read from /proc by brandubh.arena.reaping alone
+    # (process_info, process_table, process_file, marked): the package's
+    # and the tests' other code asks it. (A process's own /proc/self is its
+    # own business.)
+    reading = re.compile(r"""listdir\(["']/proc["']\)|/proc/\{""")  # the list of processes, or one of them
+    readers = [path for path in sorted([*PACKAGE.rglob("*.py"), *Path(__file__).resolve().parent.rglob("*.py")])
+               if reading.search(path.read_text(encoding="utf-8")) and path.name != "test_layers.py"]
+    assert readers == [PACKAGE / "arena" / "reaping.py"]

@@ -591,7 +591,7 @@ def test_a_program_said_to_play_the_events_rules_plays_them():
 
 def test_an_event_refuses_a_program_that_plays_other_rules():
     from brandubh.arena import EnginePlayer, Event
-    from brandubh.arena.process import ProcessPlayer
+    from brandubh.arena.process_player import ProcessPlayer
     from brandubh.errors import BrandubhError
 
     with pytest.raises(BrandubhError, match="CodinGame protocol"):

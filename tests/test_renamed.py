@@ -25,6 +25,14 @@ MOVED_MODULES = {
         "perft": "brandubh.core.perft", "divide": "brandubh.core.perft", "PerftStats": "brandubh.core.perft",
         "PlayoutStats": "brandubh.core.playouts", "timed_table_mb": "brandubh.core.search",
     },
+    "brandubh.arena.process": {
+        "ProcessPlayer": "brandubh.arena.process_player", "split_command": "brandubh.arena.process_player",
+        "check_command": "brandubh.arena.process_player", "DEFAULT_STDERR_LIMIT": "brandubh.arena.process_player",
+        "own_process": "brandubh.arena.reaping", "sweep_orphans": "brandubh.arena.reaping",
+        "become_subreaper": "brandubh.arena.reaping", "marked": "brandubh.arena.reaping",
+        "Registry": "brandubh.arena.reaping", "PROTOCOLS": "brandubh.arena.protocols",
+        "protocol_session": "brandubh.arena.protocols", "rules_differ": "brandubh.arena.protocols",
+    },
 }
 
 # (module, old name, new module, new name): the old name of a module.

@@ -23,7 +23,7 @@ import pytest
 
 from brandubh.arena import EnginePlayer, Event, GameSpec, ProcessExecutor, ProcessPlayer, run_event
 from brandubh.arena.openings import random_openings
-from brandubh.arena.process import marked
+from brandubh.arena.reaping import marked, process_table
 from brandubh.arena.workers import WORKER_MARK
 from brandubh.cli import main
 
@@ -77,16 +77,7 @@ def gone_soon(pids, seconds=10.0):
 
 def descendants(root):
     """Every live process under ``root`` (by parent ids in /proc)."""
-    parent = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parent[int(entry)] = int(fields[1])
+    parent = {pid: info.parent for pid, info in process_table().items() if info.state != "Z"}
     out, frontier = set(), {root}
     while frontier:
         frontier = {p for p, pp in parent.items() if pp in frontier} - out

@@ -4,9 +4,12 @@
   :class:`Seat` it takes in a game, its :class:`Answer`, the
   :class:`Limits` of the clock);
 - :mod:`~brandubh.arena.engine`: this package's engine as a player;
-- :mod:`~brandubh.arena.process`: a program as a player, over a wire
-  protocol: :mod:`~brandubh.codingame.host` (the CodinGame puzzle's) or
-  :mod:`~brandubh.opentafl.host` (OpenTafl's engine protocol);
+- :mod:`~brandubh.arena.process_player`: a program as a player, over a
+  wire protocol (:mod:`~brandubh.arena.protocols`):
+  :mod:`~brandubh.codingame.host` (the CodinGame puzzle's) or
+  :mod:`~brandubh.opentafl.host` (OpenTafl's engine protocol); its process
+  and pipes (:mod:`~brandubh.arena.pipes`), and what it leaves behind found
+  and ended (:mod:`~brandubh.arena.reaping`);
 - :mod:`~brandubh.arena.openings`: where games start;
 - :mod:`~brandubh.arena.loop`: one game (:func:`play_game`);
 - :mod:`~brandubh.arena.event`: a schedule and a run (:func:`run_event`);
@@ -30,7 +33,7 @@ from .executor import Executor, ThreadExecutor
 from .loop import GameRecord, GameSpec, play_game
 from .openings import Opening, load_openings, parse_openings, random_openings
 from .player import Answer, Limits, Player, Seat, Table
-from .process import ProcessPlayer
+from .process_player import ProcessPlayer
 from .report import EventResult
 from .workers import ProcessExecutor
 

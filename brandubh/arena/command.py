@@ -32,7 +32,7 @@ from .executor import Executor
 from .loop import GameRecord
 from .openings import Opening, load_openings, random_openings
 from .player import Limits, Player
-from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
+from .process_player import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
 from .workers import ProcessExecutor, local_executor
 

@@ -239,7 +239,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
             pool.close()
         sys.setswitchinterval(old_interval)
         # What programs of this process's games left behind, once none plays.
-        from .process import sweep_orphans
+        from .reaping import sweep_orphans
 
         sweep_orphans()
     if abort.is_set():

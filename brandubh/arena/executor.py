@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Optional
 
 from .loop import GameRecord, GameSpec, play_game
-from .process import Registry
+from .reaping import Registry
 
 __all__ = ["Executor", "ThreadExecutor"]
 

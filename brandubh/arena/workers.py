@@ -58,7 +58,7 @@ from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, game_text, play_game, unplayed
-from .process import Registry, marked, own_process
+from .reaping import Registry, marked, own_process
 
 __all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
 
