@@ -590,16 +590,16 @@ def test_a_program_said_to_play_the_events_rules_plays_them():
 
 
 def test_an_event_refuses_a_program_that_plays_other_rules():
-    from brandubh.arena import EnginePlayer, Event
+    from brandubh.arena import BotPlayer, Event
     from brandubh.arena.process_player import ProcessPlayer
     from brandubh.errors import BrandubhError
 
     with pytest.raises(BrandubhError, match="CodinGame protocol"):
-        Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="brandubh")
+        Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="brandubh")
     # What only the referee counts (repetitions, the ply cap) a program never needs to know.
-    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
-    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
-    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
+    Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
+    Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
+    Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
 
 
 def test_serve_open_without_a_browser_says_where_to_go(tmp_path):

@@ -33,12 +33,19 @@ MOVED_MODULES = {
         "Registry": "brandubh.arena.reaping", "PROTOCOLS": "brandubh.arena.protocols",
         "protocol_session": "brandubh.arena.protocols", "rules_differ": "brandubh.arena.protocols",
     },
+    "brandubh.arena.engine": {"parse_setting": "brandubh.arena.bot_player", "make_bot": "brandubh.arena.bot_player"},
+}
+
+# Names an old module gave that are renamed in their new home: old -> (home, new).
+OLD_NAMES_IN_MOVED_MODULES = {
+    "brandubh.arena.engine": {"EnginePlayer": ("brandubh.arena.bot_player", "BotPlayer")},
 }
 
 # (module, old name, new module, new name): the old name of a module.
 RENAMED = [
     ("brandubh", "Engine", "brandubh.core.position", "Position"),
     ("brandubh.core.position", "Engine", "brandubh.core.position", "Position"),
+    ("brandubh.arena", "EnginePlayer", "brandubh.arena", "BotPlayer"),
 ]
 
 
@@ -57,6 +64,8 @@ def test_an_old_module_warns_and_gives_the_same_names(old):
     for name, home in MOVED_MODULES[old].items():
         assert getattr(module, name) is getattr(importlib.import_module(home), name), name
         assert home in message, (home, message)
+    for name, (home, new) in OLD_NAMES_IN_MOVED_MODULES.get(old, {}).items():
+        assert getattr(module, name) is getattr(importlib.import_module(home), new), name
     assert seen[0].filename == __file__  # the line that imported it, past the import system
 
 
