@@ -163,12 +163,12 @@ def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
 
 
 def test_protocols_are_found_by_name():
-    # The arena finds a wire protocol's host module by the protocol's name:
-    # every name it lists is a package with a host module.
+    # The arena finds a wire protocol's driver module by the protocol's name:
+    # every name it lists is a package with a driver module.
     from brandubh.arena.protocols import PROTOCOLS
 
     for name in PROTOCOLS:
-        assert f"brandubh.{name}.host" in MODULES
+        assert f"brandubh.{name}.driver" in MODULES
 
 
 def test_every_clock_share_comes_from_the_time_manager():

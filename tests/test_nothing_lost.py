@@ -24,7 +24,7 @@ from brandubh import Bot, Game, Position, Rules
 from brandubh.codingame.turns import turn_input
 from brandubh.errors import ArgumentError, MoveError
 from brandubh.notation import SETUP
-from brandubh.opentafl.engine import OpenTaflEngine
+from brandubh.opentafl.bot import OpenTaflEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

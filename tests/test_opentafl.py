@@ -1,6 +1,6 @@
 """OpenTafl: its notation (brandubh.opentafl.notation), the engine inside OpenTafl
-(``brandubh opentafl``, brandubh.opentafl.engine) and OpenTafl engines inside the
-arena (brandubh.opentafl.host).
+(``brandubh opentafl``, brandubh.opentafl.bot) and OpenTafl engines inside the
+arena (brandubh.opentafl.driver).
 
 A scripted host stands in for OpenTafl: it keeps its own game under
 brandubh.Rules with a variant written out by hand, plays the other side at
@@ -35,12 +35,12 @@ from brandubh.arena import BotPlayer, Event, Limits, ProcessPlayer, play_game, r
 from brandubh.arena.command import parse_player
 from brandubh.arena.loop import GameSpec
 from brandubh.arena.openings import Opening
-from brandubh.opentafl.host import Session
+from brandubh.opentafl.driver import Driver
 from brandubh.cli import main
 from brandubh.core.position import move_text
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
-from brandubh.opentafl.engine import Clock, OpenTaflEngine, serve, write_ini
+from brandubh.opentafl.bot import Clock, OpenTaflEngine, serve, write_ini
 from brandubh.opentafl.notation import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
                           read_move, read_position_record, simple_move)
 from brandubh.core.rules import Rules, outcome_name
@@ -634,14 +634,14 @@ def test_write_ini_refuses_what_opentafl_cannot_pass(tmp_path, capsys):
         write_ini(str(tmp_path / "file"), ["--level", ""])
 
 
-# -- the arena's host ----------------------------------------------------------------------
+# -- the arena's driver --------------------------------------------------------------------
 
 
 def test_the_session_tells_the_game_as_opentafl_would():
     from brandubh import Game
 
     game = Game("p1", variant="opentafl")
-    s = Session(game.variant, "p2")  # the defenders
+    s = Driver(game.variant, "p2")  # the defenders
     game.play("d2c2")
     assert s.start(game) == "rules " + RulesRecord.of("opentafl", SETUP).text + "\n"
     assert s.turn(game, "d2c2") == ("opponent-move d2-c2 /3t3/2t4/3T3/ttTKTtt/3T3/3t3/3t3/\n"

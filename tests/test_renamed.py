@@ -31,7 +31,13 @@ MOVED_MODULES = {
         "own_process": "brandubh.arena.reaping", "sweep_orphans": "brandubh.arena.reaping",
         "become_subreaper": "brandubh.arena.reaping", "marked": "brandubh.arena.reaping",
         "Registry": "brandubh.arena.reaping", "PROTOCOLS": "brandubh.arena.protocols",
-        "protocol_session": "brandubh.arena.protocols", "rules_differ": "brandubh.arena.protocols",
+        "rules_differ": "brandubh.arena.protocols",
+    },
+    "brandubh.codingame.host": {"RULES": "brandubh.codingame.driver", "TITLE": "brandubh.codingame.driver"},
+    "brandubh.opentafl.host": {},
+    "brandubh.opentafl.engine": {
+        "OpenTaflEngine": "brandubh.opentafl.bot", "Clock": "brandubh.opentafl.bot", "serve": "brandubh.opentafl.bot",
+        "write_ini": "brandubh.opentafl.bot", "MARGIN_MS": "brandubh.opentafl.bot",
     },
     "brandubh.arena.engine": {"parse_setting": "brandubh.arena.bot_player", "make_bot": "brandubh.arena.bot_player"},
 }
@@ -39,6 +45,9 @@ MOVED_MODULES = {
 # Names an old module gave that are renamed in their new home: old -> (home, new).
 OLD_NAMES_IN_MOVED_MODULES = {
     "brandubh.arena.engine": {"EnginePlayer": ("brandubh.arena.bot_player", "BotPlayer")},
+    "brandubh.codingame.host": {"Session": ("brandubh.codingame.driver", "Driver"),
+                                "JUDGED_BY_THE_HOST": ("brandubh.codingame.driver", "JUDGED_BY_THE_ARENA")},
+    "brandubh.opentafl.host": {"Session": ("brandubh.opentafl.driver", "Driver")},
 }
 
 # (module, old name, new module, new name): the old name of a module.
@@ -77,6 +86,21 @@ def test_an_old_name_warns_on_every_use_and_gives_the_new(module, old, home, new
             value = getattr(importlib.import_module(module), old)
         assert value is target
         assert seen[0].filename == __file__  # the line that used it, not the machinery's
+
+
+def test_the_old_protocol_look_ups_still_give_a_session():
+    with pytest.warns(DeprecationWarning):
+        process = _fresh_import("brandubh.arena.process")
+    from brandubh.codingame.driver import Driver
+
+    with pytest.warns(DeprecationWarning, match="brandubh.codingame.host"):
+        sys.modules.pop("brandubh.codingame.host", None)
+        host = process.protocol_host("codingame")
+    assert host.Session is Driver
+    session = process.protocol_session("codingame", "codingame", "p1")
+    assert isinstance(session, Driver) and session.read("d2 c2") == ("d2c2", None)
+    with pytest.raises(ValueError, match="not a wire protocol this package speaks"):
+        process.protocol_host("telnet")
 
 
 def test_an_old_name_is_not_offered():

@@ -6,8 +6,8 @@
 - :mod:`~brandubh.arena.bot_player`: this package's bot as a player;
 - :mod:`~brandubh.arena.process_player`: a program as a player, over a
   wire protocol (:mod:`~brandubh.arena.protocols`):
-  :mod:`~brandubh.codingame.host` (the CodinGame puzzle's) or
-  :mod:`~brandubh.opentafl.host` (OpenTafl's engine protocol); its process
+  :mod:`~brandubh.codingame.driver` (the CodinGame puzzle's) or
+  :mod:`~brandubh.opentafl.driver` (OpenTafl's engine protocol); its process
   and pipes (:mod:`~brandubh.arena.pipes`), and what it leaves behind found
   and ended (:mod:`~brandubh.arena.reaping`);
 - :mod:`~brandubh.arena.openings`: where games start;

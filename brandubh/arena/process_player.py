@@ -1,7 +1,7 @@
 """A program as a player: a command started once a game, in a process
 group (a session) of its own, spoken to over its standard input and output
-in a wire protocol (:mod:`brandubh.arena.protocols`: the ``host`` module of
-a protocol's package, the CodinGame puzzle's by default).
+in a wire protocol (:mod:`brandubh.arena.protocols`: the ``driver`` module
+of a protocol's package, the CodinGame puzzle's by default).
 
 The program is kept for the whole game. What it writes on standard output
 is read as it comes, whoever's turn it is, so nothing blocks; what it
@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence
 from ..errors import BrandubhError, quote
 from .pipes import ABORTED, Pipes, ProgramProcess
 from .player import Answer, Limits, Player, Seat, Table
-from .protocols import protocol_host, protocol_session, rules_differ
+from .protocols import driver_module, new_driver, rules_differ
 from .reaping import Registry, sweep_orphans
 
 __all__ = ["ProcessPlayer", "split_command", "check_command", "DEFAULT_STDERR_LIMIT", "END_GRACE"]
@@ -125,7 +125,7 @@ class ProcessPlayer(Player):
     of its standard error are kept a game (the first and the last halves).
 
     A protocol that cannot tell a program the rules (the CodinGame
-    puzzle's) has the program play the protocol's own (its host's
+    puzzle's) has the program play the protocol's own (its driver's
     ``RULES``) unless ``rules`` says which it plays; an event under other
     rules refuses it (:meth:`agree`). A protocol that tells the rules
     (OpenTafl's) needs no ``rules``."""
@@ -133,20 +133,21 @@ class ProcessPlayer(Player):
     def __init__(self, command: str, name: str = "", protocol: str = "codingame",
                  cwd: Optional[str] = None, stderr_limit: int = DEFAULT_STDERR_LIMIT,
                  rules: Any = None) -> None:
-        self.command = command
+        # What can be refused is refused before anything is kept.
         self.argv = split_command(command)
-        self.name = name
-        self.protocol = protocol
-        self.cwd = cwd
-        self.stderr_limit = stderr_limit
-        host = protocol_host(protocol)  # refuse an unknown protocol now
+        driver = driver_module(protocol)
         if rules is not None:
             from ..variant import as_variant
 
             rules = as_variant(rules)
+        self.command = command
+        self.name = name
+        self.protocol = protocol
+        self.cwd = cwd
+        self.stderr_limit = stderr_limit
         self.rules = rules
-        self.told = getattr(host, "RULES", None) is None
-        self.judged: tuple = tuple(getattr(host, "JUDGED_BY_THE_HOST", ()))
+        self.told = getattr(driver, "RULES", None) is None
+        self.judged: tuple = tuple(getattr(driver, "JUDGED_BY_THE_ARENA", ()))
 
     @property
     def plays(self) -> Any:
@@ -155,11 +156,11 @@ class ProcessPlayer(Player):
         tells it the event's."""
         if self.told:
             return self.rules
-        return self.rules if self.rules is not None else protocol_host(self.protocol).RULES
+        return self.rules if self.rules is not None else driver_module(self.protocol).RULES
 
     def agree(self, variant: Any) -> None:
         """BrandubhError with a sentence when the program plays other rules
-        than ``variant`` (apart from what the host alone judges)."""
+        than ``variant`` (apart from what the arena alone judges)."""
         plays = self.plays
         if plays is None:
             return
@@ -174,7 +175,7 @@ class ProcessPlayer(Player):
         command = quote(self.command, 60)
         if self.rules is None:
             raise BrandubhError(
-                f"{command} speaks the {getattr(protocol_host(self.protocol), 'TITLE', self.protocol)} "
+                f"{command} speaks the {getattr(driver_module(self.protocol), 'TITLE', self.protocol)} "
                 f"protocol, which cannot tell a program the rules: it is "
                 f"taken to play the {plays_name} rules, and these rules ({event}) differ in "
                 f"{', '.join(differ)}; play with --variant {plays_name}, or, if the program plays "
@@ -195,7 +196,7 @@ class ProcessPlayer(Player):
         check_command(self.argv, self.cwd)
         if variant is not None:
             try:
-                protocol_session(self.protocol, variant, "p1")
+                new_driver(self.protocol, variant, "p1")
             except BrandubhError as exc:
                 raise BrandubhError(f"{quote(self.command, 60)} speaks the {self.protocol} protocol, "
                                     f"which cannot tell it these rules: {exc}") from None
@@ -203,18 +204,18 @@ class ProcessPlayer(Player):
     def sit(self, table: Table, seat: str, game_index: int, variant: Any) -> Seat:
         processes = table.shared("processes", lambda: _Processes(table))
         bot = processes.start(self.name, self.argv, self.cwd, self.stderr_limit)
-        return _ProcessSeat(self.name, bot, processes.pipes, protocol_session(self.protocol, variant, seat))
+        return _ProcessSeat(self.name, bot, processes.pipes, new_driver(self.protocol, variant, seat))
 
     def __repr__(self) -> str:
         return f"ProcessPlayer({self.command!r}, name={self.name!r})"
 
 
 class _ProcessSeat(Seat):
-    def __init__(self, name: str, bot: ProgramProcess, pipes: Pipes, session: Any) -> None:
+    def __init__(self, name: str, bot: ProgramProcess, pipes: Pipes, driver: Any) -> None:
         self.name = name
         self.bot = bot
         self.pipes = pipes
-        self.session = session
+        self.driver = driver
         self.started = False
 
     def _send(self, text: str) -> None:
@@ -227,11 +228,11 @@ class _ProcessSeat(Seat):
             return Answer(fault="crash", detail=bot.spawn_error)
         if not self.started:
             self.started = True
-            self._send(self.session.start(game))
+            self._send(self.driver.start(game))
         # A protocol that tells a program its time (OpenTafl's clock line)
         # has a clock(seconds) method; the CodinGame puzzle's does not.
-        tell_time = getattr(self.session, "clock", None)
-        self._send(self.session.turn(game, last) + (tell_time(limits.limit(first)) if tell_time else ""))
+        tell_time = getattr(self.driver, "clock", None)
+        self._send(self.driver.turn(game, last) + (tell_time(limits.limit(first)) if tell_time else ""))
         sent = time.monotonic()
         # Starting a process is not a turn: the first clock starts when the
         # start-up time is over, or when the input is written if later.
@@ -245,9 +246,9 @@ class _ProcessSeat(Seat):
             if got is None:
                 return self._silent(first, allowed)
             line, arrival = got
-            move, error = self.session.read(line)
+            move, error = self.driver.read(line)
             if move is None and error is None:  # a line that is not an answer
-                reply = getattr(self.session, "reply", None)  # a question the protocol answers
+                reply = getattr(self.driver, "reply", None)  # a question the protocol answers
                 if reply is not None:
                     self._send(reply(line))
                 continue
@@ -275,7 +276,7 @@ class _ProcessSeat(Seat):
         return Answer(fault="timeout", detail=f"no answer within {shown}")
 
     def end(self, game: Any) -> None:
-        self._send(self.session.end(game))
+        self._send(self.driver.end(game))
 
     def report(self) -> dict:
         bot = self.bot

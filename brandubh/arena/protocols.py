@@ -1,10 +1,14 @@
 """The wire protocols the arena speaks to programs, found by name: each a
-package of this one with a ``host`` module (the arena's side of it: a
-``Session`` class, and ``RULES`` when the protocol cannot tell a program
-the rules).
+package of this one with a ``driver`` module, the arena's side of it: a
+``Driver`` class (one a program and a game), ``TITLE`` (its name in
+sentences), and ``RULES`` when the protocol cannot tell a program the rules.
 
->>> protocol_host('opentafl').__name__, PROTOCOLS
-('brandubh.opentafl.host', ('codingame', 'opentafl'))
+>>> driver_module('opentafl').__name__, PROTOCOLS
+('brandubh.opentafl.driver', ('codingame', 'opentafl'))
+>>> driver_module('telnet')
+Traceback (most recent call last):
+...
+brandubh.errors.BrandubhError: 'telnet' is not a wire protocol this package speaks (codingame, opentafl)
 """
 
 from __future__ import annotations
@@ -15,35 +19,36 @@ from typing import Any, Sequence
 
 from ..errors import BrandubhError, quote
 
-__all__ = ["PROTOCOLS", "protocol_host", "protocol_session", "rules_differ"]
+__all__ = ["PROTOCOLS", "driver_module", "new_driver", "rules_differ"]
 
 PROTOCOLS = ("codingame", "opentafl")
-"""The wire protocols: each a package of that name with a ``host`` module."""
+"""The wire protocols: each a package of that name with a ``driver`` module."""
 
 
-def protocol_host(name: str) -> Any:
+def driver_module(name: str) -> Any:
     """The arena's side of the wire protocol ``name``: the module
-    ``brandubh.<name>.host`` (each protocol is a package of its own)."""
+    ``brandubh.<name>.driver`` (each protocol is a package of its own)."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", str(name)):
         raise BrandubhError(f"{quote(name)} is not the name of a wire protocol")
     try:
-        module = importlib.import_module(f"brandubh.{name}.host")
+        module = importlib.import_module(f"brandubh.{name}.driver")
     except ImportError:
         module = None
-    if module is None or not hasattr(module, "Session"):
+    if module is None or not hasattr(module, "Driver"):
         raise BrandubhError(f"{quote(name)} is not a wire protocol this package speaks "
                             f"({', '.join(PROTOCOLS)})")
     return module
 
 
-def protocol_session(name: str, variant: Any, seat: str) -> Any:
-    """A ``Session`` of the wire protocol ``name`` (:func:`protocol_host`)."""
-    return protocol_host(name).Session(variant, seat)
+def new_driver(name: str, variant: Any, seat: str) -> Any:
+    """A ``Driver`` of the wire protocol ``name`` (:func:`driver_module`)
+    for one program in one game, at ``seat`` under ``variant``."""
+    return driver_module(name).Driver(variant, seat)
 
 
 def rules_differ(plays: Any, variant: Any, judged: Sequence[str] = ()) -> list[str]:
     """The rule fields in which ``variant`` differs from ``plays``, those
-    in ``judged`` (what the host alone judges) left out.
+    in ``judged`` (what the arena alone judges) left out.
 
     >>> rules_differ('codingame', 'codingame repeat=5', ('repeat',)), rules_differ('brandubh', 'modern')[:2]
     ([], ['throne_reentry', 'king_capture'])
