@@ -27,7 +27,7 @@ import warnings
 from types import FrameType
 from typing import Any, Callable, Mapping, Optional
 
-__all__ = ["REMOVED_IN", "warn", "moved_module", "renamed"]
+__all__ = ["REMOVED_IN", "message", "warn", "moved_module", "renamed"]
 
 REMOVED_IN = "0.3.0"
 """The release that drops every name this module keeps."""
@@ -49,10 +49,19 @@ def _outside(skip_module: str) -> int:
     return level
 
 
+def message(old: str, new: str) -> str:
+    """The sentence of every deprecation: ``old`` goes in :data:`REMOVED_IN`,
+    use ``new`` (tools/build-web says it of the web folder's old names too).
+
+    >>> message('engine.js', 'brandubh.js')
+    'engine.js is deprecated and goes in brandubh 0.3.0: use brandubh.js'
+    """
+    return f"{old} is deprecated and goes in brandubh {REMOVED_IN}: use {new}"
+
+
 def warn(old: str, new: str, skip_module: str = "") -> None:
-    """A DeprecationWarning: ``old`` goes in :data:`REMOVED_IN`, use ``new``."""
-    warnings.warn(f"{old} is deprecated and goes in brandubh {REMOVED_IN}: use {new}", DeprecationWarning,
-                  stacklevel=_outside(skip_module))
+    """A DeprecationWarning with :func:`message`."""
+    warnings.warn(message(old, new), DeprecationWarning, stacklevel=_outside(skip_module))
 
 
 def moved_module(old: str, new: str) -> None:
