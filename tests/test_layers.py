@@ -142,7 +142,7 @@ def test_only_the_core_touches_the_compiled_engine():
 @pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
                                   "brandubh.views.graph",
                                   "brandubh.views.text", "brandubh.views.svg", "brandubh.words",
-                                  "brandubh.otn", "brandubh.texts"])
+                                  "brandubh.otn", "brandubh.texts", "brandubh.deprecation"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled
     # engine and know nothing of the game or the players.
@@ -160,6 +160,18 @@ def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
                      if m.startswith(("brandubh.cli", "brandubh.serve", "brandubh.codingame",
                                       "brandubh.opentafl", "brandubh.arena", "brandubh.rl"))}
             assert above == set(), (name, above)
+
+
+def test_the_core_is_built_bottom_up():
+    # docs/architecture.md: the position at the bottom of core/, the
+    # record (Rules) at its top, over the concepts it uses.
+    core = {name for name in GRAPH if name.startswith("brandubh.core.")} - DEPRECATED
+    for bottom in ("brandubh.core.position", "brandubh.core.kernels", "brandubh.core.stopping",
+                   "brandubh.core.clock"):
+        assert GRAPH[bottom] & core == set(), bottom
+    assert {name for name in core if "brandubh.core.rules" in GRAPH[name]} == set()
+    assert GRAPH["brandubh.core.rules"] >= {"brandubh.core.outcomes", "brandubh.core.buffers",
+                                            "brandubh.core.playouts", "brandubh.core.search"}
 
 
 def test_protocols_are_found_by_name():
