@@ -140,12 +140,8 @@ class ProcessPlayer(Player):
             from ..variant import as_variant
 
             rules = as_variant(rules)
-        self.command = command
-        self.name = name
-        self.protocol = protocol
-        self.cwd = cwd
-        self.stderr_limit = stderr_limit
-        self.rules = rules
+        self.command, self.name, self.protocol, self.cwd = command, name, protocol, cwd
+        self.stderr_limit, self.rules = stderr_limit, rules
         self.told = getattr(driver, "RULES", None) is None
         self.judged: tuple = tuple(getattr(driver, "JUDGED_BY_THE_ARENA", ()))
 
