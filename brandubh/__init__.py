@@ -14,7 +14,7 @@ The names below load the compiled engine on first use, so that
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 __version__ = "0.1.0"
 
@@ -26,17 +26,21 @@ _LAZY = {
     "BrandubhError": "errors", "VariantError": "errors", "PositionError": "errors",
     "SquareError": "errors", "MoveError": "errors", "ArgumentError": "errors",
     "EngineError": "errors", "Stopped": "errors", "Stop": "core.stopping",
-    "Engine": "core.position", "MoveReport": "core.position", "Why": "core.position", "square": "core.position",
+    "Position": "core.position", "MoveReport": "core.position", "Why": "core.position", "square": "core.position",
     "square_name": "core.position", "move": "core.position", "move_from": "core.position", "move_to": "core.position",
     "move_text": "core.position", "parse_move": "core.position", "ATTACKERS": "core.position", "DEFENDERS": "core.position",
-    "Rules": "core.record", "Outcome": "core.record", "outcome_name": "core.record", "perft": "core.record",
-    "perft_stats": "core.record", "divide": "core.record", "PerftStats": "core.record", "PlayoutStats": "core.record",
+    "Rules": "core.rules", "Outcome": "core.outcomes", "outcome_name": "core.outcomes", "perft": "core.perft",
+    "perft_stats": "core.perft", "divide": "core.perft", "PerftStats": "core.perft", "PlayoutStats": "core.playouts",
     "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
     "Result": "game", "Refused": "game", "Replay": "game",
     "Bot": "bot", "SearchResult": "core.search",
 }
 
 __all__ = ["SETUP", "__version__", *_LAZY]
+
+# Old names kept one release (CHANGELOG.md), each use with a
+# DeprecationWarning (brandubh.deprecation): old -> "module:new name".
+_RENAMED = {"Engine": "brandubh.core.position:Position"}
 
 if TYPE_CHECKING:
     # The same names, for type checkers: with these a checker sees the real
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
     from .bot import Bot as Bot
     from .core.position import (
         ATTACKERS as ATTACKERS, DEFENDERS as DEFENDERS, Engine as Engine, MoveReport as MoveReport,
-        Why as Why, move as move, move_from as move_from, move_text as move_text,
+        Position as Position, Why as Why, move as move, move_from as move_from, move_text as move_text,
         move_to as move_to, parse_move as parse_move, square as square, square_name as square_name,
     )
     from .errors import (
@@ -58,24 +62,31 @@ if TYPE_CHECKING:
         Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
         Refused as Refused, Replay as Replay, Result as Result,
     )
-    from .core.record import (
-        Outcome as Outcome, PerftStats as PerftStats, PlayoutStats as PlayoutStats, Rules as Rules,
-        divide as divide, outcome_name as outcome_name, perft as perft, perft_stats as perft_stats,
-    )
+    from .core.outcomes import Outcome as Outcome, outcome_name as outcome_name
+    from .core.perft import PerftStats as PerftStats, divide as divide, perft as perft, perft_stats as perft_stats
+    from .core.playouts import PlayoutStats as PlayoutStats
+    from .core.rules import Rules as Rules
     from .core.search import SearchResult as SearchResult
     from .core.stopping import Stop as Stop
     from .variant import PRESETS as PRESETS, Variant as Variant
 
 
-def _lazy(package: str, table: Mapping[str, str], namespace: dict) -> Callable[[str], Any]:
+def _lazy(package: str, table: Mapping[str, str], namespace: dict,
+          old: Optional[Mapping[str, str]] = None) -> Callable[[str], Any]:
     """A package's module ``__getattr__`` for the names of ``table`` (name
     -> the package's module that defines it): it imports that module and
     keeps the value in the package's ``namespace``, so that the next look-up
-    does not come back to it. (brandubh.rl loads its names the same way.)"""
+    does not come back to it. (brandubh.rl loads its names the same way.)
+    The names of ``old`` are renamed ones, served with a warning
+    (:func:`brandubh.deprecation.renamed`)."""
 
     def load(name: str) -> Any:
         module = table.get(name)
         if module is None:
+            if old and name in old:
+                from .deprecation import renamed
+
+                return renamed(package, old)(name)
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(f".{module}", package), name)
         namespace[name] = value
@@ -84,7 +95,7 @@ def _lazy(package: str, table: Mapping[str, str], namespace: dict) -> Callable[[
     return load
 
 
-_load = _lazy(__name__, _LAZY, globals())
+_load = _lazy(__name__, _LAZY, globals(), _RENAMED)
 
 
 if not TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 
 from . import notation
 from .errors import ArgumentError, quote
-from .core.record import Rules
+from .core.rules import Rules
 from .core.search import check_limits, check_threads, features_off, salt_bytes, salt_seed
 from .core.weights import WeightsLike, as_weights
 

@@ -1,5 +1,7 @@
 """The exceptions the package raises. Each is a ValueError: the caller gave
-a value that is not what it should be."""
+a value that is not what it should be. With them, how a message quotes a
+value (:func:`quote`) and the check of a whole number in a range
+(:func:`check_whole`)."""
 
 from __future__ import annotations
 
@@ -67,3 +69,21 @@ def quote(value: object, limit: int = 40) -> str:
     """
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def check_whole(name: str, value: object, low: int, high: int) -> int:
+    """``value`` when it is a whole number from ``low`` to ``high``; an
+    :class:`ArgumentError` naming ``name`` when it is not.
+
+    >>> check_whole('games', 5, 0, 10)
+    5
+    >>> check_whole('games', True, 0, 10)
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: games must be a whole number, not True
+    """
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ArgumentError(f"{name} must be a whole number, not {quote(value)}")
+    if not low <= value <= high:
+        raise ArgumentError(f"{name} must be from {low} to {high}, not {value}")
+    return value

@@ -1,7 +1,7 @@
 """A whole game of brandubh, as a person or a program plays it.
 
 ``Game::Brandubh`` (the Perl distribution whose documentation this package
-follows) in Python, over :class:`brandubh.core.record.Rules`.
+follows) in Python, over :class:`brandubh.core.rules.Rules`.
 A :class:`Game` knows the two seats (``'p1'`` and ``'p2'``) and which side
 each has, whose move it is, which moves are legal and what each would do,
 why a move was refused, and when and how the game ended. It keeps a log the
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, 
 
 from . import notation, texts
 from .core.position import Why, move_text
-from .core.record import Rules, outcome_name
+from .core.rules import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
 from .core.weights import WeightsLike
 from .errors import ArgumentError, BrandubhError, quote
@@ -259,7 +259,7 @@ class Played(NamedTuple):
 class Result:
     """How a finished game ended.
 
-    ``how`` is one of the endings of :class:`brandubh.core.record.Outcome`
+    ``how`` is one of the endings of :class:`brandubh.core.outcomes.Outcome`
     (``'corner'``, ``'capture'``, ``'no_pieces'``, ``'repetition'``,
     ``'encircled'``, ``'no_move'``, ``'ply_cap'``, ``'quiet_cap'``) or one of
     the two things players do, ``'resign'`` and ``'agreed'``. ``winner`` is

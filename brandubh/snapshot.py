@@ -1,6 +1,6 @@
 """What a view shows of a board, read once: a :class:`Snapshot`.
 
-A position string, an :class:`~brandubh.Engine`, a :class:`~brandubh.Rules`
+A position string, a :class:`~brandubh.Position`, a :class:`~brandubh.Rules`
 and a :class:`~brandubh.Game` each give one (``thing.snapshot()``; for a
 string, :func:`of_position`), and everything that draws a board draws from
 it: the text diagram (:mod:`brandubh.views.text`), the SVG picture
@@ -108,13 +108,13 @@ def of_position(position: str, standing: Optional[str] = None, last: Optional[st
 
 def of(thing: Any, lastmove: LastMove = None) -> Snapshot:
     """The snapshot of a position string or of anything with a
-    ``snapshot()`` (an Engine, a Rules, a Game), with ``lastmove`` as
+    ``snapshot()`` (a Position, a Rules, a Game), with ``lastmove`` as
     :meth:`Snapshot.marked` takes it.
 
     >>> of(42)
     Traceback (most recent call last):
     ...
-    brandubh.errors.ArgumentError: a diagram is drawn of a position string, an Engine, a Rules or a Game, not int
+    brandubh.errors.ArgumentError: a diagram is drawn of a position string, a Position, a Rules or a Game, not int
     """
     if lastmove is True:
         raise ArgumentError("lastmove takes a move, None (the game's own) or False (none), not True")
@@ -124,6 +124,6 @@ def of(thing: Any, lastmove: LastMove = None) -> Snapshot:
         return of_position(thing).marked(lastmove)
     take = getattr(thing, "snapshot", None)
     if take is None:
-        raise ArgumentError("a diagram is drawn of a position string, an Engine, a Rules or a Game, "
+        raise ArgumentError("a diagram is drawn of a position string, a Position, a Rules or a Game, "
                             f"not {type(thing).__name__}")
     return take().marked(lastmove)

@@ -23,9 +23,9 @@
  * brandubh.core.position.c_constants), never a copy of it:
  *
  *   enum bd_why         -> brandubh.Why          (BD_WHY_OK -> Why.OK)
- *   enum bd_outcome     -> brandubh.core.record.Outcome (BD_ONGOING -> ONGOING,
+ *   enum bd_outcome     -> brandubh.core.outcomes.Outcome (BD_ONGOING -> ONGOING,
  *                          BD_BY_CORNER -> CORNER), outcome_name
- *   enum bd_play        -> brandubh.core.record.PLAY_OK, PLAY_OVER, PLAY_ILLEGAL
+ *   enum bd_play        -> brandubh.core.rules.PLAY_OK, PLAY_OVER, PLAY_ILLEGAL
  *   enum bd_off         -> brandubh.core.search.FEATURES (BD_OFF_TT -> "tt")
  *   enum bd_side, bd_piece -> brandubh.core.position.SIDES, PIECES
  *   enum bd_escape, bd_king_capture, bd_end -> the numbers of the variant's

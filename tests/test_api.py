@@ -1,4 +1,4 @@
-"""The Python layer of the engine issue: Variant, Engine, Rules, the move
+"""The Python layer of the engine issue: Variant, Position, Rules, the move
 helpers, perft's arguments, and the command line."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import brandubh
-from brandubh import (BrandubhError, Engine, MoveError, Outcome, PositionError, Rules, SquareError,
+from brandubh import (BrandubhError, MoveError, Outcome, Position, PositionError, Rules, SquareError,
                       Variant, VariantError, Why, move, move_text, outcome_name, parse_move, square)
 from brandubh.variant import as_variant
 
@@ -98,10 +98,10 @@ def test_square_and_move_helpers():
             parse_move(bad)
 
 
-# -- Engine ------------------------------------------------------------------------
+# -- Position ----------------------------------------------------------------------
 
 def test_engine_plays_any_slide_and_reports():
-    e = Engine("7/7/7/3k3/7/7/a6 d")
+    e = Position("7/7/7/3k3/7/7/a6 d")
     assert e.side == "defenders" and e.at("d4") == "king" and e.count("king") == 1
     r = e.do_move("d4d1")
     assert r.king_moved and not r.ends and e.side == "attackers"
@@ -117,10 +117,10 @@ def test_engine_plays_any_slide_and_reports():
 
 def test_engine_refuses_two_kings_and_bad_text():
     with pytest.raises(PositionError, match="more than one king"):
-        Engine("k6/7/7/3k3/7/7/a6 d")
+        Position("k6/7/7/3k3/7/7/a6 d")
     for bad in ("", "7/7/7/7/7/7/7", "8/7/7/7/7/7/7 a", "7/7/7/7/7/7/7 x", 5):
         with pytest.raises(PositionError):
-            Engine(bad)
+            Position(bad)
 
 
 # -- Rules -------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from brandubh.arena import EnginePlayer, Event, run_event
+from brandubh.arena import BotPlayer, Event, run_event
 from brandubh.arena.openings import random_openings
 from brandubh.cli import main
 from brandubh.errors import ClusterError
@@ -48,7 +48,7 @@ def ray():
 
 
 def event(players=None, games=8):
-    players = players or [EnginePlayer.from_text(A, "A"), EnginePlayer.from_text(B, "B")]
+    players = players or [BotPlayer.from_text(A, "A"), BotPlayer.from_text(B, "B")]
     return Event(players, games=games, variant="brandubh", jobs=2,
                  openings=random_openings((games + 1) // 2, 3, seed=5, variant="brandubh", distinct=True))
 
@@ -81,7 +81,7 @@ def test_a_worker_killed_mid_game_costs_only_that_game(ray, tmp_path):
     from brandubh.arena.cluster import RayExecutor
 
     marker = str(tmp_path / "killed")
-    dying = [DyingPlayer(A, "A", game=2, at=3, marker=marker), EnginePlayer.from_text(B, "B")]
+    dying = [DyingPlayer(A, "A", game=2, at=3, marker=marker), BotPlayer.from_text(B, "B")]
     with RayExecutor("auto") as pool:
         result = run_event(event(dying), executor=pool)
     assert os.path.exists(marker), "no worker was killed"

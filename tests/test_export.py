@@ -21,7 +21,7 @@ from conftest import CC, ROOT, scale
 
 from brandubh.codingame import export
 from brandubh.codingame.turns import SETUP, game_inputs, turn_input
-from brandubh.core.record import Rules
+from brandubh.core.rules import Rules
 
 pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
 

@@ -54,8 +54,8 @@ import brandubh
 import reference as ref
 from brandubh import (
     BrandubhError,
-    Engine,
     Game,
+    Position,
     Refusal,
     RefusalCode,
     Refused,
@@ -396,14 +396,14 @@ def t_rules_variant(text: str) -> None:
 def t_engine(text: str) -> None:
     expected = ref_position(text)
     try:
-        e = Engine(text)
+        e = Position(text)
     except Exception as exc:
         expect(exc, PositionError, text=text)
         assert expected is None
     else:
         assert expected is not None and e.to_string() == expected
     try:
-        e = Engine.from_string(SETUP, variant=text)
+        e = Position.from_string(SETUP, variant=text)
     except Exception as exc:
         expect(exc, VariantError, text=text)
     else:
@@ -633,11 +633,11 @@ def t_game_search_salt(text: str) -> None:
 
 
 RULES = [Rules(), Rules("7/7/7/3k3/7/7/a6 d", "codingame")]
-ENGINES = [Engine(), Engine("7/7/2aa3/3ka2/3a3/7/7 a", "modern")]
+ENGINES = [Position(), Position("7/7/2aa3/3ka2/3a3/7/7 a", "modern")]
 
 
 def t_rules_methods(text: str) -> None:
-    """The methods of Rules and Engine that read a move, a square or a piece."""
+    """The methods of Rules and Position that read a move, a square or a piece."""
     stored = notation.move_parse(text)
     fr = notation.square_parse(text)
     for r in RULES:
@@ -971,7 +971,7 @@ TARGETS: dict[str, Target] = {
     "Variant.named": Target(t_variant_named, tuple(PRESETS)),
     "Rules(position=)": Target(t_rules_position, tuple(POSITIONS)),
     "Rules(variant=)": Target(t_rules_variant, tuple(VARIANTS)),
-    "Engine(position=, variant=)": Target(t_engine, tuple(POSITIONS + VARIANTS)),
+    "Position(position=, variant=)": Target(t_engine, tuple(POSITIONS + VARIANTS)),
     "parse_move": Target(t_parse_move, tuple(MOVES)),
     "square": Target(t_square, tuple(SQUARES)),
     "notation.*": Target(t_notation, tuple(MOVES + SQUARES + POSITIONS + GAME_TEXTS)),
@@ -981,7 +981,7 @@ TARGETS: dict[str, Target] = {
     "Game.from_text": Target(t_game_from_text, GAME_SEEDS),
     "Game.at": Target(t_game_at, tuple(SQUARES)),
     "Game.search(salt=) and Bot(seed=)": Target(t_game_search_salt, ("me", "", "p1|x")),
-    "Rules/Engine move, square, piece": Target(
+    "Rules/Position move, square, piece": Target(
         t_rules_methods, tuple(MOVES + SQUARES + ["attacker", "king", "defender"])),
     "perft/divide": Target(t_perft, tuple(POSITIONS + VARIANTS)),
     "weights and features": Target(t_weights, ("ring", "attacker", "tt", "qsearch")),
@@ -1248,7 +1248,7 @@ _LONG_CALLS_ECHO = {
     "Variant.named": lambda: Variant.named(LONG),
     "Game.from_text (the variant line)": lambda: Game.from_text(f"variant {LONG}\nmoves\n"),
     "Rules(position=)": lambda: Rules(LONG),
-    "Engine(position=)": lambda: Engine(LONG),
+    "Position(position=)": lambda: Position(LONG),
     "parse_move": lambda: brandubh.parse_move(LONG),
     "square": lambda: brandubh.square(LONG),
     "Game(attackers=)": lambda: Game(LONG),

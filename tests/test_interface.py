@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import variant
-from brandubh.core import position as engine, record as rules, search
+from brandubh.core import outcomes, position as engine, rules, search
 from brandubh.rl import encoding
 from brandubh._engine import ffi, lib
 
@@ -175,7 +175,7 @@ def test_the_header_stands_alone(tmp_path):
 # is named here or in USED_BY_NAME.
 MIRRORED = {
     "bd_why": lambda: {f"BD_WHY_{m.name}": m.value for m in engine.Why},
-    "bd_outcome": lambda: {("BD_" if m.name == "ONGOING" else "BD_BY_") + m.name: m.value for m in rules.Outcome},
+    "bd_outcome": lambda: {("BD_" if m.name == "ONGOING" else "BD_BY_") + m.name: m.value for m in outcomes.Outcome},
     "bd_off": lambda: {f"BD_OFF_{name.upper()}": bit for name, bit in search.FEATURES.items()},
     "bd_side": lambda: {f"BD_{name.upper()}": i for i, name in enumerate(engine.SIDES)},
     "bd_piece": lambda: {f"BD_{(name or 'empty').upper()}": i for i, name in enumerate(engine.PIECES)},
@@ -238,14 +238,14 @@ def test_constants_used_by_name_are_used():
     names = [name for tag in USED_BY_NAME for name in enums[tag]] + list(header_defines())
     unused = [name for name in names if f"lib.{name}" not in source and name not in C_ONLY]
     assert not unused, f"constants of engine.h the package does not use: {unused}"
-    assert lib.BD_OUTCOMES == len(rules.Outcome) == len(rules.OUTCOME_NAMES)
+    assert lib.BD_OUTCOMES == len(outcomes.Outcome) == len(outcomes.OUTCOME_NAMES)
 
 
 def test_python_names_and_values_are_the_documented_ones():
     # At least these, with these values: a constant added in C adds to them.
     assert {(w.name, w.value) for w in engine.Why} >= {("OK", 0), ("OFF_BOARD", 1), ("NO_PIECE", 2),
                                                        ("GAME_OVER", 9)}
-    assert rules.OUTCOME_NAMES[:9] == ("ongoing", "corner", "capture", "no_pieces", "repetition", "encircled",
+    assert outcomes.OUTCOME_NAMES[:9] == ("ongoing", "corner", "capture", "no_pieces", "repetition", "encircled",
                                        "no_move", "ply_cap", "quiet_cap")
     assert (rules.PLAY_OK, rules.PLAY_OVER, rules.PLAY_ILLEGAL) == (0, 1, 2)
     assert search.FEATURES.items() >= {"tt": 1, "killers": 2, "history": 4, "pvs": 8, "threats": 16,

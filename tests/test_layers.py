@@ -9,6 +9,7 @@ left out (it never runs), every other one counts, wherever it stands."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,7 @@ def _cycle() -> list[str]:
 def test_the_graph_is_read():
     # The reader finds what it should: a module that certainly imports
     # another, at the top and inside a function.
-    assert "brandubh.core.record" in GRAPH["brandubh.game"]
+    assert "brandubh.core.rules" in GRAPH["brandubh.game"]
     assert "brandubh.views.text" in GRAPH["brandubh.game"]  # in __str__
     assert "brandubh.cli.play" in GRAPH["brandubh.cli"]
 
@@ -152,7 +153,7 @@ def test_only_the_core_touches_the_compiled_engine():
 @pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
                                   "brandubh.views.graph",
                                   "brandubh.views.text", "brandubh.views.svg", "brandubh.words",
-                                  "brandubh.otn", "brandubh.texts"])
+                                  "brandubh.otn", "brandubh.texts", "brandubh.deprecation"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled
     # engine and know nothing of the game or the players.
@@ -172,13 +173,25 @@ def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
             assert above == set(), (name, above)
 
 
+def test_the_core_is_built_bottom_up():
+    # docs/architecture.md: the position at the bottom of core/, the
+    # record (Rules) at its top, over the concepts it uses.
+    core = {name for name in GRAPH if name.startswith("brandubh.core.")} - DEPRECATED
+    for bottom in ("brandubh.core.position", "brandubh.core.kernels", "brandubh.core.stopping",
+                   "brandubh.core.clock"):
+        assert GRAPH[bottom] & core == set(), bottom
+    assert {name for name in core if "brandubh.core.rules" in GRAPH[name]} == set()
+    assert GRAPH["brandubh.core.rules"] >= {"brandubh.core.outcomes", "brandubh.core.buffers",
+                                            "brandubh.core.playouts", "brandubh.core.search"}
+
+
 def test_protocols_are_found_by_name():
-    # The arena finds a wire protocol's host module by the protocol's name:
-    # every name it lists is a package with a host module.
-    from brandubh.arena.process import PROTOCOLS
+    # The arena finds a wire protocol's driver module by the protocol's name:
+    # every name it lists is a package with a driver module.
+    from brandubh.arena.protocols import PROTOCOLS
 
     for name in PROTOCOLS:
-        assert f"brandubh.{name}.host" in MODULES
+        assert f"brandubh.{name}.driver" in MODULES
 
 
 def test_every_clock_share_comes_from_the_time_manager():
@@ -221,3 +234,33 @@ def test_the_game_reads_every_game_text_through_the_one_reader():
         assert "brandubh.texts" in _reach(user), user
     assert "brandubh.otn" in GRAPH["brandubh.texts"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
     assert "brandubh.game" in GRAPH["brandubh.records"] and "brandubh.records" not in _reach("brandubh.game")
+
+
+# Modules kept only at an old path for a release (brandubh/deprecation.py):
+# each calls moved_module at its top.
+DEPRECATED = {name for name, path in MODULES.items() if "moved_module(__name__" in path.read_text(encoding="utf-8")}
+
+
+def test_nothing_uses_a_module_kept_only_for_its_old_path():
+    # The package and its tests import the new homes; the old paths are for
+    # users' code (tests/test_renamed.py holds them).
+    assert "brandubh.core.record" in DEPRECATED, "the reader should find the deprecated modules"
+    users = {name: GRAPH[name] & DEPRECATED for name in GRAPH if GRAPH[name] & DEPRECATED and name not in DEPRECATED}
+    assert users == {}
+    tests = Path(__file__).resolve().parent
+    for path in sorted(tests.rglob("*.py")):
+        if path.name == "test_renamed.py":
+            continue
+        used = {t for t in _imports(f"tests.{path.stem}", path) if t in DEPRECATED}
+        assert used == set(), (path.name, used)
+
+
+def test_one_reader_of_the_process_table():
+    # Other processes are read from /proc by brandubh.arena.reaping alone
+    # (process_info, process_table, process_file, marked): the package's
+    # and the tests' other code asks it. (A process's own /proc/self is its
+    # own business.)
+    reading = re.compile(r"""listdir\(["']/proc["']\)|/proc/\{""")  # the list of processes, or one of them
+    readers = [path for path in sorted([*PACKAGE.rglob("*.py"), *Path(__file__).resolve().parent.rglob("*.py")])
+               if reading.search(path.read_text(encoding="utf-8")) and path.name != "test_layers.py"]
+    assert readers == [PACKAGE / "arena" / "reaping.py"]

@@ -323,7 +323,7 @@ def test_classical_reproduces_its_bench():
 
 
 def test_eval_setting_travels():
-    from brandubh.arena.engine import parse_setting
+    from brandubh.arena.bot_player import parse_setting
     from brandubh.errors import ArgumentError
 
     assert parse_setting("budget=2000,eval=learned") == {"budget": 2000, "weights": {"eval": "learned"}}

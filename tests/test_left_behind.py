@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from brandubh.arena.reaping import process_file, process_table
+
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 BOT = ROOT / "tests" / "bots" / "escape_bot.py"
@@ -29,18 +31,11 @@ def left(mark: str) -> list[int]:
     """Live processes whose command line holds ``mark``, but not the bot's
     own nor the match's (they hold it too, as an argument)."""
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state != "Z" and any(mark.encode() in a for a in argv) and not any(BOT.name.encode() in a for a in argv):
-            found.append(int(entry))
+    for pid, info in process_table().items():
+        argv = (process_file(pid, "cmdline") or b"").split(b"\0")
+        if (pid != os.getpid() and info.state != "Z" and any(mark.encode() in a for a in argv)
+                and not any(BOT.name.encode() in a for a in argv)):
+            found.append(pid)
     return found
 
 

@@ -282,12 +282,12 @@ def test_an_aborted_run_stops_engine_games_between_moves():
     of slow engine games stopped after a moment ends within a move or two."""
     import threading
 
-    from brandubh.arena import EnginePlayer, Event, run_event
+    from brandubh.arena import BotPlayer, Event, run_event
 
     abort = threading.Event()
     threading.Timer(0.5, abort.set).start()
     t0 = time.monotonic()
-    event = Event([EnginePlayer.from_text("budget=4000000"), EnginePlayer.from_text("budget=4000000")],
+    event = Event([BotPlayer.from_text("budget=4000000"), BotPlayer.from_text("budget=4000000")],
                   games=2, variant="brandubh", jobs=2)
     result = run_event(event, abort=abort)
     assert result.interrupted and all(g.reason == "aborted" for g in result.games)

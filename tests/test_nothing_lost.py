@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from brandubh import Bot, Engine, Game, Rules
+from brandubh import Bot, Game, Position, Rules
 from brandubh.codingame.turns import turn_input
 from brandubh.errors import ArgumentError, MoveError
 from brandubh.notation import SETUP
-from brandubh.opentafl.engine import OpenTaflEngine
+from brandubh.opentafl.bot import OpenTaflEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -145,7 +145,7 @@ def test_wrong_arguments_are_the_packages_errors():
     with pytest.raises(ArgumentError):
         Rules().search(time_ms=float("inf"))
     with pytest.raises(MoveError):
-        Engine().preview("d4d4")
+        Position().preview("d4d4")
     assert Rules().preview("d4d4") is None
 
 
@@ -590,16 +590,16 @@ def test_a_program_said_to_play_the_events_rules_plays_them():
 
 
 def test_an_event_refuses_a_program_that_plays_other_rules():
-    from brandubh.arena import EnginePlayer, Event
-    from brandubh.arena.process import ProcessPlayer
+    from brandubh.arena import BotPlayer, Event
+    from brandubh.arena.process_player import ProcessPlayer
     from brandubh.errors import BrandubhError
 
     with pytest.raises(BrandubhError, match="CodinGame protocol"):
-        Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="brandubh")
+        Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="brandubh")
     # What only the referee counts (repetitions, the ply cap) a program never needs to know.
-    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
-    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
-    Event([EnginePlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
+    Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT)], variant="codingame repeat=1000 ply_cap=300")
+    Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT, rules="brandubh")], variant="brandubh")
+    Event([BotPlayer({"budget": 10}), ProcessPlayer(CG_BOT, protocol="opentafl")], variant="brandubh")
 
 
 def test_serve_open_without_a_browser_says_where_to_go(tmp_path):

@@ -1,6 +1,6 @@
 """OpenTafl: its notation (brandubh.opentafl.notation), the engine inside OpenTafl
-(``brandubh opentafl``, brandubh.opentafl.engine) and OpenTafl engines inside the
-arena (brandubh.opentafl.host).
+(``brandubh opentafl``, brandubh.opentafl.bot) and OpenTafl engines inside the
+arena (brandubh.opentafl.driver).
 
 A scripted host stands in for OpenTafl: it keeps its own game under
 brandubh.Rules with a variant written out by hand, plays the other side at
@@ -31,19 +31,19 @@ import time
 import pytest
 
 from brandubh import SETUP, Variant
-from brandubh.arena import EnginePlayer, Event, Limits, ProcessPlayer, play_game, run_event
+from brandubh.arena import BotPlayer, Event, Limits, ProcessPlayer, play_game, run_event
 from brandubh.arena.command import parse_player
 from brandubh.arena.loop import GameSpec
 from brandubh.arena.openings import Opening
-from brandubh.opentafl.host import Session
+from brandubh.opentafl.driver import Driver
 from brandubh.cli import main
 from brandubh.core.position import move_text
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
-from brandubh.opentafl.engine import Clock, OpenTaflEngine, serve, write_ini
+from brandubh.opentafl.bot import Clock, OpenTaflEngine, serve, write_ini
 from brandubh.opentafl.notation import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
                           read_move, read_position_record, simple_move)
-from brandubh.core.record import Rules, outcome_name
+from brandubh.core.rules import Rules, outcome_name
 from conftest import SLOW, scale
 from test_referee import assert_no_process_left
 
@@ -634,14 +634,14 @@ def test_write_ini_refuses_what_opentafl_cannot_pass(tmp_path, capsys):
         write_ini(str(tmp_path / "file"), ["--level", ""])
 
 
-# -- the arena's host ----------------------------------------------------------------------
+# -- the arena's driver --------------------------------------------------------------------
 
 
 def test_the_session_tells_the_game_as_opentafl_would():
     from brandubh import Game
 
     game = Game("p1", variant="opentafl")
-    s = Session(game.variant, "p2")  # the defenders
+    s = Driver(game.variant, "p2")  # the defenders
     game.play("d2c2")
     assert s.start(game) == "rules " + RulesRecord.of("opentafl", SETUP).text + "\n"
     assert s.turn(game, "d2c2") == ("opponent-move d2-c2 /3t3/2t4/3T3/ttTKTtt/3T3/3t3/3t3/\n"
@@ -739,7 +739,7 @@ def test_the_engine_against_a_crashing_and_a_hanging_opentafl_engine(tmp_path):
 def test_a_game_ends_with_finish_and_goodbye_and_its_last_move_unconfirmed(tmp_path):
     log = tmp_path / "bot.log"
     bot = ProcessPlayer(f"{OTEP_BOT} --seed 5 --log {shlex.quote(str(log))}", name="O", protocol="opentafl")
-    me = EnginePlayer.from_text("budget=300", name="E")
+    me = BotPlayer.from_text("budget=300", name="E")
     game = play_game(GameSpec(0, (bot, me), "p1", variant="opentafl"))
     check_games([game], "opentafl")
     told = log.read_text().splitlines()
@@ -762,7 +762,7 @@ def test_a_game_ends_with_finish_and_goodbye_and_its_last_move_unconfirmed(tmp_p
 def test_opentafl_engines_play_each_other_and_the_engine_player():
     players = [ProcessPlayer(f"{ENGINE} --budget 2000", protocol="opentafl"),
                ProcessPlayer(f"{OTEP_BOT} --seed 3", protocol="opentafl"),
-               EnginePlayer.from_text("budget=1000")]
+               BotPlayer.from_text("budget=1000")]
     result = run_event(Event(players, games=6, variant="opentafl", jobs=2))
     assert len(result.games) == 18
     check_games(result.games, "opentafl")
@@ -791,7 +791,7 @@ def test_under_a_clock_the_engine_thinks_within_its_share(tmp_path):
     # The engine says on standard error (--verbose) how long each move was
     # given: never more than the share of the clock it was sent.
     player = ProcessPlayer(f"{ENGINE} --level 6 --verbose", name="O", protocol="opentafl")
-    me = EnginePlayer.from_text("budget=2000", name="E")
+    me = BotPlayer.from_text("budget=2000", name="E")
     limits = Limits(first_ms=2000, turn_ms=200, startup_ms=10_000, lenient=True, hang_ms=30_000)
     games = [play_game(GameSpec(i, (player, me), "p1" if i % 2 == 0 else "p2", variant="opentafl",
                                 limits=limits)) for i in range(2)]

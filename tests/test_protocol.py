@@ -33,7 +33,7 @@ from brandubh.codingame.turns import (
     turn_input,
     turn_lines,
 )
-from brandubh.core.record import Rules
+from brandubh.core.rules import Rules
 
 HAS_SEARCH = hasattr(Rules, "search")
 # The bot processes run from this directory, not from the repository's root:

@@ -31,13 +31,14 @@ from brandubh.cli import referee as referee_command
 import brandubh.arena.stats as stats
 import reference as ref
 from brandubh import SETUP
+from brandubh.arena.reaping import process_table
 from brandubh.errors import BrandubhError
 from brandubh.notation import game_parse
 from brandubh.codingame.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
 
 # The referee ends a bot by its POSIX process group.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
-from brandubh.core.record import Rules, outcome_name
+from brandubh.core.rules import Rules, outcome_name
 from conftest import running
 from test_protocol import KNOWN_MOVES, KNOWN_TURNS
 
@@ -71,18 +72,7 @@ def config(a, b, **kw):
 
 def group_members(pgid):
     """Live processes in a process group, by scanning /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            found.append(int(entry))
-    return found
+    return [pid for pid, info in process_table().items() if info.state != "Z" and info.group == pgid]
 
 
 def gone_soon(check, seconds=10.0):
@@ -415,9 +405,9 @@ def test_stderr_is_kept_and_bounded():
     assert kept.startswith("Traceback") and kept.endswith("on purpose on turn 2\n")
     assert "bytes left out" in kept and len(kept) < 64 + 40
     assert game.stderr["A"] == ""
-    from brandubh.arena.process import _CappedLog
+    from brandubh.arena.pipes import CappedLog
 
-    log = _CappedLog(10)
+    log = CappedLog(10)
     for chunk in (b"abcdefgh", b"ijklmnop", b"qrst"):
         log.add(chunk)
     assert log.text() == "abcde\n[... 10 bytes left out ...]\npqrst"

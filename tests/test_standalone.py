@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import brandubh
-from brandubh.core.record import Outcome
+from brandubh.core.outcomes import Outcome
 from brandubh.variant import ENDS, ESCAPES, KING_CAPTURES, PRESETS, Variant
 
 ROOT = Path(__file__).resolve().parent.parent

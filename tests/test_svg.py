@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from brandubh import Engine, Game, Rules
+from brandubh import Game, Position, Rules
 from brandubh.errors import ArgumentError, BrandubhError, MoveError, SquareError
 from brandubh.views.svg import board
 
@@ -78,7 +78,7 @@ def test_the_set_up_has_its_thirteen_pieces_where_they_stand():
     assert drawn_pieces(board(Game())) == SETUP_PIECES
     assert drawn_pieces(board("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a")) == SETUP_PIECES
     assert drawn_pieces(board(Rules())) == SETUP_PIECES
-    assert drawn_pieces(board(Engine())) == SETUP_PIECES
+    assert drawn_pieces(board(Position())) == SETUP_PIECES
 
 
 def test_a_position_of_four_pieces():

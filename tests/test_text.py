@@ -1,4 +1,4 @@
-"""The text diagrams (brandubh.views.text, str() of Game, Rules and Engine)
+"""The text diagrams (brandubh.views.text, str() of Game, Rules and Position)
 against diagrams written out by hand."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from brandubh import Engine, Game, Rules
+from brandubh import Game, Position, Rules
 from brandubh.errors import ArgumentError, BrandubhError, MoveError, PositionError
 from brandubh.views.text import diagram
 
@@ -93,15 +93,15 @@ def test_str_of_a_new_game_is_the_ascii_set_up():
 
 def test_str_of_rules_and_engine():
     assert str(Rules()) == SETUP_ASCII + "\nattackers to move; ply 0"
-    assert str(Engine()) == SETUP_ASCII + "\nattackers to move"
+    assert str(Position()) == SETUP_ASCII + "\nattackers to move"
     assert diagram("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a") == SETUP_ASCII + "\nattackers to move"
 
 
 def test_repr_stays_what_it_was():
     assert repr(Game()).startswith("<Game active ply=0 attackers=p1 variant='brandubh' position=")
     assert repr(Rules()).startswith("<Rules '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a' ply=0")
-    assert repr(Engine()) == "Engine('3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a', 'brandubh')"
-    assert Engine().to_string() == "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
+    assert repr(Position()) == "Position('3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a', 'brandubh')"
+    assert Position().to_string() == "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
 
 
 def test_unicode_set_up():

@@ -229,14 +229,14 @@ def test_bad_threads_are_refused(bad):
 
 @pytest.mark.parametrize("text", ["threads=0", "threads=65", "time_ms=0"])
 def test_bad_engine_settings_are_refused(text):
-    from brandubh.arena.engine import EnginePlayer
+    from brandubh.arena.bot_player import BotPlayer
 
     with pytest.raises(ArgumentError):
-        EnginePlayer.from_text(text)
+        BotPlayer.from_text(text)
 
 
 def test_the_engine_setting_takes_a_clock_and_threads():
-    from brandubh.arena.engine import make_bot, parse_setting
+    from brandubh.arena.bot_player import make_bot, parse_setting
     from brandubh.core.search import MAX_BUDGET
 
     bot = make_bot(parse_setting("time_ms=100,threads=2"), "x")

@@ -85,10 +85,13 @@ def test_type_checking_imports_match_the_lazy_table():
 
     tree = ast.parse(Path(brandubh.__file__).read_text(encoding="utf-8"))
     imports = _type_checking_imports(tree)
-    lazy = dict(brandubh._LAZY)
+    # A renamed name (kept one release) is seen by type checkers too, from
+    # the module of its new name, but is not in __all__.
+    old = {name: new.partition(":")[0].removeprefix("brandubh.") for name, new in brandubh._RENAMED.items()}
+    lazy = {**brandubh._LAZY, **old}
     assert {n: m for n, m in imports.items() if lazy.get(n) != m} == {}, "imported for type checkers, not lazy"
     assert {n: m for n, m in lazy.items() if imports.get(n) != m} == {}, "lazy, not imported for type checkers"
-    assert sorted(brandubh.__all__) == sorted(["SETUP", "__version__", *lazy])
+    assert sorted(brandubh.__all__) == sorted(["SETUP", "__version__", *brandubh._LAZY])
 
 
 def test_every_lazy_name_loads_from_its_module():
@@ -194,6 +197,6 @@ def test_mypy_strict_accepts_correct_use_and_sees_real_types(strict):
     revealed = [line for line in out.splitlines() if "Revealed type" in line]
     assert len(revealed) == 3, strict["all"]
     assert "-> brandubh.game.Game" in revealed[0], out
-    assert "-> brandubh.core.record.Rules" in revealed[1], out
+    assert "-> brandubh.core.rules.Rules" in revealed[1], out
     assert '"def (m: builtins.int) -> builtins.str"' in revealed[2] or '"def (m: int) -> str"' in revealed[2], out
     assert not any('"Any"' in line for line in revealed), out

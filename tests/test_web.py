@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from brandubh.cli.bench import POSITIONS, run_bench
-from brandubh.core.record import perft_stats
+from brandubh.core.perft import perft_stats
 from brandubh.notation import SETUP
 from brandubh.variant import PRESETS
 
@@ -59,7 +59,7 @@ def node(site: Path, *args: str):
 
 def test_the_build_has_what_the_page_loads(site):
     names = {p.name for p in site.iterdir()}
-    assert {"index.html", "brandubh.wasm", "brandubh-wasm.js", "brandubh-data.js", "engine.js",
+    assert {"index.html", "brandubh.wasm", "brandubh-wasm.js", "brandubh-data.js", "brandubh.js",
             "backend.js", "worker.js", "brandubh-worker.js"} <= names
     # One import, the search's stop (web/stop_wasm.h): nothing else the
     # browser or Node must supply.
@@ -134,7 +134,7 @@ def test_bench_signature_and_moves_are_the_native_engines(site):
 def test_the_js_module_plays_and_undoes(site):
     script = r"""
 const fs = require("fs");
-const { BrandubhEngine } = require(process.argv[1] + "/engine.js");
+const { BrandubhEngine } = require(process.argv[1] + "/brandubh.js");
 const data = require(process.argv[1] + "/brandubh-data.js");
 const e = BrandubhEngine.loadSync(fs.readFileSync(process.argv[1] + "/brandubh.wasm"), data);
 const g = e.game("brandubh");
@@ -154,7 +154,7 @@ console.log(JSON.stringify(out));
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     from brandubh.core.position import move_text
-    from brandubh.core.record import Rules
+    from brandubh.core.rules import Rules
 
     rules = Rules(SETUP, PRESETS["brandubh"])
     assert out["start"] == SETUP
@@ -166,6 +166,25 @@ console.log(JSON.stringify(out));
     assert out["undone"] is True and out["back"] == SETUP and out["undoAgain"] is False
     native = Rules(SETUP, PRESETS["brandubh"]).search(budget=3000, seed=1)
     assert out["search"] == [move_text(native.move), True, True]
+
+
+def test_the_old_name_of_the_module_works_for_a_release_and_says_so(site):
+    # engine.js was the module's name before 0.2.0: the folder keeps it, the
+    # same module after a warning on the console; the page loads only
+    # brandubh.js.
+    script = r"""
+const fs = require("fs");
+const { BrandubhEngine } = require(process.argv[1] + "/engine.js");
+const data = require(process.argv[1] + "/brandubh-data.js");
+const e = BrandubhEngine.loadSync(fs.readFileSync(process.argv[1] + "/brandubh.wasm"), data);
+console.log(JSON.stringify(e.perft("brandubh", e.setup, 2).leaves));
+"""
+    done = subprocess.run([NODE, "-e", script, str(site)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == perft_stats(2).leaves
+    assert done.stderr.strip() == "engine.js is deprecated and goes in brandubh 0.3.0: use brandubh.js"
+    html = (site / "index.html").read_text()
+    assert 'src="brandubh.js"' in html and "engine.js" not in html
 
 
 def _python_state(answer: dict, ply=None) -> dict:

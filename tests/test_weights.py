@@ -10,7 +10,7 @@ import os
 import pytest
 
 from brandubh import Bot, Rules
-from brandubh.arena.engine import parse_setting
+from brandubh.arena.bot_player import parse_setting
 from brandubh.cli import main
 from brandubh.errors import ArgumentError, WeightsError
 from brandubh.core.weights import as_weights, load_weights, save_weights

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from brandubh.arena import EnginePlayer, Event, GameSpec, ProcessExecutor, ProcessPlayer, run_event
+from brandubh.arena import BotPlayer, Event, GameSpec, ProcessExecutor, ProcessPlayer, run_event
 from brandubh.arena.openings import random_openings
-from brandubh.arena.process import marked
+from brandubh.arena.reaping import marked, process_table
 from brandubh.arena.workers import WORKER_MARK
 from brandubh.cli import main
 
@@ -50,7 +50,7 @@ SLEEPER = bot("sleep_bot.py", "--at", "1", "--seconds", "60", "--child")
 
 
 def event(players=None, games=8, jobs=2, **kw):
-    players = players or [EnginePlayer.from_text(A, "A"), EnginePlayer.from_text(B, "B")]
+    players = players or [BotPlayer.from_text(A, "A"), BotPlayer.from_text(B, "B")]
     return Event(players, games=games, variant="brandubh", jobs=jobs,
                  openings=random_openings((games + 1) // 2, 3, seed=5, variant="brandubh", distinct=True),
                  **kw)
@@ -77,16 +77,7 @@ def gone_soon(pids, seconds=10.0):
 
 def descendants(root):
     """Every live process under ``root`` (by parent ids in /proc)."""
-    parent = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parent[int(entry)] = int(fields[1])
+    parent = {pid: info.parent for pid, info in process_table().items() if info.state != "Z"}
     out, frontier = set(), {root}
     while frontier:
         frontier = {p for p, pp in parent.items() if pp in frontier} - out
@@ -121,7 +112,7 @@ def test_the_command_gives_the_same_records_and_table_with_one_job_and_two(capsy
 
 def test_a_worker_killed_mid_game_costs_only_that_game(tmp_path):
     marker = str(tmp_path / "killed")
-    dying = [DyingPlayer(A, "A", game=2, at=3, marker=marker), EnginePlayer.from_text(B, "B")]
+    dying = [DyingPlayer(A, "A", game=2, at=3, marker=marker), BotPlayer.from_text(B, "B")]
     with ProcessExecutor(2) as pool:
         first = set(pool.pids)
         result = run_event(event(dying), executor=pool)
@@ -151,7 +142,7 @@ def test_a_worker_killed_from_outside_takes_its_programs_with_it():
         assert back == [(spec, None)] and pool.replayed == 1  # to be played again
         assert gone_soon(programs), "a killed worker's programs live on"
         # The slot gets a new worker, which plays the next game to its end.
-        quick = GameSpec(1, (EnginePlayer.from_text("budget=100", "A"), EnginePlayer.from_text("budget=50", "B")))
+        quick = GameSpec(1, (BotPlayer.from_text("budget=100", "A"), BotPlayer.from_text("budget=50", "B")))
         pool.submit(quick)
         back = []
         while not back and time.monotonic() < deadline:
@@ -189,7 +180,7 @@ def test_an_abort_stops_the_games_in_the_workers_and_leaves_nothing():
 def test_an_exception_in_the_run_leaves_no_process():
     # Game 1 (A against B) ends soon, while game 2 (A against the sleeper)
     # has its programs running in the other worker.
-    players = [EnginePlayer.from_text("budget=200", "A"), EnginePlayer.from_text("budget=100", "B"),
+    players = [BotPlayer.from_text("budget=200", "A"), BotPlayer.from_text("budget=100", "B"),
                ProcessPlayer(SLEEPER, "C")]
 
     seen = []
@@ -285,8 +276,8 @@ def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path):
     than losing every game."""
     script = tmp_path / "script.py"
     script.write_text(
-        "from brandubh.arena import EnginePlayer, Event, ProcessExecutor, run_event\n"
-        "event = Event([EnginePlayer.from_text('budget=100'), EnginePlayer.from_text('budget=50')], games=4)\n"
+        "from brandubh.arena import BotPlayer, Event, ProcessExecutor, run_event\n"
+        "event = Event([BotPlayer.from_text('budget=100'), BotPlayer.from_text('budget=50')], games=4)\n"
         "with ProcessExecutor(2) as pool:\n"
         "    run_event(event, executor=pool)\n", encoding="utf-8")
     run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,

@@ -20,7 +20,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { BrandubhEngine } = require("./engine.js");
+const { BrandubhEngine } = require("./brandubh.js");
 const data = require("./brandubh-data.js");
 
 const engine = BrandubhEngine.loadSync(fs.readFileSync(path.join(__dirname, "brandubh.wasm")), data);
@@ -86,7 +86,7 @@ if (what === "perft") {
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const source = `
     const { parentPort, workerData } = require("worker_threads");
-    const { BrandubhEngine } = require(workerData.dir + "/engine.js");
+    const { BrandubhEngine } = require(workerData.dir + "/brandubh.js");
     const data = require(workerData.dir + "/brandubh-data.js");
     const engine = BrandubhEngine.loadSync(require("fs").readFileSync(workerData.dir + "/brandubh.wasm"), data);
     const game = engine.game("brandubh");

@@ -1,5 +1,5 @@
 /* Where the fields of engine.h's structs lie in WebAssembly's memory, for
- * the JavaScript over the engine (web/engine.js), so that no offset is
+ * the JavaScript over the engine (web/brandubh.js), so that no offset is
  * written twice: the script reads them here once, when it loads.
  *
  * bdw_layout writes BDW_LAYOUT numbers into out, in the order below: the

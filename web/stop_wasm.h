@@ -1,4 +1,4 @@
-/* The WebAssembly engine's stop (web/engine.js), put before every source of
+/* The WebAssembly engine's stop (web/brandubh.js), put before every source of
  * that build alone (tools/build-web: -include web/stop_wasm.h).
  *
  * The engine's own stop flag (bd_search_limits.stop) lives in its memory,

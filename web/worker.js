@@ -1,5 +1,5 @@
 /* The static page's searches, in a Web Worker (web/backend.js starts it
- * from a Blob of web/engine.js and this file, so that it runs from a page
+ * from a Blob of web/brandubh.js and this file, so that it runs from a page
  * opened from the disk too): the page never waits on the engine, and a
  * search is stopped by raising the flag it shares with the page, or, where
  * the page can share no memory, by ending the Worker.

@@ -28,10 +28,10 @@ an address (``HOST:6379``, ``ray://HOST:10001``). See docs/cluster.md.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from ..errors import ClusterError, quote
-from .executor import Executor
+from .executor import HandleExecutor
 from .loop import GameRecord, GameSpec, play_game, unplayed
 
 __all__ = ["RayExecutor", "connect_args", "import_ray", "MAX_LOSSES"]
@@ -68,7 +68,7 @@ def _play(spec: GameSpec) -> GameRecord:
     return play_game(spec)
 
 
-class RayExecutor(Executor):
+class RayExecutor(HandleExecutor):
     """Games as Ray tasks, one CPU each, ``slots`` out at once (``jobs``,
     or every CPU the cluster has). Joins the cluster at ``address`` (see
     :func:`connect_args`) unless this process is connected already, and
@@ -96,31 +96,18 @@ class RayExecutor(Executor):
         self.slots = cpus if jobs is None else max(1, min(int(jobs), cpus))
         self.address = address
         self._task = ray.remote(num_cpus=1, max_retries=0)(_play)
-        self._out: dict[Any, GameSpec] = {}
+        super().__init__()
         self._losses: dict[int, int] = {}
         self.replayed = 0
 
     def submit(self, spec: GameSpec) -> None:
         self._out[self._task.remote(spec)] = spec
 
-    @property
-    def running(self) -> int:
-        return len(self._out)
-
-    def finished(self, timeout: float) -> list[tuple[GameSpec, Optional[GameRecord]]]:
-        if not self._out:
-            return []
-        ray = self._ray
-        refs = list(self._out)
-        ready, _ = ray.wait(refs, num_returns=1, timeout=timeout)
-        if ready:
-            ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
-        done = []
-        for ref in ready:
-            spec = self._out.pop(ref)
-            done.append((spec, self._take(ref, spec)))
-        done.sort(key=lambda pair: pair[0].index)
-        return done
+    def _done(self, handles: list, timeout: float) -> Iterable:
+        ready, _ = self._ray.wait(handles, num_returns=1, timeout=timeout)
+        if ready:  # and every other done by now
+            ready, _ = self._ray.wait(handles, num_returns=len(handles), timeout=0)
+        return ready
 
     def _take(self, ref: Any, spec: GameSpec) -> Optional[GameRecord]:
         """The game's record; None when its worker was lost (to be played

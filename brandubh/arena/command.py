@@ -26,13 +26,13 @@ from ..errors import ArgumentError, BrandubhError, quote
 from ..files import WholeFile, check_writable, write_whole
 from .stats import Progress, parse_sprt
 from ..variant import as_variant
-from .engine import EnginePlayer
+from .bot_player import BotPlayer
 from .event import Event, default_jobs, run_event
 from .executor import Executor
 from .loop import GameRecord
 from .openings import Opening, load_openings, random_openings
 from .player import Limits, Player
-from .process import DEFAULT_STDERR_LIMIT, ProcessPlayer
+from .process_player import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
 from .workers import ProcessExecutor, local_executor
 
@@ -69,7 +69,7 @@ def parse_player(text: str, name: str = "") -> Player:
             raise BrandubhError("cmd= names no command")
         return ProcessPlayer(command, name=name, protocol=options.get("protocol", "codingame"),
                              rules=options.get("rules"))
-    return EnginePlayer.from_text(text, name)
+    return BotPlayer.from_text(text, name)
 
 
 def _sprt_arg(text: str) -> tuple[float, float]:

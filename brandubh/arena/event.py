@@ -10,9 +10,9 @@ on), in worker processes (what the command line's ``--jobs N`` uses), or
 as Ray tasks on a cluster (:mod:`brandubh.arena.executor`), and reported
 as they finish.
 
->>> from brandubh.arena import EnginePlayer
->>> e = Event([EnginePlayer.from_text('budget=200'), EnginePlayer.from_text('budget=100'),
-...            EnginePlayer.from_text('budget=50')], games=2)
+>>> from brandubh.arena import BotPlayer
+>>> e = Event([BotPlayer.from_text('budget=200'), BotPlayer.from_text('budget=100'),
+...            BotPlayer.from_text('budget=50')], games=2)
 >>> [p.name for p in e.players], e.pairings(), len(e.specs())
 (['A', 'B', 'C'], [(0, 1), (0, 2), (1, 2)], 6)
 """
@@ -239,7 +239,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
             pool.close()
         sys.setswitchinterval(old_interval)
         # What programs of this process's games left behind, once none plays.
-        from .process import sweep_orphans
+        from .reaping import sweep_orphans
 
         sweep_orphans()
     if abort.is_set():

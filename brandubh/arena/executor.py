@@ -14,9 +14,9 @@ An executor may also give a game back unplayed (the machine that had it was
 lost): the run then plays it again, and no game is counted twice, since a
 game's record is taken once, from the one call that finished it.
 
->>> from brandubh.arena import EnginePlayer, GameSpec
->>> spec = GameSpec(0, (EnginePlayer.from_text('budget=100', name='A'),
-...                     EnginePlayer.from_text('budget=50', name='B')))
+>>> from brandubh.arena import BotPlayer, GameSpec
+>>> spec = GameSpec(0, (BotPlayer.from_text('budget=100', name='A'),
+...                     BotPlayer.from_text('budget=50', name='B')))
 >>> with ThreadExecutor(2) as pool:
 ...     pool.submit(spec)
 ...     [(s.index, r.counted) for s, r in pool.finished(timeout=60)]
@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import abc
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Optional
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import Any, Iterable, Optional
 
 from .loop import GameRecord, GameSpec, play_game
-from .process import Registry
+from .reaping import Registry
 
-__all__ = ["Executor", "ThreadExecutor"]
+__all__ = ["Executor", "HandleExecutor", "ThreadExecutor"]
 
 
 class Executor(abc.ABC):
@@ -89,7 +89,37 @@ class Executor(abc.ABC):
         self.close()
 
 
-class ThreadExecutor(Executor):
+class HandleExecutor(Executor):
+    """An executor that keeps each game out by a handle of its own (a
+    future, a Ray reference): a subclass says which handles are done
+    (:meth:`_done`) and what each gave (:meth:`_take`)."""
+
+    def __init__(self) -> None:
+        self._out: dict[Any, GameSpec] = {}
+
+    @property
+    def running(self) -> int:
+        return len(self._out)
+
+    def finished(self, timeout: float) -> list[tuple[GameSpec, Optional[GameRecord]]]:
+        if not self._out:
+            return []
+        # In the order they were started, so that two done at once are
+        # reported alike on every run.
+        ordered = sorted(self._done(list(self._out), timeout), key=lambda handle: self._out[handle].index)
+        return [(spec, self._take(handle, spec)) for handle in ordered for spec in (self._out.pop(handle),)]
+
+    @abc.abstractmethod
+    def _done(self, handles: list, timeout: float) -> Iterable:
+        """The handles of games done, waiting up to ``timeout`` seconds for
+        the first."""
+
+    @abc.abstractmethod
+    def _take(self, handle: Any, spec: GameSpec) -> Optional[GameRecord]:
+        """The record of a game done; None for one to be played again."""
+
+
+class ThreadExecutor(HandleExecutor):
     """Games in threads of this process, ``slots`` at once: an engine
     searches with the interpreter's lock released, and a program is waited
     on (but the game loop's own Python holds the lock, so fast games gain
@@ -103,23 +133,16 @@ class ThreadExecutor(Executor):
         self.abort = abort if abort is not None else threading.Event()
         self.registry = Registry()
         self._pool = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="brandubh-arena")
-        self._out: dict[Future, GameSpec] = {}
+        super().__init__()
 
     def submit(self, spec: GameSpec) -> None:
         self._out[self._pool.submit(play_game, spec, self.abort, self.registry)] = spec
 
-    @property
-    def running(self) -> int:
-        return len(self._out)
+    def _done(self, handles: list, timeout: float) -> Iterable:
+        return wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)[0]
 
-    def finished(self, timeout: float) -> list[tuple[GameSpec, Optional[GameRecord]]]:
-        if not self._out:
-            return []
-        done, _ = wait(list(self._out), timeout=timeout, return_when=FIRST_COMPLETED)
-        # In the order they were started, so that two done at once are
-        # reported alike on every run.
-        ordered = sorted(done, key=lambda fut: self._out[fut].index)
-        return [(self._out.pop(fut), fut.result()) for fut in ordered]
+    def _take(self, handle: Any, spec: GameSpec) -> Optional[GameRecord]:
+        return handle.result()
 
     def stop(self) -> None:
         self.abort.set()

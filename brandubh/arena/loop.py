@@ -7,9 +7,9 @@ played here, over a :class:`~brandubh.Game`: the game holds the seats
 fault ends it by :meth:`Game.forfeit <brandubh.Game.forfeit>`, an ending of
 its own in the game's text.
 
->>> from brandubh.arena import EnginePlayer
->>> a = EnginePlayer.from_text('budget=300', name='A')
->>> b = EnginePlayer.from_text('budget=100', name='B')
+>>> from brandubh.arena import BotPlayer
+>>> a = BotPlayer.from_text('budget=300', name='A')
+>>> b = BotPlayer.from_text('budget=100', name='B')
 >>> record = play_game(GameSpec(0, (a, b), 'p1', variant='codingame'))
 >>> record.attackers, record.counted, record.reason in ('corner', 'capture', 'repetition',
 ...     'encircled', 'no_move', 'ply_cap', 'no_pieces')

@@ -143,7 +143,7 @@ def random_openings(count: int, plies: int, seed: int = 1, variant: VariantLike 
     (True, [4, 4, 4])
     """
     from ..core.position import move_text
-    from ..core.record import Rules
+    from ..core.rules import Rules
 
     v = as_variant(variant)
     rng = random.Random(f"brandubh openings {seed}")

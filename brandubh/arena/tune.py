@@ -290,12 +290,12 @@ class SpsaTuner:
     # -- one step ------------------------------------------------------------------
 
     def _event(self, k: int, plus: dict, minus: dict) -> Any:
-        from . import EnginePlayer, Event
+        from . import BotPlayer, Event
         from .openings import random_openings
 
         cfg = self.config
         # The classical evaluation, whatever the default: its weights are what is tuned.
-        players = [EnginePlayer({"budget": cfg.budget, "weights": {**w, "eval": 0}}, name=name,
+        players = [BotPlayer({"budget": cfg.budget, "weights": {**w, "eval": 0}}, name=name,
                                 text=f"budget={cfg.budget}," + ",".join(f"{n}={v}" for n, v in w.items()))
                    for name, w in (("plus", plus), ("minus", minus))]
         openings = random_openings(cfg.pairs, cfg.random_plies, cfg.seed * 1_000_003 + k, cfg.variant,

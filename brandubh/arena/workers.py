@@ -31,13 +31,16 @@ What it promises:
   killed (Linux: found through /proc). A worker whose run went away (the
   command killed) sees its pipe close, kills its programs and leaves.
 
->>> from brandubh.arena import EnginePlayer, GameSpec
->>> spec = GameSpec(0, (EnginePlayer.from_text('budget=100', name='A'),
-...                     EnginePlayer.from_text('budget=50', name='B')))
->>> with ProcessExecutor(1) as pool:
-...     pool.submit(spec)
-...     [(s.index, r.counted) for s, r in pool.finished(timeout=60)]
-[(0, True)]
+A game played in a worker is the game a thread of this process plays:
+
+>>> from brandubh.arena import BotPlayer, GameSpec, ThreadExecutor
+>>> players = (BotPlayer.from_text('budget=100', name='A'), BotPlayer.from_text('budget=50', name='B'))
+>>> def moves(executor):
+...     with executor as pool:
+...         pool.submit(GameSpec(0, players))
+...         return [record.moves for _spec, record in pool.finished(timeout=60)]
+>>> moves(ProcessExecutor(1)) == moves(ThreadExecutor(1)) != []
+True
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from ..errors import ArgumentError, BrandubhError, quote
 from .cluster import MAX_LOSSES
 from .executor import Executor
 from .loop import GameRecord, GameSpec, game_text, play_game, unplayed
-from .process import Registry, marked, own_process
+from .reaping import Registry, marked, own_process
 
 __all__ = ["ProcessExecutor", "WorkerError", "local_executor", "MAX_LOSSES", "WORKER_MARK", "STOP_GRACE"]
 

@@ -93,7 +93,7 @@ def _run(parser: argparse.ArgumentParser, given: list, own: bool) -> int:
     if own and args.command in ("match", "referee", "tune"):
         # The command's own process (not a caller's, which may start
         # children of its own): what its programs leave behind is its to end.
-        from ..arena.process import own_process
+        from ..arena.reaping import own_process
 
         own_process()
     try:

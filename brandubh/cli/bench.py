@@ -20,7 +20,7 @@ from typing import Any
 from ..argtypes import whole
 from ..core import kernels
 from ..core.position import move_text
-from ..core.record import Rules
+from ..core.rules import Rules
 from ..core.search import MAX_THREADS
 from ..notation import SETUP
 from ..variant import PRESETS

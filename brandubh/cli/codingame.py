@@ -105,7 +105,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the bot on standard input and output with the parsed arguments."""
-    from ..core.record import Rules
+    from ..core.rules import Rules
     from ..variant import as_variant
 
     from ..bot import LEVELS

@@ -7,7 +7,7 @@ played by its one game loop, and reported by its one report.
     brandubh match "level=2" "level=1" "budget=5000"          # a round robin
     brandubh match "level=4" "cmd=./my_bot" "cmd=python3 other.py" --gauntlet
 
-A player is an engine setting (:mod:`brandubh.arena.engine`: ``level``,
+A player is an engine setting (:mod:`brandubh.arena.bot_player`: ``level``,
 ``budget``, ``depth``, a weight, ``off=``) or a program, ``cmd=COMMAND``,
 speaking the CodinGame protocol. An engine is held by its node budget, so
 its games are the same on every run; programs have no clock unless
@@ -23,7 +23,7 @@ import argparse
 from typing import Optional, TextIO
 
 from ..arena.command import add_event_arguments, parse_player, play_from_args
-from ..arena.engine import make_bot, parse_setting
+from ..arena.bot_player import make_bot, parse_setting
 from ..arena.event import player_names
 
 __all__ = ["parse_setting", "make_bot", "register", "run"]

@@ -1,5 +1,5 @@
 """``brandubh opentafl``: the engine for OpenTafl on standard input and
-output (:mod:`brandubh.opentafl.engine`), and ``--write-ini`` to install it.
+output (:mod:`brandubh.opentafl.bot`), and ``--write-ini`` to install it.
 ``python -m brandubh.opentafl`` is the same command.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from ..argtypes import real, whole
 from ..core.search import MAX_THREADS
-from ..opentafl.engine import MARGIN_MS, MAX_LEVEL, OpenTaflEngine, serve, write_ini
+from ..opentafl.bot import MARGIN_MS, MAX_LEVEL, OpenTaflEngine, serve, write_ini
 from ..variant import as_variant
 
 __all__ = ["register", "run"]

@@ -9,7 +9,8 @@ from typing import Any, Callable, Iterator, Optional, TextIO, cast
 
 from ..core import kernels
 from ..core.position import move_text
-from ..core.record import PerftStats, Rules, divide, perft_stats
+from ..core.perft import PerftStats, divide, perft_stats
+from ..core.rules import Rules
 from ..notation import SETUP, move_split, position_cells, row_text, square_parse
 from ..variant import as_variant
 

@@ -10,7 +10,7 @@ import argparse
 from typing import Optional, TextIO
 
 from ..arena.command import add_event_arguments, play_from_args
-from ..arena.process import ProcessPlayer
+from ..arena.process_player import ProcessPlayer
 from ..codingame.referee import DEFAULT_FIRST_MS, DEFAULT_TURN_MS
 
 __all__ = ["register", "run"]

@@ -8,7 +8,7 @@
 - :mod:`~brandubh.codingame.export`: the same bot as one C file to submit
   (``brandubh codingame --export``; ``main.c`` its turn loop,
   ``tables_init.c`` the tables it computes at start-up);
-- :mod:`~brandubh.codingame.host`: the arena's side, sending turns to a
+- :mod:`~brandubh.codingame.driver`: the arena's side, sending turns to a
   program and reading its answers (``brandubh referee``, ``brandubh match``);
 - :mod:`~brandubh.codingame.referee`: two programs against each other, from
   Python.

@@ -118,7 +118,7 @@ def bot_chooser(level: int = MAX_LEVEL, seed: int = 1, verbose: Optional[TextIO]
     searches with ``Rules.search``, on ``threads`` threads), its budget
     capped each turn by the budget the time limit allows. BrandubhError
     when this build has no search."""
-    from ..core.record import Rules
+    from ..core.rules import Rules
 
     if not hasattr(Rules, "search"):
         raise BrandubhError("this build of brandubh has no search (Rules.search); "
@@ -203,8 +203,8 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
             stderr: Optional[TextIO], time_ms: Optional[float] = None) -> Optional[int]:
     """A legal move for the record, whatever happens; None when there is
     none at all."""
-    from ..core.position import Engine
-    from ..core.record import Rules
+    from ..core.position import Position
+    from ..core.rules import Rules
 
     if record is None:
         return None
@@ -214,7 +214,7 @@ def _answer(tracker: Tracker, record, choose: Chooser, budget: int,
         record = Rules(record.position, tracker.variant)
         tracker.record = record
     if record.is_over():
-        slides = Engine(record.position, tracker.variant).moves()
+        slides = Position(record.position, tracker.variant).moves()
         return slides[0] if slides else None
     legal = record.moves()
     try:

@@ -7,7 +7,7 @@ its one game loop, and reported by its one report.
 
 Each program is a command (split as a shell would), started once a game in
 a process group of its own and kept for the whole game
-(:mod:`brandubh.arena.process`). A program that crashes, answers late,
+(:mod:`brandubh.arena.process_player`). A program that crashes, answers late,
 answers something that is not a move, or plays an illegal move loses the
 game at once, an ending of its own in the game's text. Colours alternate:
 game 1 has the first program (``A``) attacking, game 2 the second (``B``),
@@ -36,7 +36,7 @@ from ..arena.event import Event, run_event
 from ..arena.loop import GameRecord, play_game as _play_spec
 from ..arena.openings import Opening, load_openings, parse_openings, random_openings
 from ..arena.player import Limits
-from ..arena.process import DEFAULT_STDERR_LIMIT, ProcessPlayer, check_command
+from ..arena.process_player import DEFAULT_STDERR_LIMIT, ProcessPlayer, check_command
 from ..arena.report import EventResult
 from ..errors import BrandubhError
 from ..variant import Variant, as_variant

@@ -49,7 +49,7 @@ from ..errors import BrandubhError, PositionError, quote
 from ..variant import VariantLike
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.record import Rules
+    from ..core.rules import Rules
 
 __all__ = [
     "NONE",
@@ -285,7 +285,7 @@ def game_inputs(moves: Iterable[Union[int, str]] = (), start: str = SETUP,
     ['1', 'd2c2']
     """
     from ..core.position import move_text, parse_move
-    from ..core.record import PLAY_OK, Rules
+    from ..core.rules import PLAY_OK, Rules
 
     if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
         raise ProtocolError(f"moves must be a list of moves, not {type(moves).__name__}")
@@ -343,10 +343,10 @@ class Tracker:
 
     def update(self, lines: Sequence[str]) -> Optional[Rules]:
         """Read one turn (nine lines, as read: line ends allowed) and return
-        the record to move from: a :class:`~brandubh.core.record.Rules` whose side
+        the record to move from: a :class:`~brandubh.core.rules.Rules` whose side
         to move is the bot's role, or None when nothing could be made of the
         turn. :attr:`notes` holds what went wrong this turn, if anything."""
-        from ..core.record import PLAY_OK, Rules
+        from ..core.rules import PLAY_OK, Rules
 
         self.notes = []
         self.turns += 1
@@ -447,7 +447,7 @@ class Tracker:
     # -- helpers ---------------------------------------------------------------
 
     def _start(self, position: str, note: Optional[str]) -> Optional[Rules]:
-        from ..core.record import Rules
+        from ..core.rules import Rules
 
         if note is not None:
             self._note(note)

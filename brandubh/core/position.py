@@ -5,14 +5,17 @@ are numbers ``from * 64 + to``; :func:`square`, :func:`move` and
 :func:`move_text` go between them and their names. Every method checks its
 arguments before the C engine sees them.
 
->>> e = Engine()
->>> len(e.moves())
+>>> p = Position()
+>>> len(p.moves())
 40
->>> report = e.do_move(move('d2', 'c2'))
->>> report.captures, e.side
+>>> report = p.do_move(move('d2', 'c2'))
+>>> report.captures, p.side
 ((), 'defenders')
->>> e.at('d4'), e.count('attacker')
+>>> p.at('d4'), p.count('attacker')
 ('king', 8)
+
+:class:`Position` was called ``Engine`` before 0.2.0: that name still
+works for one release, with a DeprecationWarning.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Type, TypeVar, Union
 from .. import notation
 from .._engine import ffi, lib
 from ..snapshot import Snapshot, of_position
+from ..deprecation import renamed
 from ..errors import ArgumentError, EngineError, MoveError, PositionError, SquareError, quote
 from ..variant import MAX_PLY_CAP, Variant, VariantLike, as_variant
 
@@ -352,12 +356,12 @@ def count_pieces(pos: Any, piece: str) -> int:
     return lib.bd_pos_count(pos, piece_index(piece))
 
 
-class Engine:
+class Position:
     """A position and the rule set it is played under. It plays any legal
     slide asked of it, even past the end of a game; :class:`~brandubh.Rules`
     is the class that knows when a game is over.
 
-    >>> Engine('7/7/7/3k3/7/7/a6 d').moves()[:2] == [move('d4', 'd1'), move('d4', 'd2')]
+    >>> Position('7/7/7/3k3/7/7/a6 d').moves()[:2] == [move('d4', 'd1'), move('d4', 'd2')]
     True
     """
 
@@ -368,12 +372,12 @@ class Engine:
         self._pos = c_position(position)
 
     @classmethod
-    def from_string(cls, position: str, variant: VariantLike = None) -> "Engine":
-        """The same as ``Engine(position, variant)``."""
+    def from_string(cls, position: str, variant: VariantLike = None) -> "Position":
+        """The same as ``Position(position, variant)``."""
         return cls(position, variant)
 
-    def copy(self) -> "Engine":
-        other = Engine.__new__(Engine)
+    def copy(self) -> "Position":
+        other = Position.__new__(Position)
         other._variant = self._variant
         other._pos = copy_position(self._pos)
         return other
@@ -387,7 +391,7 @@ class Engine:
         (:func:`brandubh.views.text.diagram`); :meth:`to_string` is the position
         string.
 
-        >>> print(str(Engine()).splitlines()[-1])
+        >>> print(str(Position()).splitlines()[-1])
         attackers to move
         """
         from ..views.text import diagram
@@ -400,7 +404,7 @@ class Engine:
         return of_position(self.to_string())
 
     def __repr__(self) -> str:
-        return f"Engine({self.to_string()!r}, {self._variant.as_string()!r})"
+        return f"Position({self.to_string()!r}, {self._variant.as_string()!r})"
 
     @property
     def variant(self) -> Variant:
@@ -429,10 +433,10 @@ class Engine:
         """The squares a legal move would empty, without playing it;
         MoveError when it is not one here (as :meth:`do_move`).
 
-        >>> e = Engine('7/7/2aa3/3ka2/3a3/7/7 a')
-        >>> [square_name(s) for s in e.preview('c5c4')]
+        >>> p = Position('7/7/2aa3/3ka2/3a3/7/7 a')
+        >>> [square_name(s) for s in p.preview('c5c4')]
         ['d4']
-        >>> e.preview('d4d4')
+        >>> p.preview('d4d4')
         Traceback (most recent call last):
         ...
         brandubh.errors.MoveError: d4d4 cannot be played here: not_yours
@@ -461,3 +465,9 @@ class Engine:
         """The Zobrist key of the position: 16 hex digits, the same on
         every machine for the same pieces and side to move."""
         return f"{lib.bd_pos_key(self._pos):016x}"
+
+
+if TYPE_CHECKING:
+    Engine = Position  # the name before 0.2.0
+else:
+    __getattr__ = renamed(__name__, {"Engine": "Position"})

@@ -1,4 +1,5 @@
-"""The search from Python: results, weights, and the bot's levels.
+"""The search from Python: its limits, its body (:func:`search_game`, what
+:meth:`brandubh.Rules.search` runs) and its results.
 
 The search itself is C (csrc/search.c): iterative deepening principal
 variation search with a transposition table, limited by a count of
@@ -17,13 +18,16 @@ the table: lazy SMP, docs/search.md) are not deterministic.
 from __future__ import annotations
 
 import hashlib
-from typing import NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
 
 from . import kernels, stopping
 from .._engine import ffi, lib
 from .position import c_constants
 from .weights import EVALS, WEIGHT_NAMES, c_weights, default_weights  # noqa: F401 - theirs, named here too
 from ..errors import ArgumentError, EngineError, quote
+
+if TYPE_CHECKING:
+    from .weights import WeightsLike
 
 MATE = lib.BD_MATE
 WIN = lib.BD_WIN
@@ -200,3 +204,55 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
         raise EngineError("out of memory for the search")
     pv = tuple(out.pv[i] for i in range(out.pv_length))
     return out.move, out.score, out.depth, out.nodes, bool(out.stopped), pv
+
+
+def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:
+    """The table's size (MiB) for a search under a clock, when the time
+    calls for a smaller one than the budget does; else None (the budget's).
+
+    Each search makes its table afresh, and the system gives its pages as
+    they are first touched: a 32 MiB table, what a search with no budget
+    gets, cost about 35 ms of page faults a search on this project's
+    machine, most of a 50 ms move, and two threads touching it at once were
+    slower than one (docs/search.md, "Threads"). Huge pages, where Linux
+    gives them (csrc/memory.c), make that a few milliseconds; elsewhere it
+    stands. So the table is sized for
+    the positions the time allows: 20 million a second, an entry for every
+    eight, as the budget's rule (from 1 to 32 MiB).
+
+    >>> timed_table_mb(100_000_000, 50), timed_table_mb(100_000_000, 400), timed_table_mb(20_000, 50)
+    (1, 8, None)
+    """
+    entries = 1024
+    while entries < (1 << 21) and entries * 8 <= budget:
+        entries *= 2
+    wanted = 20_000 * time_ms / 8 * 16  # bytes: the positions in the time, an entry for every eight
+    mb = 1
+    while mb < 32 and (mb * 2) << 20 <= wanted:
+        mb *= 2
+    return mb if (mb << 20) < entries * 16 else None
+
+
+def search_game(game_ptr: Any, budget: Optional[int], seed: int, depth: Optional[int], weights: "WeightsLike",
+                off: int = 0, time_ms: Optional[float] = None, stop: Any = None, hash_mb: Optional[int] = None,
+                threads: Optional[int] = None) -> Optional[SearchResult]:
+    """The body of :meth:`brandubh.Rules.search` for the engine's game
+    ``game_ptr`` (a ``bd_game *``, whose lock the caller holds): every
+    argument checked, the defaults filled in, one search; None when the
+    game is over."""
+    if budget is None:
+        budget = DEFAULT_BUDGET if time_ms is None else MAX_BUDGET
+    check_limits(budget, seed, depth)
+    if time_ms is not None or stop is not None or hash_mb is not None or threads is not None:
+        time_ms = stopping.check_time_ms(time_ms)
+        stopping.check_stop(stop)
+        check_hash_mb(hash_mb)
+        check_threads(threads)
+        if lib.bd_game_outcome(game_ptr) != lib.BD_ONGOING:
+            return None  # no copy, no worker, no wait
+    if hash_mb is None and time_ms is not None:
+        hash_mb = timed_table_mb(budget, time_ms)
+    raw = run_search(game_ptr, budget, seed, depth, c_weights(weights), off, time_ms, stop, hash_mb, threads)
+    if raw is None:
+        return None
+    return SearchResult(*raw)

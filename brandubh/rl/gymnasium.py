@@ -45,7 +45,7 @@ except ImportError as error:  # pragma: no cover - the rl extra is not installed
 from ..bot import LEVELS, Bot
 from ..core.position import SETUP, SIDES
 from ..errors import ArgumentError, MoveError, quote
-from ..core.record import PLAY_OK, Rules, outcome_name
+from ..core.rules import PLAY_OK, Rules, outcome_name
 from ..variant import VariantLike, as_variant
 from .encoding import ACTIONS, action_move, check_action
 from .vector import OBS_SHAPE, VectorEnv, observe

@@ -39,7 +39,7 @@ except ImportError as error:  # pragma: no cover - the rl extra is not installed
 
 from ..core.position import SETUP, SIDES
 from ..errors import ArgumentError, MoveError, quote
-from ..core.record import PLAY_OK, Rules, outcome_name
+from ..core.rules import PLAY_OK, Rules, outcome_name
 from ..variant import VariantLike, as_variant
 from .encoding import ACTIONS, action_move
 from .vector import OBS_SHAPE, observe

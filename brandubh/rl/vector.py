@@ -34,7 +34,7 @@ from ..core import kernels, stopping
 from .._engine import ffi, lib
 from ..core.position import SETUP, SIDES, c_position, c_variant, move_text, position_text
 from ..errors import ArgumentError, EngineError, MoveError, quote
-from ..core.record import Rules
+from ..core.rules import Rules
 from ..core.search import MAX_THREADS, c_weights, check_limits
 from ..variant import Variant, VariantLike, as_variant
 from .encoding import ACTIONS, PLANES, check_view

@@ -1,6 +1,6 @@
 """The board as an SVG picture.
 
-:func:`board` draws a position string, an :class:`~brandubh.Engine`, a
+:func:`board` draws a position string, a :class:`~brandubh.Position`, a
 :class:`~brandubh.Rules` or a :class:`~brandubh.Game` as one self-contained
 SVG document: no external file, font, style sheet or script, only shapes
 with their colours written on them (and the coordinates as text in the
@@ -146,7 +146,7 @@ def board(game_or_position: Any, *, lastmove: LastMove = None, arrows: Iterable[
           flipped: bool = False, coordinates: bool = True) -> str:
     """The board as an SVG document, a string.
 
-    ``game_or_position``: a position string, an :class:`~brandubh.Engine`,
+    ``game_or_position``: a position string, a :class:`~brandubh.Position`,
     a :class:`~brandubh.Rules` or a :class:`~brandubh.Game`.
     ``lastmove``: None for a game's own last move (none for a position
     string or an engine), False for none, or a move in either written form

@@ -1,6 +1,6 @@
 """The board as text: a diagram with coordinates, for a terminal or a log.
 
-:func:`diagram` draws a position string, an :class:`~brandubh.Engine`, a
+:func:`diagram` draws a position string, a :class:`~brandubh.Position`, a
 :class:`~brandubh.Rules` or a :class:`~brandubh.Game` as seven rows of seven
 squares, rank 7 at the top, with the files and ranks written round it, the
 throne and the corners marked, and a line below saying whose move it is and
@@ -115,7 +115,7 @@ def diagram(thing: Any, *, unicode: bool = False, lastmove: LastMove = None,
     sides, the squares, and a line saying how the game stands (whose move,
     the ply, the last move as shown; or how it ended).
 
-    ``thing``: a position string, an :class:`~brandubh.Engine`, a
+    ``thing``: a position string, a :class:`~brandubh.Position`, a
     :class:`~brandubh.Rules` or a :class:`~brandubh.Game`.
     ``unicode``: draw with the Unicode glyphs (see the module's table)
     instead of ASCII.

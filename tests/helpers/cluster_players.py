@@ -18,13 +18,13 @@ import os
 import signal
 from typing import Any
 
-from brandubh.arena import EnginePlayer
+from brandubh.arena import BotPlayer
 from brandubh.arena.player import Seat
 
 
-class DyingPlayer(EnginePlayer):
+class DyingPlayer(BotPlayer):
     def __init__(self, text: str, name: str, game: int, at: int, marker: str) -> None:
-        super().__init__(EnginePlayer.from_text(text).setting, text, name)
+        super().__init__(BotPlayer.from_text(text).setting, text, name)
         self.game, self.at, self.marker = game, at, marker
 
     def sit(self, table: Any, seat: str, game_index: int, variant: Any) -> Seat:
@@ -54,9 +54,9 @@ class _DyingSeat(Seat):
         return self.inner.answer(game, last, limits, first)
 
 
-class PidPlayer(EnginePlayer):
+class PidPlayer(BotPlayer):
     def __init__(self, text: str, name: str) -> None:
-        super().__init__(EnginePlayer.from_text(text).setting, text, name)
+        super().__init__(BotPlayer.from_text(text).setting, text, name)
 
     def sit(self, table: Any, seat: str, game_index: int, variant: Any) -> Seat:
         return _PidSeat(super().sit(table, seat, game_index, variant))

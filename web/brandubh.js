@@ -1,9 +1,10 @@
-/* The brandubh engine in JavaScript: csrc/ compiled to WebAssembly
- * (tools/build-web), and this module over it. A plain script, so that a
- * page opened from the disk (file://) loads it with a <script> tag, a Web
- * Worker runs it from a Blob, and Node takes it with require():
+/* brandubh in JavaScript: the engine, csrc/ compiled to WebAssembly
+ * (tools/build-web), and this module over it (what brandubh/core/ is to
+ * Python). A plain script, so that a page opened from the disk (file://)
+ * loads it with a <script> tag, a Web Worker runs it from a Blob, and Node
+ * takes it with require():
  *
- *   const { BrandubhEngine } = require("./engine.js");   // Node
+ *   const { BrandubhEngine } = require("./brandubh.js"); // Node
  *   const engine = await BrandubhEngine.load(wasmBytes, data);
  *   const game = engine.game("brandubh");               // the set-up
  *   game.moves();                 // [move numbers]; engine.moveText(m): "d1d3"
