@@ -93,20 +93,22 @@ def running(pid: int) -> bool:
 DRIVER_FLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread", "-O2", "-g")
 
 
-def engine_objects() -> list[Path]:
+def engine_objects(*extra: str) -> list[Path]:
     """The engine's C files compiled once for every driver of tests/c/, kept
     under build/c-drivers/ by a hash of the sources, the flags and the
     compiler. Compiling the whole engine was most of each driver's test (3
     to 7 s of its 0.1 to 9); now the first test to ask compiles it, in
     parallel, and a test worker asking at the same time waits on a lock and
-    takes the same objects."""
+    takes the same objects. ``extra`` flags (a ``-D`` of a check build) make
+    a build of their own, kept beside the plain one."""
     import fcntl  # POSIX; the drivers' tests need gcc, which Windows runs lack
     from concurrent.futures import ThreadPoolExecutor
 
     assert CC is not None
     csrc = ROOT / "csrc"
     sources = sorted(csrc.glob("*.c"))
-    digest = hashlib.sha256(" ".join(DRIVER_FLAGS).encode())
+    flags = (*DRIVER_FLAGS, *extra)
+    digest = hashlib.sha256(" ".join(flags).encode())
     digest.update(subprocess.run([CC, "--version"], capture_output=True, check=True).stdout)
     for path in sources + sorted(csrc.glob("*.h")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -122,25 +124,26 @@ def engine_objects() -> list[Path]:
         folder.mkdir()
 
         def one(source: Path) -> None:
-            subprocess.run([str(CC), *DRIVER_FLAGS, f"-I{csrc}", "-c", str(source),
+            subprocess.run([str(CC), *flags, f"-I{csrc}", "-c", str(source),
                             "-o", str(folder / (source.stem + ".o"))], check=True)
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             list(pool.map(one, sources))
-        (folder / "done").write_text("compiled\n")
-        for old in cache.iterdir():  # other sources' builds
-            if old.is_dir() and old != folder:
+        (folder / "done").write_text(" ".join(flags) + "\n")
+        for old in cache.iterdir():  # the same flags' builds of other sources
+            if old.is_dir() and old != folder and (old / "done").exists() and \
+                    (old / "done").read_text() == (folder / "done").read_text():
                 shutil.rmtree(old, ignore_errors=True)
     return objects
 
 
-def build_c_driver(name: str, directory: Path) -> Path:
-    """Compile tests/c/NAME.c (with DRIVER_FLAGS) and link it with the
-    engine's objects (:func:`engine_objects`) into DIRECTORY; return the
-    program's path."""
+def build_c_driver(name: str, directory: Path, *extra: str) -> Path:
+    """Compile tests/c/NAME.c (with DRIVER_FLAGS and ``extra``) and link it
+    with the engine's objects built with the same (:func:`engine_objects`)
+    into DIRECTORY; return the program's path."""
     exe = directory / name
-    subprocess.run([str(CC), *DRIVER_FLAGS, f"-I{ROOT / 'csrc'}", str(ROOT / "tests" / "c" / f"{name}.c"),
-                    *map(str, engine_objects()), "-o", str(exe)], check=True)
+    subprocess.run([str(CC), *DRIVER_FLAGS, *extra, f"-I{ROOT / 'csrc'}", str(ROOT / "tests" / "c" / f"{name}.c"),
+                    *map(str, engine_objects(*extra)), "-o", str(exe)], check=True)
     return exe
 
 

@@ -13,6 +13,7 @@ import doctest
 import importlib
 import pkgutil
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,11 @@ def test_main_modules_have_no_examples():
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     try:
-        module = importlib.import_module(name)
+        with warnings.catch_warnings():
+            # An old module path kept for a release says so on import;
+            # tests/test_renamed.py holds that it does.
+            warnings.filterwarnings("ignore", "the module brandubh.* is deprecated", DeprecationWarning)
+            module = importlib.import_module(name)
     except ImportError as error:
         if third_party(error):
             pytest.skip(f"{name} needs {error.name}, which is not installed")

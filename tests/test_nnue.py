@@ -101,7 +101,7 @@ def nnue_check(tmp_path_factory):
     """tests/c/nnue_check.c, built with the search's check of every score."""
     if CC is None:
         pytest.skip("needs a C compiler")
-    return build_c_driver("nnue_check", tmp_path_factory.mktemp("nnue"), "-O2", "-DBD_NNUE_CHECK")
+    return build_c_driver("nnue_check", tmp_path_factory.mktemp("nnue"), "-DBD_NNUE_CHECK")
 
 
 def test_house_rules_cover_what_the_net_reads():
