@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 
 from brandubh import Bot, Game
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.client import BotClient
-from brandubh.serve.host.http import HostServer
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store
+from brandubh.host.api import HostApi
+from brandubh.host.client import BotClient
+from brandubh.host.http import HostServer
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store
 
 PATIENCE = 60.0
 
@@ -420,7 +420,7 @@ def test_a_bot_whose_turn_it_was_when_the_server_stopped_moves_when_it_starts_ag
 def test_random_requests_raise_nothing_and_answer_no_server_error(hub):
     import random
 
-    from brandubh.serve.host.hub import ACTIONS
+    from brandubh.host.hub import ACTIONS
 
     rng = random.Random(7)
     api = HostApi(hub)

@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.http import HostServer
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store
+from brandubh.host.api import HostApi
+from brandubh.host.http import HostServer
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store
 
 PATIENCE = 60.0
 

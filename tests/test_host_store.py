@@ -26,10 +26,10 @@ from typing import Iterator, Optional
 
 import pytest
 
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.client import BotClient, HostError
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store, StoreError
+from brandubh.host.api import HostApi
+from brandubh.host.client import BotClient, HostError
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store, StoreError
 
 PATIENCE = 60.0
 

@@ -1,5 +1,5 @@
 """``brandubh host``: a server where two people, or a person and a bot,
-play brandubh over the network (:mod:`brandubh.serve.host`, docs/host.md)."""
+play brandubh over the network (:mod:`brandubh.host`, docs/host.md)."""
 
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
 
 def register(subparsers: Any) -> None:
     """Add the ``host`` command to the ``brandubh`` command's subparsers."""
-    from ..serve.host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT, PROXY_HEADERS
-    from ..serve.host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
+    from ..host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT, PROXY_HEADERS
+    from ..host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
 
     p = subparsers.add_parser(
         "host", help="two people, or a person and a bot, play over the network",
@@ -94,10 +94,10 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh host`` until Ctrl-C; the exit status."""
-    from ..serve.host.api import HostApi
-    from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer, Proxies
-    from ..serve.host.hub import Hub
-    from ..serve.host.store import Store
+    from ..host.api import HostApi
+    from ..host.http import MAX_STREAMS_PER_CLIENT, HostServer, Proxies
+    from ..host.hub import Hub
+    from ..host.store import Store
 
     stream = sys.stdout if out is None else out
     warning = host_warning(args.host)

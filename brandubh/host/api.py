@@ -46,7 +46,7 @@ import re
 from typing import Any, NamedTuple, Optional, Union
 from urllib.parse import urlsplit
 
-from ..api import PAGE_POLICY, Reply, RequestError, _fields
+from ..serve.api import PAGE_POLICY, Reply, RequestError, _fields
 from .clock import PRESETS as CLOCKS
 from .hub import ACTIONS, MAX_LEVEL, Follower, Hub
 
@@ -97,8 +97,8 @@ class HostApi:
             return Reply(200, "text/html; charset=utf-8", self.page(), (("Content-Security-Policy", PAGE_POLICY),))
         if path == "/api/host":
             self._only(method, "GET")
-            from .. import api as serve_api
-            from ...variant import PRESETS
+            from ..serve import api as serve_api
+            from ..variant import PRESETS
 
             return Reply.of({"presets": list(PRESETS), "clocks": ["untimed", *CLOCKS],
                              "levels": list(range(1, MAX_LEVEL + 1)), "actions": list(ACTIONS),
@@ -150,7 +150,7 @@ class HostApi:
             from importlib import resources
 
             page = resources.files("brandubh.serve").joinpath("page.html").read_text(encoding="utf-8")
-            here = resources.files("brandubh.serve.host")
+            here = resources.files("brandubh.host")
             style = here.joinpath("host.css").read_text(encoding="utf-8")
             script = here.joinpath("host.js").read_text(encoding="utf-8")
             body = re.search(r"<body[^>]*>", page)

@@ -1,4 +1,4 @@
-// brandubh host: the page's host mode. brandubh.serve.host.api adds this
+// brandubh host: the page's host mode. brandubh.host.api adds this
 // script after the page's own (and sets window.BRANDUBH_HOST first, so that
 // the page does not start a game against the engine). It reuses the page's
 // board, its marking of legal targets (mark, squareAt, state, selected),

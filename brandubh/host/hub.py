@@ -53,15 +53,15 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
-from ...errors import BrandubhError, quote
-from ... import notation
-from ..api import RequestError
+from ..errors import BrandubhError, quote
+from .. import notation
+from ..serve.api import RequestError
 from .clock import Clock, parse_clock
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
-    from ...bot import Bot
-    from ...game import Game
+    from ..bot import Bot
+    from ..game import Game
 
 __all__ = ["Hub", "HostGame", "Follower", "RecordError", "NotStored", "MAX_OPEN_PER_CLIENT", "MAX_LEVEL", "RATE",
            "BURST", "ACTIONS", "RETRY"]
@@ -209,7 +209,7 @@ class HostGame:
     def from_record(cls, game_id: str, record: Any) -> "HostGame":
         """The game a :meth:`record` kept; a :class:`RecordError` naming
         the first thing in it that is missing or wrong."""
-        from ...game import Game
+        from ..game import Game
 
         if not isinstance(record, dict):
             raise RecordError(f"its record is {quote(record)}, not a JSON object")
@@ -277,7 +277,7 @@ class HostGame:
     def state(self, now: Optional[float] = None) -> dict[str, Any]:
         """What anyone may see of the game (no token): the board, the
         clocks, the record, the legal moves of the side to move."""
-        from ...views.svg import board
+        from ..views.svg import board
 
         now = time.time() if now is None else now
         game = self.game
@@ -408,7 +408,7 @@ class Hub:
         link, a person or a program; ``'bot'``: the server's bot at
         ``level``). The maker's seat and its token, the invited seat's
         token, and the links."""
-        from ...game import Game
+        from ..game import Game
 
         side = fields.get("side", "attackers")
         if side == "random":
@@ -810,7 +810,7 @@ class Hub:
             if self._make_bot is not None:
                 bot = self._make_bot(level, seed)
             else:
-                from ...bot import Bot
+                from ..bot import Bot
 
                 bot = Bot(level, seed=seed)
             hg.bots[seat] = bot

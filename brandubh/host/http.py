@@ -32,9 +32,9 @@ import threading
 from typing import Any, Iterable, NamedTuple, Optional, TextIO, Union
 from urllib.parse import urlsplit
 
-from ...errors import ArgumentError, quote
-from ..http import Handler, Server
-from ..api import Reply
+from ..errors import ArgumentError, quote
+from ..serve.http import Handler, Server
+from ..serve.api import Reply
 from .api import HostApi, Stream
 
 __all__ = ["HostServer", "Proxies", "Seen", "KEEPALIVE", "MAX_STREAMS_PER_CLIENT", "HOST_CONNECTIONS",
