@@ -63,7 +63,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ArgumentError, BrandubhError, quote
 from .. import notation
-from ..session import HINT_BUDGET, Said, Session, analyse
+from ..session import HINT_BUDGET, Said, Session, analyse, table_state
 
 if TYPE_CHECKING:
     from ..bot import Bot
@@ -156,7 +156,8 @@ class Table:
     """One game at the server: the :class:`~brandubh.Game`, and the
     :class:`~brandubh.session.Session` of the person playing it against the
     engine (None for a saved game opened to look at). ``lock`` makes each
-    request on it one step, the engine's thinking included.
+    request on it one step, the engine's thinking included; ``said`` is
+    what the last request said (the session's, for a game in play).
 
     >>> from brandubh import Bot, Game
     >>> table = Table('0123456789ab', Game(), 'defenders', Bot(1))
@@ -167,13 +168,28 @@ class Table:
     def __init__(self, table_id: str, game: "Game", you: Optional[str], bot: Optional["Bot"],
                  label: str = "") -> None:
         self.id = table_id
-        self.game = game
+        self._game = game
         self.session = Session(game, bot, you, hint_budget=ANALYSIS_BUDGET) if you is not None and bot else None
         self.label = label
-        self.said = ""
+        self._said = ""
         self.review: Optional[tuple[Any, dict]] = None  # the last review: (its game text and budget, its fields)
         self.lock = self.session.lock if self.session is not None else threading.RLock()
         self.used = time.monotonic()
+
+    @property
+    def game(self) -> "Game":
+        return self.session.game if self.session is not None else self._game
+
+    @property
+    def said(self) -> str:
+        return self.session.said if self.session is not None else self._said
+
+    @said.setter
+    def said(self, text: str) -> None:
+        if self.session is not None:
+            self.session.said = text
+        else:
+            self._said = text
 
     @property
     def you(self) -> Optional[str]:
@@ -441,52 +457,26 @@ class Api:
 
     # -- what a game looks like ------------------------------------------------------
 
-    @staticmethod
-    def _at(table: Table, ply: Optional[int]) -> "Game":
-        if ply is None:
-            return table.game
+    def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
+        """What the page shows of a game (at ``ply``, its end by default):
+        :func:`~brandubh.session.table_state`, with the table's own fields."""
+        game, session = table.game, table.session
         try:
-            return table.game.after(ply)
+            shown = (session.state(ply, arrows=arrows) if session is not None
+                     else table_state(game, ply, said=table.said, arrows=arrows))
         except ArgumentError as error:
             raise RequestError(str(error)) from None
-
-    def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
-        """What the page shows of a game (at ``ply``, its end by default)."""
-        from ..views.svg import board
-
-        game = table.game
-        shown = self._at(table, ply)
-        at_end = shown is game
-        seen = shown.snapshot()
-        your_turn = (at_end and table.you is not None and game.status == "active"
-                     and game.side_to_move == table.you)
-        legal = [{"from": m.from_square, "to": m.to_square, "piece": m.piece, "captures": list(m.captures),
-                  "wins": m.wins} for m in game.legal()] if your_turn else []
-        result = shown.result
+        at_end = shown["ply"] == game.ply
         return {
             "id": table.id,
-            "mode": "review" if table.you is None else "play",
+            "mode": "review" if session is None else "play",
             "label": table.label,
-            "variant": game.variant.as_string(),
             "you": table.you,
             "level": table.bot.level if table.bot is not None else None,
-            "ply": shown.ply,
             "plies": game.ply,
-            "status": shown.status,
-            "to_move": None if shown.status != "active" else seen.side,
-            "your_turn": your_turn,
+            "your_turn": at_end and session is not None and session.your_turn,
             "engine_to_move": at_end and table.engine_to_move,
-            "result": shown.result_sentence,
-            "winner": result.side if result is not None else None,
-            "position": seen.position,
-            "pieces": seen.pieces,
-            "last": None if seen.last is None else {"move": seen.last, "shown": seen.shown,
-                                                    "captured": list(seen.captured)},
-            "moves": game.shown,
-            "legal": legal,
-            "said": table.said if at_end else "",
-            "board": board(seen, size=None, arrows=arrows),
-            "text": game.as_text(),
+            **shown,
         }
 
     def _info(self) -> dict:
@@ -537,10 +527,8 @@ class Api:
     def _done(self, table: Table, said: Optional[Said]) -> dict:
         """The game's state after a request: what it did said under the
         board, or a 409 with the sentence when it was refused."""
-        if said is not None:
-            if said.refused:
-                raise RequestError(said.text, 409, code=said.code, game=self.state(table))
-            table.said = str(said)
+        if said is not None and said.refused:
+            raise RequestError(said.text, 409, code=said.code, game=self.state(table))
         return self.state(table)
 
     def _move(self, table: Table, body: bytes) -> dict:
