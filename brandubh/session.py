@@ -317,6 +317,16 @@ class Session:
         game = self.game
         return game.status == "active" and self.seats[str(game.side_to_move)] is not None
 
+    def waits_for(self, side: str) -> bool:
+        """Whether the game waits for ``side``: its move, or its answer to
+        an offer the other side made (a draw, a take-back)."""
+        game = self.game
+        if game.status != "active":
+            return False
+        offer = game.draw_offered_by
+        return ((offer is not None and game.side_of(offer) != side) or self.takeback not in (None, side)
+                or game.side_to_move == side)
+
     def ending(self) -> str:
         """How the game ended and who won, for the person: ``'Game over: the
         attackers resigned. The engine wins.'``; empty while it is on, and

@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 from ..serve.api import PAGE_POLICY, Reply, RequestError, _fields
 from .clock import PRESETS as CLOCKS
-from .hub import ACTIONS, MAX_LEVEL, Follower, Hub
+from .hub import ACTIONS, MAX_LEVEL, Follower, Hub, Sent
 
 __all__ = ["HostApi", "Stream", "MAX_BODY"]
 
@@ -61,7 +61,7 @@ class Stream(NamedTuple):
     """An answer that goes on: the follower whose states are sent as they come."""
 
     follower: Follower
-    first: bytes
+    first: Sent
 
 
 class HostApi:
@@ -132,11 +132,8 @@ class HostApi:
             self._only(method, "GET")
             return Reply.of(self.hub.whoami(game_id, token))
         self._only(method, "POST")
-        if action not in ACTIONS:
-            raise RequestError(f"a seat may not {action!r}: the actions are {', '.join(ACTIONS)}", 404)
         self.hub.allow(client)
-        fields = _fields(body, ("move",) if action == "move" else ())
-        return Reply.of(self.hub.act(game_id, token, action, fields))
+        return Reply.of(self.hub.act(game_id, token, action, _fields(body, None)))   # the hub reads the action
 
     @staticmethod
     def _only(method: str, allowed: str) -> None:

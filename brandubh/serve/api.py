@@ -253,8 +253,9 @@ def read_games(text: str, most: Optional[int] = None) -> list[tuple[str, "Game"]
 # -- reading a request ------------------------------------------------------------
 
 
-def _fields(body: bytes, allowed: tuple[str, ...]) -> dict:
-    """The request body as a JSON object with only the ``allowed`` keys."""
+def _fields(body: bytes, allowed: Optional[tuple[str, ...]]) -> dict:
+    """The request body as a JSON object with only the ``allowed`` keys
+    (any, for None: the caller reads them)."""
     if not body.strip():
         return {}
     try:
@@ -268,11 +269,25 @@ def _fields(body: bytes, allowed: tuple[str, ...]) -> dict:
         raise RequestError(f"the request body is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise RequestError(f"the request body must be a JSON object, not {type(data).__name__}")
-    unknown = sorted(set(data) - set(allowed))
+    unknown = sorted(set(data) - set(allowed)) if allowed is not None else []
     if unknown:
         known = ", ".join(allowed) if allowed else "none"
         raise RequestError(f"unknown field {quote(unknown[0])} (the fields here are: {known})")
     return data
+
+
+def move_text(value: object) -> str:
+    """A request's ``move`` field: a move as text (read by the game, in
+    either written form); a :class:`RequestError` for anything else.
+
+    >>> move_text(12)
+    Traceback (most recent call last):
+    ...
+    brandubh.serve.api.RequestError: move must be a move as text, d1d3 or d1-d3, not 12
+    """
+    if not isinstance(value, str) or not 1 <= len(value) <= 24:
+        raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(value)}")
+    return value
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -532,9 +547,7 @@ class Api:
         return self.state(table)
 
     def _move(self, table: Table, body: bytes) -> dict:
-        move = _fields(body, ("move",)).get("move")
-        if not isinstance(move, str) or not 1 <= len(move) <= 24:
-            raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
+        move = move_text(_fields(body, ("move",)).get("move"))
         return self._done(table, self._playing(table).move(move))
 
     def _asked(self, table: Table, body: bytes, request: str) -> dict:
