@@ -159,6 +159,24 @@ def test_a_draw_agreed_ends_the_game_in_a_draw(hub):
     assert Game.read(state["text"]).result.how == "agreed"
 
 
+def test_host_and_serve_give_one_account_of_a_game(hub):
+    # One state builder (brandubh.session.table_state): the same game seen
+    # through brandubh host and through brandubh serve is the same board,
+    # moves, legal moves, sentence and text.
+    from brandubh.serve.api import Api, Table
+
+    made = hub.create({"side": "attackers"}, client="a")
+    hub.act(made["id"], made["token"], "move", {"move": "d2c2"})
+    hosted = hub.state(made["id"])
+    table = Table("0123456789ab", Game.read(hosted["text"]), "defenders", Bot(1))
+    table.said = hosted["said"]
+    served = Api().state(table)
+    shared = set(hosted) & set(served) - {"id"}
+    assert shared >= {"board", "position", "pieces", "last", "moves", "legal", "said", "text", "status", "to_move",
+                      "result", "winner", "ply", "variant"}
+    assert hosted["legal"] and {k: hosted[k] for k in shared} == {k: served[k] for k in shared}
+
+
 # -- clocks --------------------------------------------------------------------------------------
 
 

@@ -247,3 +247,38 @@ def test_an_old_path_warns_and_hands_out_the_new_names():
             module = importlib.import_module(old)
         fresh = importlib.import_module(new)
         assert all(getattr(module, name) is getattr(fresh, name) for name in module.__all__)
+
+
+# A Game's changes that play for someone at a table: a move, a take-back, an
+# ending by a seat, an offer and its answer.
+GAME_CHANGES = {"play", "play_or_raise", "undo", "resign", "forfeit", "offer_draw", "accept_draw", "decline_draw"}
+# The front ends that seat people at a table: the terminal, the browser, the network server.
+TABLES = ("brandubh.cli.play", "brandubh.serve", "brandubh.host")
+
+
+def _changes_made(path: Path) -> list[str]:
+    """The calls in a module of a Game's changes, on anything but a session."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GAME_CHANGES
+                and not ast.unparse(node.func.value).endswith("session")):
+            found.append(f"{path.name}:{node.lineno} {ast.unparse(node.func)}")
+    return found
+
+
+def test_one_session_plays_for_everyone_at_a_table():
+    # play, serve and host all drive session.Session: none of them moves,
+    # takes back, resigns or answers an offer on a game itself, and each
+    # keeps its tables as sessions.
+    users = [name for name in MODULES if any(_in(name, t) for t in TABLES)]
+    assert len(users) > 5
+    for name in users:
+        assert _changes_made(MODULES[name]) == [], name
+    for keeper in ("brandubh.cli.play", "brandubh.serve.api", "brandubh.host.hub"):
+        assert "brandubh.session" in GRAPH[keeper], keeper
+
+
+def test_the_session_check_finds_a_change_made_elsewhere(tmp_path):
+    made = tmp_path / "table.py"
+    made.write_text("def act(hg, table):\n    hg.game.undo()\n    table.session.undo()\n", encoding="utf-8")
+    assert _changes_made(made) == ["table.py:2 hg.game.undo"]
