@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, NamedTuple, Optional, Union
+from typing import NamedTuple, Optional, Union
 from urllib.parse import urlsplit
 
-from ..serve.api import PAGE_POLICY, Reply, RequestError, _fields
+from ..serve.api import Reply, RequestError, _fields, only
 from .clock import PRESETS as CLOCKS
 from .hub import ACTIONS, MAX_LEVEL, Follower, Hub, Sent
 
@@ -80,12 +80,7 @@ class HostApi:
         try:
             return self._route(method.upper(), target, body, token, client)
         except RequestError as error:
-            payload: dict[str, Any] = {"error": str(error)}
-            if error.code is not None:
-                payload["code"] = error.code
-            if error.game is not None:
-                payload["game"] = error.game
-            return Reply.of(payload, error.status)
+            return Reply.refusal(error)
 
     def _route(self, method: str, target: str, body: bytes, token: Optional[str],
                client: str) -> Union[Reply, Stream]:
@@ -93,10 +88,10 @@ class HostApi:
         if len(body) > MAX_BODY:
             raise RequestError(f"the request body is {len(body)} bytes; the most read here is {MAX_BODY}", 413)
         if path == "/":
-            self._only(method, "GET")
-            return Reply(200, "text/html; charset=utf-8", self.page(), (("Content-Security-Policy", PAGE_POLICY),))
+            only(method, "GET")
+            return Reply.page(self.page())
         if path == "/api/host":
-            self._only(method, "GET")
+            only(method, "GET")
             from ..serve import api as serve_api
             from ..variant import PRESETS
 
@@ -106,7 +101,7 @@ class HostApi:
         if path == "/api/host/games":
             if method == "GET":
                 return Reply.of({"finished": self.hub.finished()})
-            self._only(method, "POST")
+            only(method, "POST")
             self.hub.allow(client)
             fields = _fields(body, ("side", "variant", "clock", "opponent", "level"))
             return Reply.of(self.hub.create(fields, client=client), 201)
@@ -116,29 +111,21 @@ class HostApi:
                                "/api/host", 404)
         game_id, action = m.group(1), m.group(2)
         if action is None:
-            self._only(method, "GET")
+            only(method, "GET")
             return Reply.of(self.hub.state(game_id))
         if action == "events":
-            self._only(method, "GET")
+            only(method, "GET")
             return Stream(*self.hub.follow(game_id))
         if action == "text":
-            self._only(method, "GET")
+            only(method, "GET")
             hg = self.hub.game(game_id)
-            with hg.lock:
-                text = hg.game.as_text()
-            return Reply(200, "text/plain; charset=utf-8", text.encode("utf-8"),
-                         (("Content-Disposition", f'attachment; filename="brandubh-{hg.id}.txt"'),))
+            return Reply.download(hg.id, hg.session.text())
         if action == "seat":
-            self._only(method, "GET")
+            only(method, "GET")
             return Reply.of(self.hub.whoami(game_id, token))
-        self._only(method, "POST")
+        only(method, "POST")
         self.hub.allow(client)
         return Reply.of(self.hub.act(game_id, token, action, _fields(body, None)))   # the hub reads the action
-
-    @staticmethod
-    def _only(method: str, allowed: str) -> None:
-        if method != allowed and not (method == "HEAD" and allowed == "GET"):
-            raise RequestError(f"{method} is not answered here: send {allowed}", 405)
 
     def page(self) -> bytes:
         """``brandubh serve``'s page with the host mode's style and script

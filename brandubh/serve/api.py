@@ -143,6 +143,33 @@ class Reply(NamedTuple):
         """A JSON answer."""
         return cls(status, "application/json; charset=utf-8", json.dumps(payload).encode("utf-8"))
 
+    @classmethod
+    def page(cls, body: bytes) -> "Reply":
+        """The page, under its content security policy (:data:`PAGE_POLICY`)."""
+        return cls(200, "text/html; charset=utf-8", body, (("Content-Security-Policy", PAGE_POLICY),))
+
+    @classmethod
+    def download(cls, game_id: str, text: str) -> "Reply":
+        """A game's text, as a file to save (``brandubh-ID.txt``)."""
+        return cls(200, "text/plain; charset=utf-8", text.encode("utf-8"),
+                   (("Content-Disposition", f'attachment; filename="brandubh-{game_id}.txt"'),))
+
+    @classmethod
+    def refusal(cls, error: "RequestError") -> "Reply":
+        """The answer to a request refused: ``{"error": sentence}`` with its
+        status, and the refusal's ``code`` and ``game`` where it has them
+        (``brandubh serve``'s and ``brandubh host``'s interfaces alike).
+
+        >>> Reply.refusal(RequestError('no such game', 404)).json()
+        {'error': 'no such game'}
+        """
+        payload: dict[str, Any] = {"error": str(error)}
+        if error.code is not None:
+            payload["code"] = error.code
+        if error.game is not None:
+            payload["game"] = error.game
+        return cls.of(payload, error.status)
+
     def json(self) -> Any:
         """The body read back as JSON.
 
@@ -276,6 +303,13 @@ def _fields(body: bytes, allowed: Optional[tuple[str, ...]]) -> dict:
     return data
 
 
+def only(method: str, allowed: str) -> None:
+    """A 405 for a request sent with another method than ``allowed`` (HEAD
+    is answered where GET is)."""
+    if method != allowed and not (method == "HEAD" and allowed == "GET"):
+        raise RequestError(f"{method} is not answered here: send {allowed}", 405)
+
+
 def move_text(value: object) -> str:
     """A request's ``move`` field: a move as text (read by the game, in
     either written form); a :class:`RequestError` for anything else.
@@ -395,12 +429,7 @@ class Api:
         try:
             return self._route(method.upper(), target, body)
         except RequestError as error:
-            payload: dict[str, Any] = {"error": str(error)}
-            if error.code is not None:
-                payload["code"] = error.code
-            if error.game is not None:
-                payload["game"] = error.game
-            reply = Reply.of(payload, error.status)
+            reply = Reply.refusal(error)
             if error.status == 405:
                 reply = reply._replace(headers=(("Allow", "GET, POST" if "/api" in target else "GET"),))
             return reply
@@ -409,17 +438,16 @@ class Api:
         parts = urlsplit(target)
         path, query = parts.path, parse_qs(parts.query, keep_blank_values=True)
         if path == "/":
-            self._only(method, "GET")
-            return Reply(200, "text/html; charset=utf-8", self.page(),
-                         (("Content-Security-Policy", PAGE_POLICY),))
+            only(method, "GET")
+            return Reply.page(self.page())
         if path == "/api":
-            self._only(method, "GET")
+            only(method, "GET")
             return Reply.of(self._info())
         if path == "/api/games":
-            self._only(method, "POST")
+            only(method, "POST")
             return Reply.of(self._new(_fields(body, ("side", "level", "variant"))), 201)
         if path == "/api/open":
-            self._only(method, "POST")
+            only(method, "POST")
             return Reply.of(self._open(_fields(body, ("text",))), 201)
         m = _GAME_PATH.fullmatch(path)
         if m is None:
@@ -427,28 +455,21 @@ class Api:
         table = self.table(m.group(1))
         action = m.group(2)
         if action is None:
-            self._only(method, "GET")
+            only(method, "GET")
             ply = self._query_ply(query)
             with table.lock:
                 return Reply.of(self.state(table, ply))
         if action == "text":
-            self._only(method, "GET")
+            only(method, "GET")
             with table.lock:
-                text = table.game.as_text()
-            return Reply(200, "text/plain; charset=utf-8", text.encode("utf-8"),
-                         (("Content-Disposition", f'attachment; filename="brandubh-{table.id}.txt"'),))
+                return Reply.download(table.id, table.game.as_text())
         if action not in _ACTIONS:
             raise RequestError(f"a game has no {quote(action)}: the actions are {', '.join(_ACTIONS)} "
                                "(POST) and text (GET)", 404)
-        self._only(method, "POST")
+        only(method, "POST")
         with table.lock:
             payload = getattr(self, "_" + action)(table, body)
         return Reply.of(payload, 201 if action == "continue" else 200)
-
-    @staticmethod
-    def _only(method: str, allowed: str) -> None:
-        if method != allowed and not (method == "HEAD" and allowed == "GET"):
-            raise RequestError(f"{method} is not answered here: send {allowed}", 405)
 
     @staticmethod
     def _query_ply(query: dict) -> Optional[int]:
