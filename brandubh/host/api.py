@@ -125,7 +125,7 @@ class HostApi:
             return Reply.of(self.hub.whoami(game_id, token))
         only(method, "POST")
         self.hub.allow(client)
-        return Reply.of(self.hub.act(game_id, token, action, _fields(body, None)))   # the hub reads the action
+        return Reply.of_json(self.hub.act_json(game_id, token, action, _fields(body, None)))   # the hub reads it
 
     def page(self) -> bytes:
         """``brandubh serve``'s page with the host mode's style and script

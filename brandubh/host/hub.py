@@ -150,6 +150,13 @@ class Follower:
         self.hub._unfollow(self)
 
 
+class _Acted(NamedTuple):
+    """A seat's action carried out: the state sent on, and its JSON."""
+
+    state: dict[str, Any]
+    data: bytes
+
+
 class _Kept(NamedTuple):
     """A game's record in the store, read and checked."""
 
@@ -185,6 +192,7 @@ class HostGame:
         self.lock = session.lock
         self.followers: list[Follower] = []
         self.last_state: Optional[dict[str, Any]] = None   # as sent after the last change
+        self.last_sent: Optional[Sent] = None              # and as its JSON
         self.stored: Optional[dict[str, Any]] = None       # the record as last written to the store
         self.retry: Optional[float] = None                 # when to try again what the store refused the server
 
@@ -573,6 +581,14 @@ class Hub:
         (403 for a token holding no seat, 409 for what the game refuses)
         and nothing changed. The action and its fields are read here, once;
         the session checks the rest (whose turn, what the game allows)."""
+        return self._act(game_id, token, action, fields).state
+
+    def act_json(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> bytes:
+        """:meth:`act`, the new state as the JSON sent to the followers
+        (written once for all of them and the answer)."""
+        return self._act(game_id, token, action, fields).data
+
+    def _act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> "_Acted":
         request = _REQUESTS.get(action)
         if request is None:
             raise RequestError(f"a seat may not {quote(action)}: the actions are {', '.join(ACTIONS)}", 404)
@@ -588,7 +604,8 @@ class Hub:
             said: Said = getattr(hg.session, request)(*asked, side=str(hg.game.side_of(seat)))
             if said.refused:
                 raise RequestError(said.text, 409, code=said.code, game=hg.state())
-            return hg.last_state or hg.state()   # as it was sent to the followers
+            assert hg.last_state is not None and hg.last_sent is not None   # the change was sent on
+            return _Acted(hg.last_state, hg.last_sent.data)
 
     # -- after every change ---------------------------------------------------------------------
 
@@ -618,7 +635,7 @@ class Hub:
                 if self._games.pop(hg.id, None) is not None:
                     self._keep_finished(hg)
         hg.last_state = hg.state(now)
-        data = Sent(json.dumps(hg.last_state).encode("utf-8"), last=not hg.active)
+        data = hg.last_sent = Sent(json.dumps(hg.last_state).encode("utf-8"), last=not hg.active)
         for follower in list(hg.followers):
             follower.put(data)
         self._schedule(hg)

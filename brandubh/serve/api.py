@@ -141,7 +141,12 @@ class Reply(NamedTuple):
     @classmethod
     def of(cls, payload: dict, status: int = 200) -> "Reply":
         """A JSON answer."""
-        return cls(status, "application/json; charset=utf-8", json.dumps(payload).encode("utf-8"))
+        return cls.of_json(json.dumps(payload).encode("utf-8"), status)
+
+    @classmethod
+    def of_json(cls, data: bytes, status: int = 200) -> "Reply":
+        """A JSON answer written already."""
+        return cls(status, "application/json; charset=utf-8", data)
 
     @classmethod
     def page(cls, body: bytes) -> "Reply":
