@@ -103,6 +103,7 @@ def test_a_program_plays_the_servers_bot_to_the_end_while_a_watcher_follows(serv
 
     final = me.play(choose)
     watcher.join(PATIENCE)
+    assert not watcher.is_alive()   # the server ended the watcher's stream with the game
     assert final["status"] == "finished" and final["result"]
     # The record replays by the package's own rules, and every move the program sent is in it, its own
     # moves being the attackers' (every second one from the first).
