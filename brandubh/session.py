@@ -54,10 +54,12 @@ SIDES = notation.SIDES
 class Said:
     """What one request did. ``text``: the sentences saying so (or why
     nothing was done); ``ending``: how the game ended, when this request
-    ended it (``'Game over: the king reached a corner, the defenders (p2)
-    won. You win.'``), else empty; ``code``: None when the request was
-    carried out, else why it was refused and nothing changed (a
-    :class:`~brandubh.RefusalCode`'s value, or ``'nothing_to_undo'``).
+    ended it at a table of one person (``'Game over: the king reached a
+    corner, the defenders (p2) won. You win.'``), else empty; ``code``:
+    None when the request was carried out, else why it was refused and
+    nothing changed (a :class:`~brandubh.RefusalCode`'s value, or
+    ``'nothing_to_undo'``; a flag that fell as the request began is a
+    change of its own, said and handed on before the refusal).
     ``str()`` is the text and the ending together.
 
     >>> str(Said('You resign.', 'Game over: the attackers resigned. The engine wins.'))
