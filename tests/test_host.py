@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 
 from brandubh import Bot, Game
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.client import BotClient
-from brandubh.serve.host.http import HostServer
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store
+from brandubh.host.api import HostApi
+from brandubh.host.client import BotClient
+from brandubh.host.http import HostServer
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store
 
 PATIENCE = 60.0
 
@@ -103,6 +103,7 @@ def test_a_program_plays_the_servers_bot_to_the_end_while_a_watcher_follows(serv
 
     final = me.play(choose)
     watcher.join(PATIENCE)
+    assert not watcher.is_alive()   # the server ended the watcher's stream with the game
     assert final["status"] == "finished" and final["result"]
     # The record replays by the package's own rules, and every move the program sent is in it, its own
     # moves being the attackers' (every second one from the first).
@@ -157,6 +158,24 @@ def test_a_draw_agreed_ends_the_game_in_a_draw(hub):
     state = hub.act(made["id"], made["token"], "draw-accept", {})
     assert state["status"] == "finished" and state["winner"] is None
     assert Game.read(state["text"]).result.how == "agreed"
+
+
+def test_host_and_serve_give_one_account_of_a_game(hub):
+    # One state builder (brandubh.session.table_state): the same game seen
+    # through brandubh host and through brandubh serve is the same board,
+    # moves, legal moves, sentence and text.
+    from brandubh.serve.api import Api, Table
+
+    made = hub.create({"side": "attackers"}, client="a")
+    hub.act(made["id"], made["token"], "move", {"move": "d2c2"})
+    hosted = hub.state(made["id"])
+    table = Table("0123456789ab", Game.read(hosted["text"]), "defenders", Bot(1))
+    table.said = hosted["said"]
+    served = Api().state(table)
+    shared = set(hosted) & set(served) - {"id"}
+    assert shared >= {"board", "position", "pieces", "last", "moves", "legal", "said", "text", "status", "to_move",
+                      "result", "winner", "ply", "variant"}
+    assert hosted["legal"] and {k: hosted[k] for k in shared} == {k: served[k] for k in shared}
 
 
 # -- clocks --------------------------------------------------------------------------------------
@@ -420,7 +439,7 @@ def test_a_bot_whose_turn_it_was_when_the_server_stopped_moves_when_it_starts_ag
 def test_random_requests_raise_nothing_and_answer_no_server_error(hub):
     import random
 
-    from brandubh.serve.host.hub import ACTIONS
+    from brandubh.host.hub import ACTIONS
 
     rng = random.Random(7)
     api = HostApi(hub)

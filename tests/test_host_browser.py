@@ -15,10 +15,10 @@ import threading
 import pytest
 
 from brandubh import Game
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.http import HostServer
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store
+from brandubh.host.api import HostApi
+from brandubh.host.http import HostServer
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store
 from test_serve_browser import browser, click_square  # noqa: F401 - the one Chromium fixture
 
 SHOT = os.environ.get("BRANDUBH_HOST_SCREENSHOT")   # a path: the players' page is saved there as a PNG

@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.http import HostServer
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store
+from brandubh.host.api import HostApi
+from brandubh.host.http import HostServer
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store
 
 PATIENCE = 60.0
 
@@ -77,6 +77,29 @@ def test_event_streams_closed_by_their_client_free_their_places_at_once(serve):
         connection.close()
     # And with no reconnect to notice them, every place comes back all the same.
     assert wait_until(lambda: server.streams_open == 0), server.streams_open
+
+
+def test_the_event_stream_of_a_game_ends_with_the_state_that_ends_it(serve):
+    # The game says when it is over: the stream sends that state last and closes, for a
+    # follower who was there and for one who comes after. (No keep-alive comment for an hour: a
+    # stream that did not end would time out the read, not be kept open by them.)
+    server = serve(keepalive=3600.0)
+    _, made = ask(server, "POST", "/api/host/games", {"side": "attackers"})
+    path = f"/api/host/games/{made['id']}"
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+    connection.request("GET", path + "/events")
+    live = connection.getresponse()
+    assert live.status == 200 and live.readline().startswith(b"retry:")
+    status, _ = ask(server, "POST", path + "/resign", {}, {"Authorization": f"Bearer {made['token']}"})
+    assert status == 200
+    states = [json.loads(line[5:]) for line in live.read().splitlines() if line.startswith(b"data:")]
+    assert [s["status"] for s in states] == ["active", "finished"]
+    connection.close()
+    late = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+    late.request("GET", path + "/events")
+    sent = late.getresponse().read()   # read to its end: the stream closes after the one state
+    assert [json.loads(line[5:])["status"] for line in sent.splitlines() if line.startswith(b"data:")] == ["finished"]
+    late.close()
 
 
 # -- 7. the client's address through a proxy, only one the operator named ----------------------

@@ -26,10 +26,10 @@ from typing import Iterator, Optional
 
 import pytest
 
-from brandubh.serve.host.api import HostApi
-from brandubh.serve.host.client import BotClient, HostError
-from brandubh.serve.host.hub import Hub
-from brandubh.serve.host.store import Store, StoreError
+from brandubh.host.api import HostApi
+from brandubh.host.client import BotClient, HostError
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store, StoreError
 
 PATIENCE = 60.0
 
@@ -198,7 +198,7 @@ def test_on_a_disk_that_fills_nothing_is_sent_and_a_flag_falls_once_it_can_be_st
             assert hub.state(timed["id"])["running"] is None
             filler.unlink()                                  # room again
             state = hub.act(game_id, mine, "move", {"move": "d2c2"})
-            assert state["moves"] == ["d2-c2"] and json.loads(follower.queue.get(timeout=PATIENCE))["ply"] == 1
+            assert state["moves"] == ["d2-c2"] and json.loads(follower.queue.get(timeout=PATIENCE).data)["ply"] == 1
             # A flag that falls while the disk is full falls once it can be stored.
             hub.act(timed["id"], timed["token"], "move", {"move": "d2c2"})   # the defenders' clock runs
             mark = len(log.getvalue())

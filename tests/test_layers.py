@@ -168,7 +168,7 @@ def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
     for name in GRAPH:
         if name == layer or name.startswith(layer + "."):
             above = {m for m in GRAPH[name]
-                     if m.startswith(("brandubh.cli", "brandubh.serve", "brandubh.codingame",
+                     if m.startswith(("brandubh.cli", "brandubh.serve", "brandubh.host", "brandubh.codingame",
                                       "brandubh.opentafl", "brandubh.arena", "brandubh.rl"))}
             assert above == set(), (name, above)
 
@@ -206,15 +206,31 @@ def test_every_clock_share_comes_from_the_time_manager():
     assert first_limit_ms(100.0, 50.0, 20.0) == 60.0 and move_limit_ms(50.0, 20.0) == 30.0
 
 
-FRONT_ENDS = ("brandubh.codingame", "brandubh.opentafl", "brandubh.serve")
+FRONT_ENDS = ("brandubh.codingame", "brandubh.opentafl", "brandubh.serve", "brandubh.host")
+# A front end built on another: the network server (brandubh host) is serve's
+# hardened HTTP server and interface helpers with more, beside serve, never
+# under it.
+BUILT_ON = {"brandubh.host": ("brandubh.serve",)}
+# Old import paths kept for one release (CHANGELOG.md, "Deprecated"): each
+# only hands out its new place's names, with a DeprecationWarning.
+# The old paths of modules that moved, and their new homes: the ones the
+# network server's move left (brandubh/deprecation.py warns for each).
+DEPRECATED_ALIASES = {"brandubh.serve.host.client": "brandubh.host.client"}
+
+
+def _in(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
 
 
 def test_front_ends_import_neither_each_other_nor_the_commands():
     for name in GRAPH:
-        mine = next((f for f in FRONT_ENDS if name == f or name.startswith(f + ".")), None)
+        mine = next((f for f in FRONT_ENDS if _in(name, f)), None)
         if mine is None:
             continue
-        others = {m for m in GRAPH[name] if m.startswith(FRONT_ENDS) and not m.startswith(mine)}
+        allowed = (mine, *BUILT_ON.get(mine, ()))
+        others = {m for m in GRAPH[name] if m.startswith(FRONT_ENDS) and not any(_in(m, a) for a in allowed)}
+        if name in DEPRECATED_ALIASES:
+            others -= {DEPRECATED_ALIASES[name]}
         assert others == set(), (name, others)
         if not name.endswith("__main__"):
             assert {m for m in GRAPH[name] if m.startswith("brandubh.cli")} == set(), name
@@ -264,3 +280,61 @@ def test_one_reader_of_the_process_table():
     readers = [path for path in sorted([*PACKAGE.rglob("*.py"), *Path(__file__).resolve().parent.rglob("*.py")])
                if reading.search(path.read_text(encoding="utf-8")) and path.name != "test_layers.py"]
     assert readers == [PACKAGE / "arena" / "reaping.py"]
+
+
+def test_the_network_server_is_a_package_beside_serve():
+    # brandubh host's modules are brandubh.host.*; under serve/ only the old
+    # path of the one module docs named for import stays, for one release.
+    assert {"brandubh.host.hub", "brandubh.host.api", "brandubh.host.http", "brandubh.host.store",
+            "brandubh.host.client"} <= set(MODULES)
+    assert {name for name in MODULES if name.startswith("brandubh.serve.host")} == {
+        "brandubh.serve.host", *DEPRECATED_ALIASES}
+    assert not any(m.startswith("brandubh.host") for name in MODULES if name.startswith("brandubh.serve")
+                   and name not in DEPRECATED_ALIASES for m in GRAPH[name])
+
+
+def test_an_old_path_warns_and_hands_out_the_new_names():
+    import importlib
+    import sys
+
+    for old, new in DEPRECATED_ALIASES.items():
+        sys.modules.pop(old, None)
+        with pytest.warns(DeprecationWarning, match=new):
+            module = importlib.import_module(old)
+        fresh = importlib.import_module(new)
+        assert all(getattr(module, name) is getattr(fresh, name) for name in module.__all__)
+
+
+# A Game's changes that play for someone at a table: a move, a take-back, an
+# ending by a seat, an offer and its answer.
+GAME_CHANGES = {"play", "play_or_raise", "undo", "resign", "forfeit", "offer_draw", "accept_draw", "decline_draw"}
+# The front ends that seat people at a table: the terminal, the browser, the network server.
+TABLES = ("brandubh.cli.play", "brandubh.serve", "brandubh.host")
+
+
+def _changes_made(path: Path) -> list[str]:
+    """The calls in a module of a Game's changes, on anything but a session."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GAME_CHANGES
+                and not ast.unparse(node.func.value).endswith("session")):
+            found.append(f"{path.name}:{node.lineno} {ast.unparse(node.func)}")
+    return found
+
+
+def test_one_session_plays_for_everyone_at_a_table():
+    # play, serve and host all drive session.Session: none of them moves,
+    # takes back, resigns or answers an offer on a game itself, and each
+    # keeps its tables as sessions.
+    users = [name for name in MODULES if any(_in(name, t) for t in TABLES)]
+    assert len(users) > 5
+    for name in users:
+        assert _changes_made(MODULES[name]) == [], name
+    for keeper in ("brandubh.cli.play", "brandubh.serve.api", "brandubh.host.hub"):
+        assert "brandubh.session" in GRAPH[keeper], keeper
+
+
+def test_the_session_check_finds_a_change_made_elsewhere(tmp_path):
+    made = tmp_path / "table.py"
+    made.write_text("def act(hg, table):\n    hg.game.undo()\n    table.session.undo()\n", encoding="utf-8")
+    assert _changes_made(made) == ["table.py:2 hg.game.undo"]

@@ -31,8 +31,8 @@ NOT_SHIPPED = (".gitignore",)
 # package data, and the modules of brandubh and of every package under it
 # (pyproject.toml's [tool.setuptools.packages.find]).
 SETUPTOOLS_ADDS = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "brandubh/py.typed",
-                   "brandubh/codingame/*.c", "brandubh/serve/*.html", "brandubh/serve/host/*.js",
-                   "brandubh/serve/host/*.css")
+                   "brandubh/codingame/*.c", "brandubh/serve/*.html", "brandubh/host/*.js",
+                   "brandubh/host/*.css")
 PACKAGE_TREE = "brandubh/"
 
 # What the build writes into the sdist beside the tracked files.

@@ -210,7 +210,7 @@
     return copy;
   }
 
-  /* What the page shows: api.py's Api.state. */
+  /* What the page shows: brandubh/session.py's table_state, with api.py's Api.state's fields. */
   function state(table, ply, arrows) {
     const game = table.game;
     const shown = ply === undefined || ply === null ? game : after(table, ply);

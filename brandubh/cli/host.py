@@ -1,17 +1,14 @@
 """``brandubh host``: a server where two people, or a person and a bot,
-play brandubh over the network (:mod:`brandubh.serve.host`, docs/host.md)."""
+play brandubh over the network (:mod:`brandubh.host`, docs/host.md)."""
 
 from __future__ import annotations
 
 import argparse
-import errno
 import os
-import sys
 from typing import Any, Optional, TextIO
 
 from ..argtypes import whole
-from ..errors import BrandubhError
-from ..serve.http import host_warning
+from .serve import add_server_parser, listen, serve_until_stopped, warn_off_the_loopback
 
 __all__ = ["register", "run", "DEFAULT_DB"]
 
@@ -54,23 +51,16 @@ Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
 
 def register(subparsers: Any) -> None:
     """Add the ``host`` command to the ``brandubh`` command's subparsers."""
-    from ..serve.host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT, PROXY_HEADERS
-    from ..serve.host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
+    from ..host.http import DEFAULT_PORT, MAX_STREAMS_PER_CLIENT, PROXY_HEADERS
+    from ..host.hub import BURST, MAX_OPEN_PER_CLIENT, RATE
 
-    p = subparsers.add_parser(
-        "host", help="two people, or a person and a bot, play over the network",
-        description=_DESCRIPTION, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1, this machine only; another "
-                        "address is warned about)")
-    p.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT, metavar="N",
-                   help=f"the port (default {DEFAULT_PORT}; 0 takes any free port, and the address is printed)")
+    p = add_server_parser(subparsers, "host", "two people, or a person and a bot, play over the network",
+                          _DESCRIPTION, _EPILOG, port=DEFAULT_PORT, port_note=", and the address is printed",
+                          seeded="the server's bots play the same way again",
+                          verbose_note=" (never a token: they travel in a header)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help=f"the SQLite file the games are kept in (default {DEFAULT_DB} in the current folder; "
                         "made when missing)")
-    p.add_argument("--seed", default=None, metavar="S",
-                   help="any text: the server's bots play the same way again (default: a fresh one each start)")
-    p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--games-per-client", type=whole(1, 100_000), default=None, metavar="N",
                    help=f"games in play one client (address) may have at once (default {MAX_OPEN_PER_CLIENT})")
     p.add_argument("--rate", type=whole(1, 100_000), default=None, metavar="N",
@@ -87,22 +77,17 @@ def register(subparsers: Any) -> None:
                    help=f"the headers the proxy writes: {PROXY_HEADERS[0]} (X-Forwarded-For, -Proto, -Host; "
                         f"the default) or {PROXY_HEADERS[1]} (the standard Forwarded header); the others are "
                         "a client's, and not believed")
-    p.add_argument("--verbose", "-v", action="store_true",
-                   help="log every request on standard error (never a token: they travel in a header)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh host`` until Ctrl-C; the exit status."""
-    from ..serve.host.api import HostApi
-    from ..serve.host.http import MAX_STREAMS_PER_CLIENT, HostServer, Proxies
-    from ..serve.host.hub import Hub
-    from ..serve.host.store import Store
+    from ..host.api import HostApi
+    from ..host.http import MAX_STREAMS_PER_CLIENT, HostServer, Proxies
+    from ..host.hub import Hub
+    from ..host.store import Store
 
-    stream = sys.stdout if out is None else out
-    warning = host_warning(args.host)
-    if warning:
-        print(warning, file=sys.stderr)
+    warn_off_the_loopback(args.host)
     Proxies(args.trust_proxy, args.proxy_header)   # one that is no address: a sentence, before anything is opened
     store = Store(args.db)   # a StoreError (a sentence, exit 2) when held by another server or not writable
     limits: dict[str, Any] = {}
@@ -112,32 +97,16 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
         limits["rate"], limits["burst"] = float(args.rate), max(args.rate * 2, 2)
     try:
         hub = Hub(store, seed=args.seed, **limits)
-    except BaseException:
-        store.close()
-        raise
-    try:
-        server = HostServer(args.host, args.port, api=HostApi(hub), verbose=args.verbose,
-                            streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT,
-                            trusted_proxies=args.trust_proxy, proxy_header=args.proxy_header)
-    except OSError as error:
-        hub.close()
-        store.close()
-        hint = " (choose another with --port, or --port 0 for any free one)" if error.errno == errno.EADDRINUSE else ""
-        raise BrandubhError(f"cannot listen on {args.host} port {args.port}: "
-                            f"{error.strerror or error}{hint}") from None
-    aside = f", {len(hub.set_aside)} set aside (named above)" if hub.set_aside else ""
-    print(f"brandubh host: the games are at {server.url} (store {os.path.abspath(args.db)}, "
-          f"{hub.open_games()} in play{aside}; Ctrl-C stops the server)", file=stream, flush=True)
-    if args.open:
-        import webbrowser
-
-        webbrowser.open(server.url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("\nbrandubh host: stopped", file=stream, flush=True)
+        try:
+            server = listen(args, lambda host, port: HostServer(
+                host, port, api=HostApi(hub), verbose=args.verbose,
+                streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT,
+                trusted_proxies=args.trust_proxy, proxy_header=args.proxy_header))
+            aside = f", {len(hub.set_aside)} set aside (named above)" if hub.set_aside else ""
+            return serve_until_stopped(server, args, "host", f"the games are at {server.url} (store "
+                                       f"{os.path.abspath(args.db)}, {hub.open_games()} in play{aside}; Ctrl-C "
+                                       "stops the server)", out)
+        finally:
+            hub.close()
     finally:
-        server.server_close()
-        hub.close()
         store.close()
-    return 0

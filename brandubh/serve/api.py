@@ -63,7 +63,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ArgumentError, BrandubhError, quote
 from .. import notation
-from ..session import HINT_BUDGET, Said, Session, analyse
+from ..session import HINT_BUDGET, Said, Session, analyse, table_state
 
 if TYPE_CHECKING:
     from ..bot import Bot
@@ -141,7 +141,39 @@ class Reply(NamedTuple):
     @classmethod
     def of(cls, payload: dict, status: int = 200) -> "Reply":
         """A JSON answer."""
-        return cls(status, "application/json; charset=utf-8", json.dumps(payload).encode("utf-8"))
+        return cls.of_json(json.dumps(payload).encode("utf-8"), status)
+
+    @classmethod
+    def of_json(cls, data: bytes, status: int = 200) -> "Reply":
+        """A JSON answer written already."""
+        return cls(status, "application/json; charset=utf-8", data)
+
+    @classmethod
+    def page(cls, body: bytes) -> "Reply":
+        """The page, under its content security policy (:data:`PAGE_POLICY`)."""
+        return cls(200, "text/html; charset=utf-8", body, (("Content-Security-Policy", PAGE_POLICY),))
+
+    @classmethod
+    def download(cls, game_id: str, text: str) -> "Reply":
+        """A game's text, as a file to save (``brandubh-ID.txt``)."""
+        return cls(200, "text/plain; charset=utf-8", text.encode("utf-8"),
+                   (("Content-Disposition", f'attachment; filename="brandubh-{game_id}.txt"'),))
+
+    @classmethod
+    def refusal(cls, error: "RequestError") -> "Reply":
+        """The answer to a request refused: ``{"error": sentence}`` with its
+        status, and the refusal's ``code`` and ``game`` where it has them
+        (``brandubh serve``'s and ``brandubh host``'s interfaces alike).
+
+        >>> Reply.refusal(RequestError('no such game', 404)).json()
+        {'error': 'no such game'}
+        """
+        payload: dict[str, Any] = {"error": str(error)}
+        if error.code is not None:
+            payload["code"] = error.code
+        if error.game is not None:
+            payload["game"] = error.game
+        return cls.of(payload, error.status)
 
     def json(self) -> Any:
         """The body read back as JSON.
@@ -156,7 +188,8 @@ class Table:
     """One game at the server: the :class:`~brandubh.Game`, and the
     :class:`~brandubh.session.Session` of the person playing it against the
     engine (None for a saved game opened to look at). ``lock`` makes each
-    request on it one step, the engine's thinking included.
+    request on it one step, the engine's thinking included; ``said`` is
+    what the last request said (the session's, for a game in play).
 
     >>> from brandubh import Bot, Game
     >>> table = Table('0123456789ab', Game(), 'defenders', Bot(1))
@@ -167,13 +200,28 @@ class Table:
     def __init__(self, table_id: str, game: "Game", you: Optional[str], bot: Optional["Bot"],
                  label: str = "") -> None:
         self.id = table_id
-        self.game = game
+        self._game = game
         self.session = Session(game, bot, you, hint_budget=ANALYSIS_BUDGET) if you is not None and bot else None
         self.label = label
-        self.said = ""
+        self._said = ""
         self.review: Optional[tuple[Any, dict]] = None  # the last review: (its game text and budget, its fields)
         self.lock = self.session.lock if self.session is not None else threading.RLock()
         self.used = time.monotonic()
+
+    @property
+    def game(self) -> "Game":
+        return self.session.game if self.session is not None else self._game
+
+    @property
+    def said(self) -> str:
+        return self.session.said if self.session is not None else self._said
+
+    @said.setter
+    def said(self, text: str) -> None:
+        if self.session is not None:
+            self.session.said = text
+        else:
+            self._said = text
 
     @property
     def you(self) -> Optional[str]:
@@ -237,8 +285,9 @@ def read_games(text: str, most: Optional[int] = None) -> list[tuple[str, "Game"]
 # -- reading a request ------------------------------------------------------------
 
 
-def _fields(body: bytes, allowed: tuple[str, ...]) -> dict:
-    """The request body as a JSON object with only the ``allowed`` keys."""
+def _fields(body: bytes, allowed: Optional[tuple[str, ...]]) -> dict:
+    """The request body as a JSON object with only the ``allowed`` keys
+    (any, for None: the caller reads them)."""
     if not body.strip():
         return {}
     try:
@@ -252,11 +301,32 @@ def _fields(body: bytes, allowed: tuple[str, ...]) -> dict:
         raise RequestError(f"the request body is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise RequestError(f"the request body must be a JSON object, not {type(data).__name__}")
-    unknown = sorted(set(data) - set(allowed))
+    unknown = sorted(set(data) - set(allowed)) if allowed is not None else []
     if unknown:
         known = ", ".join(allowed) if allowed else "none"
         raise RequestError(f"unknown field {quote(unknown[0])} (the fields here are: {known})")
     return data
+
+
+def only(method: str, allowed: str) -> None:
+    """A 405 for a request sent with another method than ``allowed`` (HEAD
+    is answered where GET is)."""
+    if method != allowed and not (method == "HEAD" and allowed == "GET"):
+        raise RequestError(f"{method} is not answered here: send {allowed}", 405)
+
+
+def move_text(value: object) -> str:
+    """A request's ``move`` field: a move as text (read by the game, in
+    either written form); a :class:`RequestError` for anything else.
+
+    >>> move_text(12)
+    Traceback (most recent call last):
+    ...
+    brandubh.serve.api.RequestError: move must be a move as text, d1d3 or d1-d3, not 12
+    """
+    if not isinstance(value, str) or not 1 <= len(value) <= 24:
+        raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(value)}")
+    return value
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -364,12 +434,7 @@ class Api:
         try:
             return self._route(method.upper(), target, body)
         except RequestError as error:
-            payload: dict[str, Any] = {"error": str(error)}
-            if error.code is not None:
-                payload["code"] = error.code
-            if error.game is not None:
-                payload["game"] = error.game
-            reply = Reply.of(payload, error.status)
+            reply = Reply.refusal(error)
             if error.status == 405:
                 reply = reply._replace(headers=(("Allow", "GET, POST" if "/api" in target else "GET"),))
             return reply
@@ -378,17 +443,16 @@ class Api:
         parts = urlsplit(target)
         path, query = parts.path, parse_qs(parts.query, keep_blank_values=True)
         if path == "/":
-            self._only(method, "GET")
-            return Reply(200, "text/html; charset=utf-8", self.page(),
-                         (("Content-Security-Policy", PAGE_POLICY),))
+            only(method, "GET")
+            return Reply.page(self.page())
         if path == "/api":
-            self._only(method, "GET")
+            only(method, "GET")
             return Reply.of(self._info())
         if path == "/api/games":
-            self._only(method, "POST")
+            only(method, "POST")
             return Reply.of(self._new(_fields(body, ("side", "level", "variant"))), 201)
         if path == "/api/open":
-            self._only(method, "POST")
+            only(method, "POST")
             return Reply.of(self._open(_fields(body, ("text",))), 201)
         m = _GAME_PATH.fullmatch(path)
         if m is None:
@@ -396,28 +460,21 @@ class Api:
         table = self.table(m.group(1))
         action = m.group(2)
         if action is None:
-            self._only(method, "GET")
+            only(method, "GET")
             ply = self._query_ply(query)
             with table.lock:
                 return Reply.of(self.state(table, ply))
         if action == "text":
-            self._only(method, "GET")
+            only(method, "GET")
             with table.lock:
-                text = table.game.as_text()
-            return Reply(200, "text/plain; charset=utf-8", text.encode("utf-8"),
-                         (("Content-Disposition", f'attachment; filename="brandubh-{table.id}.txt"'),))
+                return Reply.download(table.id, table.game.as_text())
         if action not in _ACTIONS:
             raise RequestError(f"a game has no {quote(action)}: the actions are {', '.join(_ACTIONS)} "
                                "(POST) and text (GET)", 404)
-        self._only(method, "POST")
+        only(method, "POST")
         with table.lock:
             payload = getattr(self, "_" + action)(table, body)
         return Reply.of(payload, 201 if action == "continue" else 200)
-
-    @staticmethod
-    def _only(method: str, allowed: str) -> None:
-        if method != allowed and not (method == "HEAD" and allowed == "GET"):
-            raise RequestError(f"{method} is not answered here: send {allowed}", 405)
 
     @staticmethod
     def _query_ply(query: dict) -> Optional[int]:
@@ -441,52 +498,26 @@ class Api:
 
     # -- what a game looks like ------------------------------------------------------
 
-    @staticmethod
-    def _at(table: Table, ply: Optional[int]) -> "Game":
-        if ply is None:
-            return table.game
+    def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
+        """What the page shows of a game (at ``ply``, its end by default):
+        :func:`~brandubh.session.table_state`, with the table's own fields."""
+        game, session = table.game, table.session
         try:
-            return table.game.after(ply)
+            shown = (session.state(ply, arrows=arrows) if session is not None
+                     else table_state(game, ply, said=table.said, arrows=arrows))
         except ArgumentError as error:
             raise RequestError(str(error)) from None
-
-    def state(self, table: Table, ply: Optional[int] = None, *, arrows: Iterable[Any] = ()) -> dict:
-        """What the page shows of a game (at ``ply``, its end by default)."""
-        from ..views.svg import board
-
-        game = table.game
-        shown = self._at(table, ply)
-        at_end = shown is game
-        seen = shown.snapshot()
-        your_turn = (at_end and table.you is not None and game.status == "active"
-                     and game.side_to_move == table.you)
-        legal = [{"from": m.from_square, "to": m.to_square, "piece": m.piece, "captures": list(m.captures),
-                  "wins": m.wins} for m in game.legal()] if your_turn else []
-        result = shown.result
+        at_end = shown["ply"] == game.ply
         return {
             "id": table.id,
-            "mode": "review" if table.you is None else "play",
+            "mode": "review" if session is None else "play",
             "label": table.label,
-            "variant": game.variant.as_string(),
             "you": table.you,
             "level": table.bot.level if table.bot is not None else None,
-            "ply": shown.ply,
             "plies": game.ply,
-            "status": shown.status,
-            "to_move": None if shown.status != "active" else seen.side,
-            "your_turn": your_turn,
+            "your_turn": at_end and session is not None and session.your_turn,
             "engine_to_move": at_end and table.engine_to_move,
-            "result": shown.result_sentence,
-            "winner": result.side if result is not None else None,
-            "position": seen.position,
-            "pieces": seen.pieces,
-            "last": None if seen.last is None else {"move": seen.last, "shown": seen.shown,
-                                                    "captured": list(seen.captured)},
-            "moves": game.shown,
-            "legal": legal,
-            "said": table.said if at_end else "",
-            "board": board(seen, size=None, arrows=arrows),
-            "text": game.as_text(),
+            **shown,
         }
 
     def _info(self) -> dict:
@@ -537,16 +568,12 @@ class Api:
     def _done(self, table: Table, said: Optional[Said]) -> dict:
         """The game's state after a request: what it did said under the
         board, or a 409 with the sentence when it was refused."""
-        if said is not None:
-            if said.refused:
-                raise RequestError(said.text, 409, code=said.code, game=self.state(table))
-            table.said = str(said)
+        if said is not None and said.refused:
+            raise RequestError(said.text, 409, code=said.code, game=self.state(table))
         return self.state(table)
 
     def _move(self, table: Table, body: bytes) -> dict:
-        move = _fields(body, ("move",)).get("move")
-        if not isinstance(move, str) or not 1 <= len(move) <= 24:
-            raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
+        move = move_text(_fields(body, ("move",)).get("move"))
         return self._done(table, self._playing(table).move(move))
 
     def _asked(self, table: Table, body: bytes, request: str) -> dict:

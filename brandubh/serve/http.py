@@ -65,6 +65,9 @@ LISTEN_QUEUE = 128
 #: low limit on open files (``ulimit -n``): :data:`MAX_CONNECTIONS` is
 #: lowered to fit, so the server never runs out of descriptors to accept with.
 SPARE_DESCRIPTORS = 8
+#: The methods a request is answered for by the interface (which refuses
+#: those a path does not take, 405); any other is a 501.
+METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH")
 #: Seconds the server waits before accepting again when the system has no
 #: descriptor left to give (a limit reached elsewhere in the process):
 #: retrying at once would spin a processor and help nothing.
@@ -202,10 +205,10 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if not self.parse_request():
                 return  # parse_request has answered with the reason
-            if not hasattr(self, "do_" + self.command):
+            if self.command not in METHODS:
                 self.send_error(501, "Unsupported method", f"this server does not answer {self.command}")
                 return
-            getattr(self, "do_" + self.command)()
+            self._answer(self.command)
         except TimeoutError:
             self.close_connection = True
             self.send_error(408, "Request Timeout", f"the request did not arrive whole within "
@@ -224,24 +227,6 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             self.wfile = wfile
         self._send(data)
-
-    def do_GET(self) -> None:
-        self._answer("GET")
-
-    def do_HEAD(self) -> None:
-        self._answer("HEAD")
-
-    def do_POST(self) -> None:
-        self._answer("POST")
-
-    def do_PUT(self) -> None:
-        self._answer("PUT")
-
-    def do_DELETE(self) -> None:
-        self._answer("DELETE")
-
-    def do_PATCH(self) -> None:
-        self._answer("PATCH")
 
     def _answer(self, method: str) -> None:
         try:

@@ -1,12 +1,4 @@
-"""``brandubh host``: two people, or a person and a bot, play brandubh
-over the network (docs/host.md).
-
-- :mod:`.clock`: Fischer clocks kept by the server;
-- :mod:`.store`: every game in one SQLite file (write-ahead log);
-- :mod:`.hub`: the games in play, their seats, tokens, clocks, bots and
-  watchers;
-- :mod:`.api`: the JSON interface over the hub; :mod:`.http`: serve's
-  hardened HTTP server with live event streams added;
-- :mod:`.client`: :class:`~.client.BotClient`, a program's seat in a few
-  lines (standard library only).
-"""
+"""The old place of ``brandubh host``'s package, kept for one release: the
+network server is :mod:`brandubh.host` now, beside :mod:`brandubh.serve`.
+Only :mod:`.client` was named for import (docs/host.md); it warns and
+hands out :mod:`brandubh.host.client`'s names. Removed in 0.3.0."""

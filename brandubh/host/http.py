@@ -32,9 +32,9 @@ import threading
 from typing import Any, Iterable, NamedTuple, Optional, TextIO, Union
 from urllib.parse import urlsplit
 
-from ...errors import ArgumentError, quote
-from ..http import Handler, Server
-from ..api import Reply
+from ..errors import ArgumentError, quote
+from ..serve.http import Handler, Server
+from ..serve.api import Reply
 from .api import HostApi, Stream
 
 __all__ = ["HostServer", "Proxies", "Seen", "KEEPALIVE", "MAX_STREAMS_PER_CLIENT", "HOST_CONNECTIONS",
@@ -244,8 +244,8 @@ class HostHandler(Handler):
             if method == "HEAD":
                 self._send(data)
                 return
-            self._send(data + b"retry: 2000\n\ndata: " + stream.first + b"\n\n")
-            if self._over(stream.first):
+            self._send(data + b"retry: 2000\n\ndata: " + stream.first.data + b"\n\n")
+            if stream.first.last:
                 return
             quiet = 0.0
             while True:
@@ -263,7 +263,7 @@ class HostHandler(Handler):
                             return
                     continue
                 quiet = 0.0
-                if not self._sent(b"data: " + item + b"\n\n") or self._over(item):
+                if not self._sent(b"data: " + item.data + b"\n\n") or item.last:
                     return
         finally:
             follower.close()
@@ -293,10 +293,6 @@ class HostHandler(Handler):
         except OSError as error:
             self._went_away(error)
             return False
-
-    @staticmethod
-    def _over(data: bytes) -> bool:
-        return b'"status": "active"' not in data
 
 
 class HostServer(Server):

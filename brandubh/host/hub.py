@@ -1,13 +1,17 @@
 """The games of ``brandubh host``: seats, tokens, clocks, bots, watchers.
 
 A :class:`Hub` keeps the games in play (:class:`HostGame`), each a
-:class:`~brandubh.Game` between two seats. A seat is either a player (a
-person at the page, or an outside program) who acts with the seat's
-token, or the package's :class:`~brandubh.Bot` at a level, which the hub
-moves itself. Tokens are made with :mod:`secrets` and only their SHA-256
-is kept: the store never holds one.
+:class:`~brandubh.session.Session` with a seat for each side, as ``brandubh
+play`` and ``brandubh serve`` drive one: the session plays, takes back,
+answers offers, presses the clock and says what happened; the hub adds who
+may act for a seat, the store, the timer and the threads of the bots. A
+seat is either a player (a person at the page, or an outside program) who
+acts with the seat's token, or the package's :class:`~brandubh.Bot` at a
+level, whose turn the hub hands to a bot thread. Tokens are made with
+:mod:`secrets` and only their SHA-256 is kept: the store never holds one.
 
-Every change is written to the store before it is answered or sent on, then
+Every change (the session hands each on as it is made) is written to the
+store before it is answered or sent on, then
 sent to everyone following the game (:meth:`Hub.follow`) as the game's
 whole public state. A change the store could not write (a full disk) is
 undone whole, to the game as last stored, and answered with a 503 saying
@@ -51,20 +55,21 @@ import threading
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, TextIO
 
-from ...errors import BrandubhError, quote
-from ... import notation
-from ..api import RequestError
+from ..errors import BrandubhError, quote
+from .. import notation
+from ..serve.api import RequestError, move_text
+from ..session import Said, Session
 from .clock import Clock, parse_clock
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
-    from ...bot import Bot
-    from ...game import Game
+    from ..bot import Bot
+    from ..game import Game
 
-__all__ = ["Hub", "HostGame", "Follower", "RecordError", "NotStored", "MAX_OPEN_PER_CLIENT", "MAX_LEVEL", "RATE",
-           "BURST", "ACTIONS", "RETRY"]
+__all__ = ["Hub", "HostGame", "Follower", "Sent", "RecordError", "NotStored", "MAX_OPEN_PER_CLIENT", "MAX_LEVEL",
+           "RATE", "BURST", "ACTIONS", "RETRY"]
 
 #: The most games a client (an address) may have in play at once.
 MAX_OPEN_PER_CLIENT = 20
@@ -78,9 +83,12 @@ RATE = 20.0
 BURST = 40
 #: The strongest level of the server's bot.
 MAX_LEVEL = 6
+# What a seat may do (each a POST with its token), and the Session's method that does it.
+_REQUESTS = {"move": "move", "resign": "resign", "draw-offer": "offer_draw", "draw-accept": "accept_draw",
+             "draw-decline": "decline_draw", "takeback-offer": "offer_takeback",
+             "takeback-accept": "accept_takeback", "takeback-decline": "decline_takeback"}
 #: What a seat may do (each a POST with its token).
-ACTIONS = ("move", "resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
-           "takeback-accept", "takeback-decline")
+ACTIONS = tuple(_REQUESTS)
 #: Seconds before the server tries again to store what it did itself (a
 #: flag that fell, its bot's move) when the store could not write it.
 RETRY = 1.0
@@ -108,40 +116,25 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
+class Sent(NamedTuple):
+    """A game's state as sent to its followers: the JSON ``data``, and
+    whether it is the ``last`` (the game ended with it), as the game says."""
 
-
-def ending(game: "Game") -> Optional[str]:
-    """How a game ended, as a sentence for two people at a board (None while
-    it is on): the game's own sentence, but for a timeout, which here is a
-    clock that ran out, not a program that answered too late.
-
-    >>> from brandubh import Game
-    >>> game = Game()
-    >>> _ = game.play('d2c2'), game.forfeit('p2', 'timeout')
-    >>> ending(game)
-    "the defenders' time ran out, the attackers won"
-    """
-    result = game.result
-    if result is None:
-        return None
-    if result.how == "timeout" and result.side is not None:
-        return f"the {_other(str(result.side))}' time ran out, the {result.side} won"
-    return game.result_sentence
+    data: bytes
+    last: bool
 
 
 class Follower:
     """One follower of a game (a page, a watcher, a program): its states
-    arrive in :attr:`queue` as JSON bytes, the newest always kept (a slow
-    follower misses states in between, never the last)."""
+    arrive in :attr:`queue` (each a :class:`Sent`), the newest always kept
+    (a slow follower misses states in between, never the last)."""
 
     def __init__(self, hub: "Hub", game_id: str) -> None:
         self.hub = hub
         self.game_id = game_id
-        self.queue: "queue.Queue[bytes]" = queue.Queue(maxsize=8)
+        self.queue: "queue.Queue[Sent]" = queue.Queue(maxsize=8)
 
-    def put(self, data: bytes) -> None:
+    def put(self, data: Sent) -> None:
         while True:
             try:
                 self.queue.put_nowait(data)
@@ -157,30 +150,61 @@ class Follower:
         self.hub._unfollow(self)
 
 
-class HostGame:
-    """One game at the hub: the :class:`~brandubh.Game`, its seats
-    (``'p1'``, ``'p2'``: each ``{'kind': 'player', 'token': sha256}`` or
-    ``{'kind': 'bot', 'level': N}``), its :class:`~.clock.Clock` (None
-    untimed), any take-back asked for, and who follows it."""
+class _Acted(NamedTuple):
+    """A seat's action carried out: the state sent on, and its JSON."""
 
-    def __init__(self, game_id: str, game: "Game", seats: dict[str, dict[str, Any]], clock: Optional[Clock],
-                 client: str, created: float) -> None:
+    state: dict[str, Any]
+    data: bytes
+
+
+class _Kept(NamedTuple):
+    """A game's record in the store, read and checked."""
+
+    game: "Game"
+    seats: dict[str, dict[str, Any]]
+    clock: Optional[Clock]
+    draw: Optional[str]
+    takeback: Optional[str]
+    said: str
+    client: str
+    created: float
+    version: int
+    finished: Optional[float]
+
+
+class HostGame:
+    """One game at the hub: its :class:`~brandubh.session.Session` (the
+    :class:`~brandubh.Game`, a seat for each side, the
+    :class:`~.clock.Clock` or None untimed, any offer waiting), who holds
+    each seat (``'p1'``, ``'p2'``: each ``{'kind': 'player', 'token':
+    sha256}`` or ``{'kind': 'bot', 'level': N}``), and who follows it.
+    ``lock`` is the session's."""
+
+    def __init__(self, game_id: str, session: Session, seats: dict[str, dict[str, Any]], client: str,
+                 created: float) -> None:
         self.id = game_id
-        self.game = game
+        self.session = session
         self.seats = seats
-        self.clock = clock
         self.client = client
         self.created = created
-        self.takeback: Optional[str] = None   # the seat that asked for one
-        self.said = ""
         self.version = 0
         self.finished: Optional[float] = None
-        self.lock = threading.RLock()
+        self.lock = session.lock
         self.followers: list[Follower] = []
-        self.bots: dict[str, "Bot"] = {}
         self.last_state: Optional[dict[str, Any]] = None   # as sent after the last change
+        self.last_sent: Optional[Sent] = None              # and as its JSON
         self.stored: Optional[dict[str, Any]] = None       # the record as last written to the store
         self.retry: Optional[float] = None                 # when to try again what the store refused the server
+
+    @property
+    def game(self) -> "Game":
+        return self.session.game
+
+    @property
+    def clock(self) -> Optional[Clock]:
+        clock = self.session.clock
+        assert clock is None or isinstance(clock, Clock)
+        return clock
 
     @property
     def active(self) -> bool:
@@ -199,17 +223,44 @@ class HostGame:
 
     def record(self) -> dict[str, Any]:
         """What the store keeps of the game."""
-        return {"text": self.game.as_text(), "attackers": self.game.seat_of("attackers"), "seats": self.seats,
-                "clock": self.clock.as_dict() if self.clock is not None else None,
-                "draw": self.game.draw_offered_by, "takeback": self.takeback, "said": self.said,
-                "client": self.client, "created": self.created, "version": self.version,
+        session, game = self.session, self.game
+        clock = self.clock
+        return {"text": session.text(), "attackers": game.seat_of("attackers"), "seats": self.seats,
+                "clock": clock.as_dict() if clock is not None else None,
+                "draw": game.draw_offered_by,
+                "takeback": game.seat_of(session.takeback) if session.takeback is not None else None,
+                "said": session.said, "client": self.client, "created": self.created, "version": self.version,
                 "finished": self.finished}
 
     @classmethod
-    def from_record(cls, game_id: str, record: Any) -> "HostGame":
-        """The game a :meth:`record` kept; a :class:`RecordError` naming
-        the first thing in it that is missing or wrong."""
-        from ...game import Game
+    def from_record(cls, game_id: str, record: Any, make_bot: Callable[[str, int], "Bot"]) -> "HostGame":
+        """The game a :meth:`record` kept, its bots made by ``make_bot(seat,
+        level)``; a :class:`RecordError` naming the first thing in it that
+        is missing or wrong."""
+        kept = cls._read(record)
+        game = kept.game
+        bots = {str(game.side_of(seat)): make_bot(seat, int(info["level"])) if info["kind"] == "bot" else None
+                for seat, info in kept.seats.items()}
+        made = cls(game_id, Session(game, seats=bots, clock=kept.clock), kept.seats, kept.client, kept.created)
+        made._resume(kept, record)
+        return made
+
+    def restore(self, record: dict[str, Any]) -> None:
+        """Back to a record this game stored: every change since undone (its
+        bots and its followers stay)."""
+        self._resume(self._read(record), record)
+
+    def _resume(self, kept: _Kept, record: dict[str, Any]) -> None:
+        game = kept.game
+        self.session.resume(game, clock=kept.clock, draw_offer=game.side_of(kept.draw) if kept.draw else None,
+                            takeback=game.side_of(kept.takeback) if kept.takeback else None, said=kept.said)
+        self.seats, self.version, self.finished = kept.seats, kept.version, kept.finished
+        self.stored = record
+
+    @staticmethod
+    def _read(record: Any) -> _Kept:
+        """A record read and checked, field by field."""
+        from ..game import Game
 
         if not isinstance(record, dict):
             raise RecordError(f"its record is {quote(record)}, not a JSON object")
@@ -257,64 +308,29 @@ class HostGame:
             if when is not None and (isinstance(when, bool) or not isinstance(when, (int, float))
                                      or not math.isfinite(when)):
                 raise RecordError(f"its time {name} is {quote(when)}, not a number")
-        made = cls(game_id, game, seats, clock, record.get("client", ""), float(record.get("created", 0.0)))
-        if record.get("draw") and game.status == "active":
-            game.offer_draw(record["draw"])
-        made.takeback = record.get("takeback")
-        made.said = record.get("said", "")
-        made.version = version
-        made.finished = record.get("finished")
-        made.stored = record
-        return made
-
-    def restore(self, record: dict[str, Any]) -> None:
-        """Back to a record this game stored: every change since undone."""
-        kept = HostGame.from_record(self.id, record)
-        self.game, self.seats, self.clock = kept.game, kept.seats, kept.clock
-        self.takeback, self.said, self.version, self.finished = kept.takeback, kept.said, kept.version, kept.finished
-        self.stored = record
+        return _Kept(game, seats, clock, record.get("draw"), record.get("takeback"), record.get("said", ""),
+                     record.get("client", ""), float(record.get("created", 0.0)), version, record.get("finished"))
 
     def state(self, now: Optional[float] = None) -> dict[str, Any]:
-        """What anyone may see of the game (no token): the board, the
-        clocks, the record, the legal moves of the side to move."""
-        from ...views.svg import board
-
+        """What anyone may see of the game (no token): the session's
+        account of it (:meth:`Session.state <brandubh.session.Session.state>`:
+        the board, the record, the legal moves of the side to move), with
+        the seats, the clocks and the offers waiting."""
         now = time.time() if now is None else now
-        game = self.game
-        seen = game.snapshot()
-        active = game.status == "active"
-        result = game.result
-        seats = {}
-        for seat, info in self.seats.items():
-            side = game.side_of(seat)
-            seats[side] = {"kind": info["kind"], "level": info.get("level")}
+        session, game = self.session, self.game
+        clock = self.clock
         offer = game.draw_offered_by
         return {
             "id": self.id,
             "version": self.version,
-            "variant": game.variant.as_string(),
-            "seats": seats,
-            "clock": self.clock.name if self.clock is not None else None,
-            "clocks": ({side: self.clock.left_ms(side, now) for side in SIDES}
-                       if self.clock is not None else None),
-            "running": self.clock.running if self.clock is not None and active else None,
-            "status": game.status,
-            "to_move": seen.side if active else None,
-            "result": ending(game),
-            "winner": result.side if result is not None else None,
-            "ply": game.ply,
-            "moves": game.shown,
-            "position": seen.position,
-            "pieces": seen.pieces,
-            "last": None if seen.last is None else {"move": seen.last, "shown": seen.shown,
-                                                    "captured": list(seen.captured)},
-            "legal": [{"from": m.from_square, "to": m.to_square, "piece": m.piece, "captures": list(m.captures),
-                       "wins": m.wins} for m in game.legal()] if active else [],
+            "seats": {str(game.side_of(seat)): {"kind": info["kind"], "level": info.get("level")}
+                      for seat, info in self.seats.items()},
+            "clock": clock.name if clock is not None else None,
+            "clocks": {side: clock.left_ms(side, now) for side in SIDES} if clock is not None else None,
+            "running": clock.running if clock is not None and self.active else None,
             "draw_offer": game.side_of(offer) if offer else None,
-            "takeback": game.side_of(self.takeback) if self.takeback else None,
-            "said": self.said,
-            "board": board(seen, size=None),
-            "text": game.as_text(),
+            "takeback": session.takeback,
+            **session.state(),
         }
 
 
@@ -377,6 +393,11 @@ class Hub:
         except (OSError, ValueError):  # pragma: no cover - no log to write to: nothing better to do
             pass
 
+    def _attached(self, hg: HostGame) -> HostGame:
+        """The game with its session's changes stored and sent on by :meth:`_changed`."""
+        hg.session.on_change = lambda session: self._changed(hg)
+        return hg
+
     def _read(self, game_id: str, text: str) -> HostGame:
         """A game from its record's text in the store; one that cannot be
         read is set aside (a :class:`RecordError`)."""
@@ -386,7 +407,8 @@ class Hub:
             fault = f"its record is not JSON ({str(error)[:80]})"
         else:
             try:
-                return HostGame.from_record(game_id, record)
+                return self._attached(HostGame.from_record(
+                    game_id, record, lambda seat, level: self._bot(game_id, seat, level)))
             except RecordError as error:
                 fault = str(error)
         self.set_aside[game_id] = fault
@@ -408,7 +430,7 @@ class Hub:
         link, a person or a program; ``'bot'``: the server's bot at
         ``level``). The maker's seat and its token, the invited seat's
         token, and the links."""
-        from ...game import Game
+        from ..game import Game
 
         side = fields.get("side", "attackers")
         if side == "random":
@@ -437,6 +459,7 @@ class Hub:
         seats["p2"] = ({"kind": "bot", "level": level} if opponent == "bot"
                        else {"kind": "player", "token": _hash(theirs)})
         clock = Clock(*parsed) if parsed is not None else None
+        other_side = str(game.side_of("p2"))
         with self._lock:
             if sum(1 for g in self._games.values() if g.client == client) >= self.max_open:
                 raise RequestError(f"this client has {self.max_open} games in play already, the most it may: "
@@ -446,11 +469,13 @@ class Hub:
             game_id = secrets.token_hex(6)
             while game_id in self._games or game_id in self._finished:  # pragma: no cover - 1 in 2**48
                 game_id = secrets.token_hex(6)
-            hg = HostGame(game_id, game, seats, clock, client, time.time())
+            bots = {side: None, other_side: self._bot(game_id, "p2", level) if opponent == "bot" else None}
+            hg = self._attached(HostGame(game_id, Session(game, seats=bots, clock=clock), seats, client,
+                                         time.time()))
             self._games[game_id] = hg
         with hg.lock:
             other = "the server's bot, level %d" % level if opponent == "bot" else "the player you invite"
-            hg.said = f"A new game: you have the {side}, {other} the {_other(side)}."
+            hg.session.said = f"A new game: you have the {side}, {other} the {other_side}."
             try:
                 self._changed(hg)
             except NotStored as error:
@@ -518,7 +543,7 @@ class Hub:
                 continue
             game = hg.game
             out.append({"id": game_id, "finished": when, "variant": game.variant.as_string(),
-                        "plies": game.ply, "result": ending(game),
+                        "plies": game.ply, "result": hg.session.result_sentence(),
                         "clock": hg.clock.name if hg.clock is not None else None})
         return out
 
@@ -550,114 +575,37 @@ class Hub:
                 self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
 
     def act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> dict[str, Any]:
-        """A seat's ``action`` (one of :data:`ACTIONS`) with its token: the
+        """A seat's ``action`` (one of :data:`ACTIONS`) with its token and
+        its ``fields`` (a move's ``move``; the others have none): the
         game's new state, or a :class:`~brandubh.serve.api.RequestError`
         (403 for a token holding no seat, 409 for what the game refuses)
-        and nothing changed."""
-        if action not in ACTIONS:
+        and nothing changed. The action and its fields are read here, once;
+        the session checks the rest (whose turn, what the game allows)."""
+        return self._act(game_id, token, action, fields).state
+
+    def act_json(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> bytes:
+        """:meth:`act`, the new state as the JSON sent to the followers
+        (written once for all of them and the answer)."""
+        return self._act(game_id, token, action, fields).data
+
+    def _act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> "_Acted":
+        request = _REQUESTS.get(action)
+        if request is None:
             raise RequestError(f"a seat may not {quote(action)}: the actions are {', '.join(ACTIONS)}", 404)
         hg = self.game(game_id)
         seat = self._seat(hg, token)
-        allowed = {"move": ("move",)}.get(action, ())
+        allowed = ("move",) if action == "move" else ()
         unknown = sorted(set(fields) - set(allowed))
         if unknown:
             raise RequestError(f"unknown field {quote(unknown[0])} (the fields here are: "
                                f"{', '.join(allowed) or 'none'})")
+        asked = (move_text(fields.get("move")),) if action == "move" else ()
         with hg.lock:
-            self._check_flag(hg)
-            self._do(hg, seat, action, fields)
-            return hg.last_state or hg.state()   # as it was sent to the followers
-
-    def _refuse(self, hg: HostGame, sentence: str, code: str = "refused") -> RequestError:
-        return RequestError(sentence, 409, code=code, game=hg.state())
-
-    def _do(self, hg: HostGame, seat: str, action: str, fields: dict[str, Any]) -> None:
-        """One seat's action, under the game's lock; stored and sent on."""
-        game = hg.game
-        side = str(game.side_of(seat))
-        now = time.time()
-        if game.status != "active":
-            raise self._refuse(hg, f"the game is over: {ending(game)}", "game_over")
-        if action == "move":
-            move = fields.get("move")
-            if not isinstance(move, str) or not 1 <= len(move) <= 24:
-                raise RequestError(f"move must be a move as text, d1d3 or d1-d3, not {quote(move)}")
-            if game.side_to_move != side:
-                raise self._refuse(hg, f"it is the {game.side_to_move}' move, not yours", "not_your_turn")
-            refused = game.play(move, seat)
-            if refused is not None:
-                raise self._refuse(hg, str(refused), refused.code.value)
-            if hg.clock is not None:
-                if hg.clock.running is None and game.ply == 1:
-                    hg.clock.start(_other(side), now)   # the first move is not timed
-                elif not hg.clock.press(side, now):
-                    game.undo()
-                    game.forfeit(seat, "timeout")
-                    hg.said = f"The {side}' time ran out before the move."
-                    self._changed(hg)
-                    raise self._refuse(hg, "your time ran out before this move", "flag")
-            hg.takeback = None
-            played = game.last_played
-            hg.said = f"The {side} play {played.shown + played.capturing}." if played is not None else ""
-        elif action == "resign":
-            refused = game.resign(seat)
-            if refused is not None:  # pragma: no cover - the game is on, the seat is real
-                raise self._refuse(hg, str(refused), refused.code.value)
-            hg.said = f"The {side} resign."
-        elif action == "draw-offer":
-            refused = game.offer_draw(seat)
-            if refused is not None:
-                raise self._refuse(hg, str(refused), refused.code.value)
-            hg.said = f"The {side} offer a draw."
-        elif action in ("draw-accept", "draw-decline"):
-            refused = (game.accept_draw if action == "draw-accept" else game.decline_draw)(seat)
-            if refused is not None:
-                raise self._refuse(hg, str(refused), refused.code.value)
-            hg.said = f"The {side} {'accept' if action == 'draw-accept' else 'decline'} the draw."
-        elif action == "takeback-offer":
-            if hg.takeback is not None:
-                raise self._refuse(hg, "a take-back is already asked for: it waits for its answer",
-                                   "offer_waiting")
-            if not self._has_moved(hg, side):
-                raise self._refuse(hg, "nothing to take back: you have not moved yet", "nothing_to_undo")
-            hg.takeback = seat
-            hg.said = f"The {side} ask to take back their last move."
-        else:  # takeback-accept, takeback-decline
-            if hg.takeback is None:
-                raise self._refuse(hg, "no take-back has been asked for", "no_offer")
-            if hg.takeback == seat:
-                raise self._refuse(hg, "you asked for the take-back: it is for the other side to answer",
-                                   "own_offer")
-            asker = str(game.side_of(hg.takeback))
-            hg.takeback = None
-            if action == "takeback-accept":
-                taken = self._take_back(hg, asker, now)
-                hg.said = f"The {side} allow the take-back: {taken} move{'s' if taken != 1 else ''} taken back."
-            else:
-                hg.said = f"The {side} refuse the take-back."
-        self._changed(hg)
-
-    @staticmethod
-    def _has_moved(hg: HostGame, side: str) -> bool:
-        game = hg.game
-        first = SIDES["ad".index(game.start[-1])]
-        return not (game.ply == 0 or (game.ply == 1 and first != side))
-
-    @staticmethod
-    def _take_back(hg: HostGame, asker: str, now: float) -> int:
-        """Undo to the asker's last move, so that it is the asker's turn."""
-        game = hg.game
-        taken = 0
-        while game.undo():
-            taken += 1
-            if game.side_to_move == asker:
-                break
-        if hg.clock is not None:
-            if game.ply == 0:
-                hg.clock.stop(now)
-            else:
-                hg.clock.start(asker, now)
-        return taken
+            said: Said = getattr(hg.session, request)(*asked, side=str(hg.game.side_of(seat)))
+            if said.refused:
+                raise RequestError(said.text, 409, code=said.code, game=hg.state())
+            assert hg.last_state is not None and hg.last_sent is not None   # the change was sent on
+            return _Acted(hg.last_state, hg.last_sent.data)
 
     # -- after every change ---------------------------------------------------------------------
 
@@ -668,11 +616,8 @@ class Hub:
         is a :class:`NotStored`: nobody was sent it."""
         now = time.time()
         hg.version += 1
-        if hg.game.status != "active" and hg.finished is None:
+        if not hg.active and hg.finished is None:
             hg.finished = now
-            if hg.clock is not None:
-                hg.clock.stop(now)
-            hg.takeback = None
         record = hg.record()
         try:
             self.store.save(hg.id, record, client=hg.client, finished=hg.finished)
@@ -690,19 +635,19 @@ class Hub:
                 if self._games.pop(hg.id, None) is not None:
                     self._keep_finished(hg)
         hg.last_state = hg.state(now)
-        data = json.dumps(hg.last_state).encode("utf-8")
+        data = hg.last_sent = Sent(json.dumps(hg.last_state).encode("utf-8"), last=not hg.active)
         for follower in list(hg.followers):
             follower.put(data)
         self._schedule(hg)
         self._kick(hg)
 
-    def follow(self, game_id: str) -> tuple[Follower, bytes]:
-        """Follow a game: the follower, and the state now (as JSON bytes)."""
+    def follow(self, game_id: str) -> tuple[Follower, Sent]:
+        """Follow a game: the follower, and the state now."""
         hg = self.game(game_id)
         follower = Follower(self, hg.id)
         with hg.lock:
             hg.followers.append(follower)
-            return follower, json.dumps(hg.state()).encode("utf-8")
+            return follower, Sent(json.dumps(hg.state()).encode("utf-8"), last=not hg.active)
 
     def _unfollow(self, follower: Follower) -> None:
         with self._lock:
@@ -790,79 +735,45 @@ class Hub:
         """Under the game's lock: let the flag fall in a game whose running
         clock is out of time (a :class:`NotStored` when that cannot be
         stored, and the game as it was)."""
-        if hg.clock is None or not hg.active:
-            return
-        side = hg.clock.flagged(time.time())
-        if side is None:
-            self._schedule(hg)   # woken early (a clock changed since): look again then
-            return
-        hg.game.forfeit(str(hg.game.seat_of(side)), "timeout")
-        hg.said = f"The {side}' time ran out."
-        self._changed(hg)
+        if hg.session.check_clock() is None:
+            self._schedule(hg)   # woken early (a clock changed since), or no clock: look again then, if ever
 
     # -- the server's bots -----------------------------------------------------------------------------
 
-    def _bot(self, hg: HostGame, seat: str) -> "Bot":
-        bot = hg.bots.get(seat)
-        if bot is None:
-            level = int(hg.seats[seat]["level"])
-            seed = f"{self.seed}|{hg.id}|{seat}"
-            if self._make_bot is not None:
-                bot = self._make_bot(level, seed)
-            else:
-                from ...bot import Bot
+    def _bot(self, game_id: str, seat: str, level: int) -> "Bot":
+        """The server's bot for a game's seat: the same moves again for the same seed."""
+        seed = f"{self.seed}|{game_id}|{seat}"
+        if self._make_bot is not None:
+            return self._make_bot(level, seed)
+        from ..bot import Bot
 
-                bot = Bot(level, seed=seed)
-            hg.bots[seat] = bot
-        return bot
+        return Bot(level, seed=seed)
 
     def _kick(self, hg: HostGame) -> None:
-        """Under the game's lock: hand the bot's turn (or an offer made to
-        it) to a bot thread."""
-        if not hg.active or self._stopping:
+        """Under the game's lock: hand the turn of a bot the game waits for
+        (its move, or its answer to an offer) to a bot thread."""
+        if self._stopping:
             return
-        for seat, info in hg.seats.items():
-            if info["kind"] != "bot":
-                continue
-            offer = hg.game.draw_offered_by
-            wanted = ((offer is not None and offer != seat) or (hg.takeback not in (None, seat))
-                      or hg.game.side_to_move == hg.game.side_of(seat))
-            if wanted:
+        session = hg.session
+        for side, bot in session.seats.items():
+            if bot is not None and session.waits_for(side):
                 try:
-                    self._bots.submit(self._bot_turn, hg.id, seat, hg.version)
+                    self._bots.submit(self._bot_turn, hg.id, side, session.changes)
                 except RuntimeError:  # pragma: no cover - shut down meanwhile
                     pass
 
-    def _bot_turn(self, game_id: str, seat: str, version: int) -> None:
+    def _bot_turn(self, game_id: str, side: str, changes: int) -> None:
+        """A bot's turn, handed on at the table's ``changes``-th change: the
+        session's :meth:`~brandubh.session.Session.reply`, thinking with the
+        game's lock released (the other seat may resign meanwhile)."""
         try:
             hg = self.game(game_id)
-            with hg.lock:
-                if hg.version != version or not hg.active:
-                    return
-                game = hg.game
-                side = str(game.side_of(seat))
-                bot = self._bot(hg, seat)
-                offer = game.draw_offered_by
-                if offer is not None and offer != seat:
-                    copy = game.replay(game.log).game
-                    self._do(hg, seat, "draw-accept" if bot.accepts_draw(copy, side) else "draw-decline", {})
-                    return
-                if hg.takeback not in (None, seat):
-                    self._do(hg, seat, "takeback-accept", {})   # the server's bot is a good sport
-                    return
-                if game.side_to_move != side:
-                    return
-                position = game.replay(game.log).game
-            chosen = bot.choose(position)   # outside the lock: the other seat may resign meanwhile
-            with hg.lock:
-                if hg.version != version or not hg.active or chosen is None:
-                    return
-                self._do(hg, seat, "move", {"move": str(chosen)})
+            hg.session.reply(side, release=True, since=changes)
         except NotStored:
             with hg.lock:
                 self._retry(hg)   # its turn again in a moment, the game as it was
         except RequestError:
-            pass  # the game moved on meanwhile
+            pass  # the game is gone meanwhile
         except Exception:  # pragma: no cover - a bot's failure must not stop the others
             self._say(f"the bot failed in game {game_id}:\n{traceback.format_exc()}")
 

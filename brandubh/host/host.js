@@ -1,4 +1,4 @@
-// brandubh host: the page's host mode. brandubh.serve.host.api adds this
+// brandubh host: the page's host mode. brandubh.host.api adds this
 // script after the page's own (and sets window.BRANDUBH_HOST first, so that
 // the page does not start a game against the engine). It reuses the page's
 // board, its marking of legal targets (mark, squareAt, state, selected),
@@ -76,28 +76,8 @@
   $("board").after($("host-clocks"));
 
   // -- requests -------------------------------------------------------------------------------
-  async function call(method, path, body) {
-    setBusy(1);
-    try {
-      const options = { method, headers: {} };
-      if (token) options.headers["Authorization"] = "Bearer " + token;
-      if (method === "POST") {
-        options.headers["Content-Type"] = "application/json";
-        options.body = JSON.stringify(body || {});
-      }
-      let answer;
-      try {
-        answer = await fetch(path, options);
-      } catch (error) {
-        return { status: 0, data: { error: "the server does not answer: is brandubh host still running?" } };
-      }
-      let data;
-      try { data = await answer.json(); } catch (error) { data = { error: "the server answered " + answer.status }; }
-      return { status: answer.status, data };
-    } finally {
-      setBusy(-1);
-    }
-  }
+  // The page's own request(), with the seat's token where the page holds one.
+  const call = (method, path, body) => request(method, path, body, token ? { Authorization: "Bearer " + token } : {});
 
   // -- showing a game -----------------------------------------------------------------------------
   function clockText(ms) {

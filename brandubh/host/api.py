@@ -43,12 +43,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, NamedTuple, Optional, Union
+from typing import NamedTuple, Optional, Union
 from urllib.parse import urlsplit
 
-from ..api import PAGE_POLICY, Reply, RequestError, _fields
+from ..serve.api import Reply, RequestError, _fields, only
 from .clock import PRESETS as CLOCKS
-from .hub import ACTIONS, MAX_LEVEL, Follower, Hub
+from .hub import ACTIONS, MAX_LEVEL, Follower, Hub, Sent
 
 __all__ = ["HostApi", "Stream", "MAX_BODY"]
 
@@ -61,7 +61,7 @@ class Stream(NamedTuple):
     """An answer that goes on: the follower whose states are sent as they come."""
 
     follower: Follower
-    first: bytes
+    first: Sent
 
 
 class HostApi:
@@ -80,12 +80,7 @@ class HostApi:
         try:
             return self._route(method.upper(), target, body, token, client)
         except RequestError as error:
-            payload: dict[str, Any] = {"error": str(error)}
-            if error.code is not None:
-                payload["code"] = error.code
-            if error.game is not None:
-                payload["game"] = error.game
-            return Reply.of(payload, error.status)
+            return Reply.refusal(error)
 
     def _route(self, method: str, target: str, body: bytes, token: Optional[str],
                client: str) -> Union[Reply, Stream]:
@@ -93,12 +88,12 @@ class HostApi:
         if len(body) > MAX_BODY:
             raise RequestError(f"the request body is {len(body)} bytes; the most read here is {MAX_BODY}", 413)
         if path == "/":
-            self._only(method, "GET")
-            return Reply(200, "text/html; charset=utf-8", self.page(), (("Content-Security-Policy", PAGE_POLICY),))
+            only(method, "GET")
+            return Reply.page(self.page())
         if path == "/api/host":
-            self._only(method, "GET")
-            from .. import api as serve_api
-            from ...variant import PRESETS
+            only(method, "GET")
+            from ..serve import api as serve_api
+            from ..variant import PRESETS
 
             return Reply.of({"presets": list(PRESETS), "clocks": ["untimed", *CLOCKS],
                              "levels": list(range(1, MAX_LEVEL + 1)), "actions": list(ACTIONS),
@@ -106,7 +101,7 @@ class HostApi:
         if path == "/api/host/games":
             if method == "GET":
                 return Reply.of({"finished": self.hub.finished()})
-            self._only(method, "POST")
+            only(method, "POST")
             self.hub.allow(client)
             fields = _fields(body, ("side", "variant", "clock", "opponent", "level"))
             return Reply.of(self.hub.create(fields, client=client), 201)
@@ -116,32 +111,21 @@ class HostApi:
                                "/api/host", 404)
         game_id, action = m.group(1), m.group(2)
         if action is None:
-            self._only(method, "GET")
+            only(method, "GET")
             return Reply.of(self.hub.state(game_id))
         if action == "events":
-            self._only(method, "GET")
+            only(method, "GET")
             return Stream(*self.hub.follow(game_id))
         if action == "text":
-            self._only(method, "GET")
+            only(method, "GET")
             hg = self.hub.game(game_id)
-            with hg.lock:
-                text = hg.game.as_text()
-            return Reply(200, "text/plain; charset=utf-8", text.encode("utf-8"),
-                         (("Content-Disposition", f'attachment; filename="brandubh-{hg.id}.txt"'),))
+            return Reply.download(hg.id, hg.session.text())
         if action == "seat":
-            self._only(method, "GET")
+            only(method, "GET")
             return Reply.of(self.hub.whoami(game_id, token))
-        self._only(method, "POST")
-        if action not in ACTIONS:
-            raise RequestError(f"a seat may not {action!r}: the actions are {', '.join(ACTIONS)}", 404)
+        only(method, "POST")
         self.hub.allow(client)
-        fields = _fields(body, ("move",) if action == "move" else ())
-        return Reply.of(self.hub.act(game_id, token, action, fields))
-
-    @staticmethod
-    def _only(method: str, allowed: str) -> None:
-        if method != allowed and not (method == "HEAD" and allowed == "GET"):
-            raise RequestError(f"{method} is not answered here: send {allowed}", 405)
+        return Reply.of_json(self.hub.act_json(game_id, token, action, _fields(body, None)))   # the hub reads it
 
     def page(self) -> bytes:
         """``brandubh serve``'s page with the host mode's style and script
@@ -150,7 +134,7 @@ class HostApi:
             from importlib import resources
 
             page = resources.files("brandubh.serve").joinpath("page.html").read_text(encoding="utf-8")
-            here = resources.files("brandubh.serve.host")
+            here = resources.files("brandubh.host")
             style = here.joinpath("host.css").read_text(encoding="utf-8")
             script = here.joinpath("host.js").read_text(encoding="utf-8")
             body = re.search(r"<body[^>]*>", page)

@@ -40,7 +40,7 @@ import threading
 import time
 from typing import Any, Optional
 
-from ...errors import BrandubhError
+from ..errors import BrandubhError
 
 __all__ = ["Store", "StoreError"]
 

@@ -26,7 +26,7 @@ import math
 import re
 from typing import Any, Optional
 
-from ...errors import quote
+from ..errors import quote
 
 __all__ = ["Clock", "PRESETS", "parse_clock"]
 
