@@ -6,7 +6,7 @@ positions; C reads no clock. The same game, budget, depth, seed, table size
 and weights give the same move, score and node count on every machine.
 Only ``time_ms=`` and ``stop=`` (brandubh/stopping.py), which end a search
 when the caller says so, and ``threads=`` above 1 (helper threads sharing
-the table: lazy SMP, docs/search.md) are not deterministic.
+the table: lazy SMP, docs/searching.md) are not deterministic.
 
 >>> from brandubh import Rules
 >>> found = Rules().search(budget=20_000, seed=7)
