@@ -34,6 +34,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 import brandubh  # noqa: E402
+from brandubh.files import write_whole  # noqa: E402
 
 project = "brandubh"
 author = "the brandubh authors"
@@ -177,7 +178,9 @@ def write_api(app: Any) -> None:
     for name, text in pages.items():
         path = folder / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+            # Whole, so that a second build at the same time never reads
+            # half a page.
+            write_whole(path, text)
 
 
 # --------------------------------------------------------------- docstrings
@@ -330,6 +333,39 @@ def described(env: Any) -> dict[int, str]:
     return found
 
 
+NOT_NAMES = ("brandubh.wasm", "brandubh.sqlite", "brandubh.ini", "brandubh.NAME.host")
+"""Code in the guides that is written as a name of the package is, and is
+not one: files, and a placeholder."""
+NAMED = re.compile(r"(brandubh(?:\.[A-Za-z_]\w*)+)(?:\(.*\))?", re.S)
+
+
+def link_names(app: Any, doctree: Any) -> None:
+    """Sphinx's ``doctree-read``, for the guides: code that is a name of the
+    package (`` `brandubh.views.svg.board` ``, or a call of it) links to the
+    name's description, or is left as code where it has none; a name that is
+    not in the package fails the build (a guide left behind by a rename)."""
+    from docutils import nodes
+    from sphinx.addnodes import pending_xref
+    from sphinx.util import logging
+
+    docname = app.env.docname
+    if not app.env.doc2path(docname).suffix == ".md":
+        return
+    for literal in list(doctree.findall(nodes.literal)):
+        match = NAMED.fullmatch(literal.astext())
+        if not match or match.group(0) in NOT_NAMES or isinstance(literal.parent, (nodes.reference, pending_xref)):
+            continue
+        if lookup(match.group(1)) is None:
+            logging.getLogger(__name__).warning(
+                f"the guide names {match.group(1)}, which is not in the package (or, if it is no name, add it to NOT_NAMES in docs/conf.py)",
+                location=literal)
+            continue
+        xref = pending_xref("", refdomain="py", reftype="obj", reftarget=match.group(1), refexplicit=True,
+                            refdoc=docname)
+        literal.replace_self(xref)
+        xref += literal
+
+
 def setup(app: Any) -> None:
     from sphinx.addnodes import pending_xref
     from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -368,3 +404,4 @@ def setup(app: Any) -> None:
     app.connect("autodoc-process-docstring", docstring)
     app.connect("autodoc-process-signature", plain_defaults)
     app.connect("autodoc-process-bases", no_object)
+    app.connect("doctree-read", link_names)
