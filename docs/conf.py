@@ -94,6 +94,12 @@ def named_modules() -> list[str]:
     return sorted(found)
 
 
+def one_thing(value: Any) -> bool:
+    """Whether two names of ``value`` name one thing: a class, a function or
+    a module. Two names of one value (a string, a number) are two things."""
+    return inspect.isclass(value) or inspect.isroutine(value) or inspect.ismodule(value)
+
+
 def members(module: Any) -> list[str]:
     """The names ``automodule`` describes: the module's ``__all__``, or the
     public names it defines."""
@@ -127,19 +133,19 @@ def api_pages() -> dict[str, str]:
     on the first page (in name order) whose module exports it."""
     names = list(brandubh.__all__)
     modules = {name: importlib.import_module(name) for name in named_modules()}
-    owner = {id(getattr(brandubh, name)): PACKAGE for name in names}
+    owner = {id(value): PACKAGE for value in map(functools.partial(getattr, brandubh), names) if one_thing(value)}
     for name, module in modules.items():
         for member in members(module):
             value = getattr(module, member, None)
-            if getattr(value, "__module__", None) == name:
+            if one_thing(value) and getattr(value, "__module__", None) == name:
                 owner.setdefault(id(value), name)
     pages = {}
     for name in names:
         pages[f"{PACKAGE}.{name}.rst"] = (title(f"{PACKAGE}.{name}") + f".. currentmodule:: {PACKAGE}\n\n"
                                           + describe(name, getattr(brandubh, name)))
     for name, module in modules.items():
-        elsewhere = [member for member in members(module)
-                     if owner.setdefault(id(getattr(module, member, None)), name) != name]
+        elsewhere = [member for member in members(module) if one_thing(getattr(module, member, None))
+                     and owner.setdefault(id(getattr(module, member)), name) != name]
         options = f"   :exclude-members: {', '.join(elsewhere)}\n" if elsewhere else ""
         pages[f"{name}.rst"] = title(name) + f".. automodule:: {name}\n{options}"
     pages["index.rst"] = (
@@ -319,15 +325,14 @@ def find(node: Any) -> Any:
 
 
 def described(env: Any) -> dict[int, str]:
-    """The objects the site describes, by identity: id -> the full name of
-    their description. Values (a string, a number) are left out: two names of
-    one value are not one thing."""
+    """The things the site describes (:func:`one_thing`), by identity: id ->
+    the full name of their description."""
     found = getattr(env, "_brandubh_described", None)
     if found is None:
         found = {}
         for name in list(env.domaindata["py"]["objects"]) + list(env.domaindata["py"]["modules"]):
             value = lookup(name)
-            if inspect.isclass(value) or inspect.isroutine(value) or inspect.ismodule(value):
+            if one_thing(value):
                 found.setdefault(id(value), name)
         env._brandubh_described = found
     return found
