@@ -240,11 +240,6 @@ def docstring(app: Any, what: str, name: str, obj: Any, options: Any, lines: lis
             lines[:] = attribute_doc(name, obj)
 
 
-def no_object(app: Any, name: str, obj: Any, options: Any, bases: list[Any]) -> None:
-    """Sphinx's ``autodoc-process-bases``: ``Bases: object`` says nothing."""
-    bases[:] = [base for base in bases if base is not object]
-
-
 def plain_defaults(app: Any, what: str, name: str, obj: Any, options: Any, signature: Optional[str],
                    annotation: Optional[str]) -> Optional[tuple[Optional[str], Optional[str]]]:
     """Sphinx's ``autodoc-process-signature``: a default shown as a repr that
@@ -408,5 +403,4 @@ def setup(app: Any) -> None:
     app.connect("missing-reference", shown_as_code)
     app.connect("autodoc-process-docstring", docstring)
     app.connect("autodoc-process-signature", plain_defaults)
-    app.connect("autodoc-process-bases", no_object)
     app.connect("doctree-read", link_names)
