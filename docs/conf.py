@@ -133,7 +133,7 @@ def api_pages() -> dict[str, str]:
     on the first page (in name order) whose module exports it."""
     names = list(brandubh.__all__)
     modules = {name: importlib.import_module(name) for name in named_modules()}
-    owner = {id(value): PACKAGE for value in map(functools.partial(getattr, brandubh), names) if one_thing(value)}
+    owner = {id(getattr(brandubh, name)): PACKAGE for name in names if one_thing(getattr(brandubh, name))}
     for name, module in modules.items():
         for member in members(module):
             value = getattr(module, member, None)
@@ -319,18 +319,26 @@ def find(node: Any) -> Any:
     return None
 
 
+DESCRIBED: dict[int, str] = {}
+"""What :func:`described` found, for this process: ids mean nothing in
+another one, so it is not kept in Sphinx's (pickled) environment."""
+
+
 def described(env: Any) -> dict[int, str]:
     """The things the site describes (:func:`one_thing`), by identity: id ->
-    the full name of their description."""
-    found = getattr(env, "_brandubh_described", None)
-    if found is None:
-        found = {}
+    the full name of their description. Read once all the pages are read."""
+    if not DESCRIBED:
         for name in list(env.domaindata["py"]["objects"]) + list(env.domaindata["py"]["modules"]):
             value = lookup(name)
             if one_thing(value):
-                found.setdefault(id(value), name)
-        env._brandubh_described = found
-    return found
+                DESCRIBED.setdefault(id(value), name)
+    return DESCRIBED
+
+
+def forget_described(app: Any, env: Any) -> None:
+    """Sphinx's ``env-updated``: the pages were read again, so what they
+    describe is asked again."""
+    DESCRIBED.clear()
 
 
 NOT_NAMES = ("brandubh.wasm", "brandubh.sqlite", "brandubh.ini", "brandubh.NAME.host")
@@ -357,8 +365,8 @@ def link_names(app: Any, doctree: Any) -> None:
             continue
         if lookup(match.group(1)) is None:
             logging.getLogger(__name__).warning(
-                f"the guide names {match.group(1)}, which is not in the package (or, if it is no name, add it to NOT_NAMES in docs/conf.py)",
-                location=literal)
+                f"the guide names {match.group(1)}, which is not in the package (or, if it is no "
+                "name, add it to NOT_NAMES in docs/conf.py)", location=literal)
             continue
         xref = pending_xref("", refdomain="py", reftype="obj", reftarget=match.group(1), refexplicit=True,
                             refdoc=docname)
@@ -404,3 +412,4 @@ def setup(app: Any) -> None:
     app.connect("autodoc-process-docstring", docstring)
     app.connect("autodoc-process-signature", plain_defaults)
     app.connect("doctree-read", link_names)
+    app.connect("env-updated", forget_described)
