@@ -65,13 +65,26 @@ def needs_sphinx() -> None:
 
 
 @pytest.fixture(scope="module")
-def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess, Any]:
-    """The check build: its run, and Sphinx's environment (what it read)."""
+def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess, Path]:
+    """The check build, once: its run and its folder."""
     needs_sphinx()
     out = tmp_path_factory.mktemp("site")
     run = subprocess.run([sys.executable, str(TOOL), "--check", str(out)], cwd=str(ROOT), capture_output=True,
                          text=True, timeout=600)
-    with open(out / ".doctrees" / "environment.pickle", "rb") as f:
+    return run, out
+
+
+def said(run: subprocess.CompletedProcess) -> str:
+    return f"tools/build-docs --check:\n{run.stdout[-6000:]}{run.stderr[-6000:]}"
+
+
+@pytest.fixture(scope="module")
+def build(checked: tuple[subprocess.CompletedProcess, Path]) -> tuple[subprocess.CompletedProcess, Any]:
+    """The check build's run, and Sphinx's environment: what it read."""
+    run, out = checked
+    pickled = out / ".doctrees" / "environment.pickle"
+    assert pickled.is_file(), said(run)
+    with open(pickled, "rb") as f:
         return run, pickle.load(f)
 
 
@@ -84,9 +97,9 @@ def conf() -> ModuleType:
     return module
 
 
-def test_the_site_builds_with_no_warning(build):
-    run, _ = build
-    assert run.returncode == 0, f"tools/build-docs --check:\n{run.stdout[-6000:]}{run.stderr[-6000:]}"
+def test_the_site_builds_with_no_warning(checked):
+    run, _ = checked
+    assert run.returncode == 0, said(run)
 
 
 def test_every_public_name_has_its_page(build):
