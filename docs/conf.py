@@ -226,18 +226,43 @@ def inherited_from_elsewhere(name: str, obj: Any) -> bool:
     return False
 
 
+ROLE = re.compile(r":(\w+):`([\w.]+)(\(\))?`")
+"""A reference in a docstring with no title of its own: ``:data:`SETUP```."""
+
+
+def home_names(obj: Any, lines: list[str]) -> None:
+    """A docstring's references read where it is written: a name of the
+    module that defines ``obj`` (``:data:`SETUP``` in a function that
+    ``brandubh.records`` describes and ``brandubh.records.text`` defines)
+    is given its full name, shown as written."""
+    home = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+    if not isinstance(home, str) or home.partition(".")[0] != PACKAGE:
+        return
+
+    def qualified(match: re.Match) -> str:
+        role, target, call = match.group(1), match.group(2), match.group(3) or ""
+        if target.partition(".")[0] == PACKAGE or lookup(f"{home}.{target}") is None:
+            return match.group(0)
+        return f":{role}:`{target}{call} <{home}.{target}>`"
+
+    lines[:] = [ROLE.sub(qualified, line) for line in lines]
+
+
 def docstring(app: Any, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
     """Sphinx's ``autodoc-process-docstring``. A method with no docstring of
     its own shows no other project's. A value's docstring that is its type's
     (``str``'s for a string) says nothing of the value: the documentation of
-    the name where it is set instead."""
+    the name where it is set instead. The references of the others are read
+    where they are written (:func:`home_names`)."""
     if inherited_from_elsewhere(name, obj):
         lines[:] = []
-    elif what in ("data", "attribute") and not inspect.isclass(obj) and not inspect.isroutine(obj):
+        return
+    if what in ("data", "attribute") and not inspect.isclass(obj) and not inspect.isroutine(obj):
         doc = type(obj).__doc__
         own = inspect.cleandoc(doc).splitlines() if isinstance(doc, str) else []
         if not lines or [line for line in lines if line] == [line for line in own if line]:
             lines[:] = attribute_doc(name, obj)
+    home_names(obj, lines)
 
 
 def plain_defaults(app: Any, what: str, name: str, obj: Any, options: Any, signature: Optional[str],
@@ -341,10 +366,22 @@ def forget_described(app: Any, env: Any) -> None:
     DESCRIBED.clear()
 
 
-NOT_NAMES = ("brandubh.wasm", "brandubh.sqlite", "brandubh.ini", "brandubh.NAME.host")
-"""Code in the guides that is written as a name of the package is, and is
-not one: files, and a placeholder."""
+FILE_SUFFIXES = ("c", "css", "h", "html", "ini", "js", "json", "md", "otg", "png", "py", "sqlite", "svg", "txt",
+                 "wasm")
+"""``brandubh.js``, ``brandubh.wasm``: code in a guide that names a file, not
+a module."""
 NAMED = re.compile(r"(brandubh(?:\.[A-Za-z_]\w*)+)(?:\(.*\))?", re.S)
+
+
+def not_a_name(dotted: str) -> bool:
+    """Whether code written as a name of the package is something else: a
+    file (``brandubh.wasm``), or a name with a placeholder in capitals that
+    the package does not have (``brandubh.NAME.driver``)."""
+    parts = dotted.split(".")
+    if len(parts) == 2 and parts[1] in FILE_SUFFIXES:
+        return True
+    return any(part.isupper() and lookup(".".join(parts[: end + 1])) is None
+               for end, part in enumerate(parts[:-1]) if end)
 
 
 def link_names(app: Any, doctree: Any) -> None:
@@ -361,12 +398,12 @@ def link_names(app: Any, doctree: Any) -> None:
         return
     for literal in list(doctree.findall(nodes.literal)):
         match = NAMED.fullmatch(literal.astext())
-        if not match or match.group(0) in NOT_NAMES or isinstance(literal.parent, (nodes.reference, pending_xref)):
+        if not match or not_a_name(match.group(1)) or isinstance(literal.parent, (nodes.reference, pending_xref)):
             continue
         if lookup(match.group(1)) is None:
             logging.getLogger(__name__).warning(
-                f"the guide names {match.group(1)}, which is not in the package (or, if it is no "
-                "name, add it to NOT_NAMES in docs/conf.py)", location=literal)
+                f"the guide names {match.group(1)}, which is not in the package (a file named so: its suffix "
+                "goes in FILE_SUFFIXES in docs/conf.py)", location=literal)
             continue
         xref = pending_xref("", refdomain="py", reftype="obj", reftarget=match.group(1), refexplicit=True,
                             refdoc=docname)

@@ -139,6 +139,26 @@ def test_a_name_is_looked_up_in_the_package():
     assert site.lookup("brandubh.Bot.no_such_level") is None
 
 
+def test_code_that_names_a_file_or_a_placeholder_is_no_name():
+    site = conf()
+    assert site.not_a_name("brandubh.wasm") and site.not_a_name("brandubh.js")
+    assert site.not_a_name("brandubh.NAME.host")
+    # Everything else is a name, to be found in the package.
+    for name in ("brandubh.notation", "brandubh.PRESETS", "brandubh.no_such_module", "brandubh.notation.NO_SUCH"):
+        assert not site.not_a_name(name), name
+
+
+def test_a_docstrings_references_are_read_where_it_is_written():
+    from brandubh import errors
+
+    lines = [":func:`quote()` makes the message of an :exc:`ArgumentError`,", ":class:`Game` is not in errors,",
+             ":func:`brandubh.perft` is whole."]
+    conf().home_names(errors.quote, lines)
+    assert lines == [":func:`quote() <brandubh.errors.quote>` makes the message of an "
+                     ":exc:`ArgumentError <brandubh.errors.ArgumentError>`,",
+                     ":class:`Game` is not in errors,", ":func:`brandubh.perft` is whole."]
+
+
 def test_the_guides_name_modules_by_their_longest_module():
     site = conf()
     named = site.named_modules()
