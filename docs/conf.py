@@ -31,7 +31,8 @@ from typing import Any, Optional
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 # The package of this checkout, not another one installed elsewhere.
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 import brandubh  # noqa: E402
 from brandubh.files import write_whole  # noqa: E402
