@@ -1,5 +1,5 @@
 """What each evaluation costs the search: the nodes-a-second figures of
-docs/learned.md ("Speed") and docs/search.md. A script, not a test: nothing
+docs/learned.md ("Speed") and docs/searching.md. A script, not a test: nothing
 here asserts a time.
 
     python bench/evals.py rate [--rounds 5] [--depth 7]   # nodes a second, the kinds taking turns

@@ -1,4 +1,4 @@
-"""What threads are worth: the figures of docs/search.md ("Threads") and
+"""What threads are worth: the figures of docs/searching.md ("Threads") and
 docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
 
     python bench/threads.py depth [--threads 1,2] [--rounds 3] [--book book.txt]  # time to depth

@@ -17,8 +17,10 @@ import importlib
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 __version__ = "0.1.0"
+"""The package's version."""
 
 SETUP = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a"
+"""The position every game starts from unless it is told otherwise."""
 
 # name -> the module that defines it
 _LAZY = {

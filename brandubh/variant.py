@@ -306,6 +306,8 @@ def as_variant(value: VariantLike) -> Variant:
     )
 
 
+#: The rule sets with names, by name: ``Variant.named(name)`` is
+#: ``PRESETS[name]`` (docs/rules.md lists their fields).
 PRESETS: dict[str, Variant] = {}
 PRESETS["brandubh"] = Variant()
 PRESETS["codingame"] = Variant(

@@ -169,7 +169,7 @@ class Terminal:
 
     @property
     def prompt(self) -> str:
-        """``your move> `` while the game is on, ``game over> `` after it."""
+        """``"your move> "`` while the game is on, ``"game over> "`` after it."""
         return "your move> " if self.game.status == "active" else "game over> "
 
     # -- the loop ------------------------------------------------------------

@@ -78,6 +78,8 @@ SETUP = notation.SETUP
 #: The sides by number: :data:`brandubh.notation.SIDES`, which is the
 #: engine's ``enum bd_side`` order (checked below).
 SIDES = notation.SIDES
+#: The two sides' names, as :attr:`Rules.side <brandubh.Rules.side>` and
+#: :attr:`Rules.winner <brandubh.Rules.winner>` give them.
 ATTACKERS, DEFENDERS = SIDES
 #: What stands on a square, by number (``enum bd_piece``): ``''`` for none.
 PIECES = tuple("" if name == "EMPTY" else name.lower() for name in c_constants("bd_piece"))

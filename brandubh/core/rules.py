@@ -448,7 +448,7 @@ class Rules:
         positions together, and the move is this thread's. **Not
         deterministic**: the threads' timing changes what each finds in the
         table. Worth it with a clock (``time_ms``), where more threads see
-        deeper in the same time (docs/search.md, "Threads").
+        deeper in the same time (docs/searching.md, "Threads").
 
         ``time_ms`` (milliseconds) and ``stop`` (a :class:`~brandubh.Stop`
         or a ``threading.Event``, set from another thread) end the search

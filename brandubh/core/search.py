@@ -7,7 +7,7 @@ positions; C reads no clock. The same game, budget, depth, seed, table size
 and weights give the same move, score and node count on every machine.
 Only ``time_ms=`` and ``stop=`` (brandubh/stopping.py), which end a search
 when the caller says so, and ``threads=`` above 1 (helper threads sharing
-the table: lazy SMP, docs/search.md) are not deterministic.
+the table: lazy SMP, docs/searching.md) are not deterministic.
 
 >>> from brandubh import Rules
 >>> found = Rules().search(budget=20_000, seed=7)
@@ -214,7 +214,7 @@ def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:
     they are first touched: a 32 MiB table, what a search with no budget
     gets, cost about 35 ms of page faults a search on this project's
     machine, most of a 50 ms move, and two threads touching it at once were
-    slower than one (docs/search.md, "Threads"). Huge pages, where Linux
+    slower than one (docs/searching.md, "Threads"). Huge pages, where Linux
     gives them (csrc/memory.c), make that a few milliseconds; elsewhere it
     stands. So the table is sized for
     the positions the time allows: 20 million a second, an entry for every
