@@ -6,6 +6,8 @@
 >>> r = brandubh.Rules(variant='codingame')
 >>> r.play('d2c2'), r.side
 (0, 'defenders')
+>>> print(r.search(budget=2_000).move)
+d3d2
 
 The names below load the compiled engine on first use, so that
 ``import brandubh.notation`` works without it.
@@ -33,7 +35,7 @@ _LAZY = {
     "perft_stats": "core.record", "divide": "core.record", "PerftStats": "core.record", "PlayoutStats": "core.record",
     "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
     "Result": "game", "Refused": "game", "Replay": "game",
-    "Bot": "bot", "SearchResult": "core.search",
+    "Bot": "bot", "SearchResult": "core.search", "Move": "moves",
 }
 
 __all__ = ["SETUP", "__version__", *_LAZY]
@@ -64,6 +66,7 @@ if TYPE_CHECKING:
     )
     from .core.search import SearchResult as SearchResult
     from .core.stopping import Stop as Stop
+    from .moves import Move as Move
     from .variant import PRESETS as PRESETS, Variant as Variant
 
 

@@ -39,7 +39,8 @@ from .core.position import Why, move_text
 from .core.record import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
 from .core.weights import WeightsLike
-from .errors import ArgumentError, BrandubhError, quote
+from .errors import ArgumentError, BrandubhError, MoveError, quote
+from .moves import Move
 from .notation import FAULTS, SETUP, THRONE
 from .snapshot import Snapshot, of_position
 from .variant import Variant, VariantLike
@@ -371,13 +372,24 @@ def _check_seed(seed: object) -> Optional[bytes]:
     return bytes(seed)
 
 
+def _move_of(move: object) -> Optional[Move]:
+    """The Move a player's move is (a Move, a LegalMove, text in either
+    written form), or None for what is not written as one."""
+    if isinstance(move, Move):
+        return move
+    try:
+        return Move.parse(move.move if isinstance(move, LegalMove) else move)  # type: ignore[arg-type]
+    except MoveError:
+        return None
+
+
 def _check_attackers(attackers: object) -> str:
     if not _seat_ok(attackers):
         raise ArgumentError(f"attackers must be the seat 'p1' or 'p2', not {quote(attackers)}")
     return str(attackers)
 
 
-MoveArg = Union[str, LegalMove]
+MoveArg = Union[Move, str, LegalMove]
 
 
 class Game:
@@ -863,16 +875,16 @@ class Game:
         here.
 
         >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a')
-        >>> game.shown_of('c5c4'), game.shown_of('c5c3'), game.shown_of('d4d1')
+        >>> game.shown_of('c5c4'), game.shown_of('c5c3'), game.shown_of(Move('d4d1'))
         ('c5-c4xd4#', 'c5-c3', None)
         """
-        stored = notation.move_parse(getattr(move, "move", move))
-        if stored is None or self._over():
+        number = _move_of(getattr(move, "move", move))
+        if number is None or self._over():
             return None
-        report = self._rules.preview(stored)
+        report = self._rules.preview(number)
         if report is None:
             return None
-        return report.shown(stored)
+        return report.shown(str(number))
 
     # -- a program's move ------------------------------------------------------
 
@@ -911,7 +923,8 @@ class Game:
         (any string or bytes, with the game's own seed when it has one)
         decides among moves the search scores alike, so two programs given
         different salts do not play the same game. The result's ``move``
-        and ``pv`` are in the stored form.
+        and ``pv`` are :class:`~brandubh.Move` values: each prints as it is
+        stored (``d1d3``), and :meth:`play` takes it as it is.
 
         ``time_ms``, ``stop``, ``hash_mb`` and ``threads`` are those of
         :meth:`Rules.search <brandubh.Rules.search>`: a clock limit and a
@@ -923,7 +936,9 @@ class Game:
 
         >>> game = Game()
         >>> found = game.search(budget=5_000, salt='me')
-        >>> found.move in {m.move for m in game.legal()}, found.nodes <= 5_000
+        >>> print(found.move)
+        d2c2
+        >>> str(found.move) in {m.move for m in game.legal()}, found.nodes <= 5_000
         (True, True)
         >>> game.play(found.move) is None
         True
@@ -932,12 +947,8 @@ class Game:
             return None
         if seed is None:
             seed = self.search_seed(salt)
-        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
-                                   time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads)
-        if found is None:  # pragma: no cover - the game is not over
-            return None
-        return SearchResult(move_text(int(found.move)), found.score, found.depth, found.nodes,
-                            found.stopped, tuple(move_text(m) for m in found.pv))
+        return self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
+                                  time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads)
 
     def search_seed(self, salt: Union[str, bytes, None] = None) -> int:
         """The search seed :meth:`search` uses for ``salt``: the game's own
@@ -964,10 +975,11 @@ class Game:
         return Bot
 
     def play(self, move: MoveArg, seat: Optional[str] = None) -> Optional[Refusal]:
-        """Play a move for the side to move. The move may be written as it is
-        stored (``d1c1``) or as it is shown (``d1-c1``, ``Kd4-d1``,
+        """Play a move for the side to move: a :class:`~brandubh.Move` (a
+        search's, a bot's: played as it is, no text read), or a move written
+        as it is stored (``d1c1``) or as it is shown (``d1-c1``, ``Kd4-d1``,
         ``d1-d3xc3``: the captures and ending are commentary and are read
-        past), in either case, or be a :class:`LegalMove`. When ``seat`` is
+        past), in either case, or a :class:`LegalMove`. When ``seat`` is
         given it must be that seat's turn.
 
         Returns None, or a :class:`Refusal` and nothing has changed. A move
@@ -992,17 +1004,16 @@ class Game:
             turn = self.seat_of(side)
             return Refusal(RefusalCode.NOT_YOUR_TURN,
                            f"it is {turn}'s move (the {side}), not {seat}'s")
-        if isinstance(move, LegalMove):
-            move = move.move
-        # The one reading of the text, and the one call into the record:
-        # played, or refused with the engine's reason.
-        stored = notation.move_parse(move)
-        if stored is None:
-            return self._not_a_move(move)
-        code, why, report, taken = self._rules.attempt(_INDEX[stored[:2]] << 6 | _INDEX[stored[2:]])
+        # The one reading of the text (none for a Move), and the one call
+        # into the record: played, or refused with the engine's reason.
+        number = _move_of(move)
+        if number is None:
+            return self._not_a_move(move.move if isinstance(move, LegalMove) else move)
+        code, why, report, taken = self._rules.attempt(number)
         if why != Why.OK:
-            return self._why_refusal(why, stored[:2], stored[2:])
+            return self._why_refusal(why, number.from_square, number.to_square)
         assert report is not None
+        stored = str(number)
         self._played.append(Played(stored, report.shown(stored), tuple(zip(report.capture_names, taken))))
         self._offer = None
         self._changed()

@@ -188,8 +188,9 @@ class Session:
             game = self.game
             if not self.engine_to_move:
                 return None
-            chosen = self.bot.choose(game)
-            refused = game.play(str(chosen), self.engine_seat)
+            chosen = self.bot.choose(game)   # a Move: played as it is, no text read again
+            assert chosen is not None  # the engine's turn: the game is on
+            refused = game.play(chosen, self.engine_seat)
             if refused is not None:  # pragma: no cover - the bot chose a legal move
                 raise AssertionError(f"the game refused the engine's move {chosen}: {refused}")
             return Said(f"The engine ({self.other}) plays {self._played()}.", self.ending())
@@ -275,7 +276,7 @@ def analyse(game: "Game", ply: Optional[int] = None, *, budget: int = HINT_BUDGE
     found = shown.search(budget=budget, salt="analysis")
     assert found is not None
     best = str(found.move)
-    line = shown.replay(shown.log + (list(found.pv) or [best])).game.shown[shown.ply:]
+    line = shown.replay(shown.log + ([str(m) for m in found.pv] or [best])).game.shown[shown.ply:]
     side = str(shown.side_to_move)
     viewer = you if you in notation.SIDES else side
     outlook = Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=str(viewer), variant=shown.variant)

@@ -141,7 +141,7 @@ def test_only_the_core_touches_the_compiled_engine():
 @pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
                                   "brandubh.views.graph",
                                   "brandubh.views.text", "brandubh.views.svg", "brandubh.words",
-                                  "brandubh.otn", "brandubh.texts"])
+                                  "brandubh.otn", "brandubh.texts", "brandubh.moves"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled
     # engine and know nothing of the game or the players.

@@ -1,0 +1,158 @@
+"""The move types: :class:`Move`, the value a move is everywhere in the
+package, from the text a person types to the engine's number.
+
+A move is read once, where it comes in (``Move('d1-d3')``, or
+:meth:`Move.parse`), and carried as that value through the game, the
+search and the bot: it *is* the engine's integer (``from * 64 + to``), so
+every call that takes a move number takes it at full speed, and it keeps
+its text at hand (``str(move)`` is the stored form, ``d1d3``).
+
+>>> move = Move('d1-d3')
+>>> move, str(move), int(move), move.from_square, move.to_square
+(Move('d1d3'), 'd1d3', 209, 'd1', 'd3')
+>>> print(f'the engine plays {move}')
+the engine plays d1d3
+
+Pure Python (the vocabulary and the errors): it loads without the compiled
+engine, and every layer above may use it.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from . import notation
+from .errors import MoveError, SquareError, quote
+
+__all__ = ["Move"]
+
+_NAMES = notation.SQUARE_NAMES
+_INDEX = notation.SQUARE_INDEX
+_SQUARES = len(_NAMES)
+# A square's bits in a move number: from * 64 + to.
+_SHIFT = 6
+
+
+class Move(int):
+    """A move: the engine's move number (``from * 64 + to``, squares
+    counted ``rank * 7 + file``, a1 = 0) with its text at hand.
+
+    ``Move(value)`` takes a move written either way (``'d1d3'``,
+    ``'d1-d3'``, ``'Kd4-d1'``, ``'d1-d3xc3'``: as :meth:`parse` reads it),
+    a move number, or a Move; :meth:`between` makes one from two squares.
+    A :class:`~brandubh.errors.MoveError` (a ``ValueError``) for anything
+    else. There is one Move a move: ``Move('d1d3') is Move(209)``.
+
+    Being an ``int``, a Move is what :meth:`Rules.play <brandubh.Rules.play>`
+    and every function of the engine take, equal to its number and hashed
+    as it; ``str()`` and ``format()`` give the stored form, so it prints as
+    a person reads it; :meth:`Game.play <brandubh.Game.play>` takes it
+    without reading any text. (It is not equal to its text: compare
+    ``str(move)`` with a string.)
+
+    >>> Move('D1-D3') == 209, Move(209) is Move('d1d3')
+    (True, True)
+    >>> Move('d1-d9')
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.MoveError: 'd1-d9' is not written as a move: give d1d3 or d1-d3
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: Union[str, int]) -> "Move":
+        if isinstance(value, Move):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            made = _BY_NUMBER[value] if 0 <= value < len(_BY_NUMBER) else None
+            if made is None:
+                raise MoveError(f"{quote(value)} is not a move number: it is from * 64 + to, "
+                                f"with both squares 0-{_SQUARES - 1}")
+            return made
+        raise MoveError(f"a move is a string like 'd1d3' or a move number, not {type(value).__name__}")
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """The move ``text`` writes, in either written form: stored
+        (``d1d3``) or shown (``d1-d3``, ``Kd4-d1``, ``d1-d3xc3``, ``g2-g1++``:
+        the captures and the ending are commentary, read past), in either
+        case, white space around it stripped (:func:`brandubh.notation.move_parse`).
+        Only the writing is checked: whether the move may be played is the
+        game's question. A :class:`~brandubh.errors.MoveError` for text that
+        is not a move.
+
+        >>> Move.parse('Kd4-d1'), Move.parse(' c5-c4xd4# ')
+        (Move('d4d1'), Move('c5c4'))
+        >>> Move.parse(209)
+        Traceback (most recent call last):
+        ...
+        brandubh.errors.MoveError: a move is written as a string like 'd1d3', not int
+        """
+        if not isinstance(text, str):
+            raise MoveError(f"a move is written as a string like 'd1d3', not {type(text).__name__}")
+        stored = notation.move_parse(text)
+        if stored is None:
+            raise MoveError(f"{quote(text)} is not written as a move: give d1d3 or d1-d3")
+        return _BY_TEXT[stored]
+
+    @classmethod
+    def between(cls, from_square: Union[str, int], to_square: Union[str, int]) -> "Move":
+        """The move from one square to another, each a name (either case)
+        or a number (0 to 48). A :class:`~brandubh.errors.SquareError` for
+        something that is not a square.
+
+        >>> Move.between('d1', 'D3'), Move.between(3, 17)
+        (Move('d1d3'), Move('d1d3'))
+        """
+        return _BY_NUMBER[_square(from_square) << _SHIFT | _square(to_square)]  # type: ignore[return-value]
+
+    @property
+    def from_square(self) -> str:
+        """The name of the square the move leaves.
+
+        >>> Move('d1d3').from_square
+        'd1'
+        """
+        return _NAMES[self >> _SHIFT]
+
+    @property
+    def to_square(self) -> str:
+        """The name of the square the move reaches.
+
+        >>> Move('d1d3').to_square
+        'd3'
+        """
+        return _NAMES[self & ((1 << _SHIFT) - 1)]
+
+    def __str__(self) -> str:
+        return _NAMES[self >> _SHIFT] + _NAMES[self & ((1 << _SHIFT) - 1)]
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+
+def _square(value: Union[str, int]) -> int:
+    """A square's number from its name (either case) or its number."""
+    if isinstance(value, str):
+        sq = _INDEX.get(value.lower()) if len(value) == 2 else None
+        if sq is None:
+            raise SquareError(f"{quote(value)} is not a square: give a1 to g7")
+        return sq
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < _SQUARES:
+            return value
+        raise SquareError(f"square {value} is off the board: give 0 to {_SQUARES - 1}")
+    raise SquareError(f"a square is a name like 'd4' or a number 0-{_SQUARES - 1}, not {type(value).__name__}")
+
+
+# Every move, made once: a Move is looked up, never built again (a search's
+# line, the legal moves, a bot's choice all hand out these).
+_BY_NUMBER: tuple[Optional[Move], ...] = tuple(
+    int.__new__(Move, m) if m >> _SHIFT < _SQUARES and m & ((1 << _SHIFT) - 1) < _SQUARES else None
+    for m in range(_SQUARES << _SHIFT))
+_BY_TEXT: dict[str, Move] = {str(m): m for m in _BY_NUMBER if m is not None}
