@@ -33,8 +33,8 @@ _LAZY = {
     "move_text": "core.position", "parse_move": "core.position", "ATTACKERS": "core.position", "DEFENDERS": "core.position",
     "Rules": "core.record", "Outcome": "core.record", "outcome_name": "core.record", "perft": "core.record",
     "perft_stats": "core.record", "divide": "core.record", "PerftStats": "core.record", "PlayoutStats": "core.record",
-    "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
-    "Result": "game", "Refused": "game", "Replay": "game",
+    "Game": "game", "LegalMove": "moves", "Refusal": "refusals", "RefusalCode": "refusals",
+    "Result": "moves", "Refused": "refusals", "Replay": "moves",
     "Bot": "bot", "SearchResult": "core.search", "Move": "moves",
 }
 
@@ -56,17 +56,15 @@ if TYPE_CHECKING:
         MoveError as MoveError, PositionError as PositionError, SquareError as SquareError,
         Stopped as Stopped, VariantError as VariantError,
     )
-    from .game import (
-        Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
-        Refused as Refused, Replay as Replay, Result as Result,
-    )
+    from .game import Game as Game
+    from .moves import LegalMove as LegalMove, Move as Move, Replay as Replay, Result as Result
+    from .refusals import Refusal as Refusal, RefusalCode as RefusalCode, Refused as Refused
     from .core.record import (
         Outcome as Outcome, PerftStats as PerftStats, PlayoutStats as PlayoutStats, Rules as Rules,
         divide as divide, outcome_name as outcome_name, perft as perft, perft_stats as perft_stats,
     )
     from .core.search import SearchResult as SearchResult
     from .core.stopping import Stop as Stop
-    from .moves import Move as Move
     from .variant import PRESETS as PRESETS, Variant as Variant
 
 

@@ -10,7 +10,10 @@ Game::Brandubh's notation (docs/rules.md).
 
 A refusal is returned, never raised: :meth:`Game.play`, :meth:`Game.resign`
 and the three draw methods give ``None``, or a :class:`Refusal` saying what
-was wrong, and then nothing has changed. A bad *construction* raises a
+was wrong, and then nothing has changed. (The values a game hands out live
+beside it: the refusals in :mod:`brandubh.refusals`, the move types and the
+endings in :mod:`brandubh.moves`; the game writes the refusals' sentences,
+since it knows the board.) A bad *construction* raises a
 :class:`~brandubh.errors.BrandubhError` (a ``ValueError``): a refused move is
 an ordinary thing for a player to do, a seat called ``'p3'`` in ``Game()`` is
 a mistake in the program.
@@ -28,11 +31,9 @@ True
 
 from __future__ import annotations
 
-import enum
 import threading
 import types
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Union
 
 from . import notation, texts
 from .core.position import Why, move_text
@@ -40,11 +41,12 @@ from .core.record import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
 from .core.weights import WeightsLike
 from .errors import ArgumentError, BrandubhError, MoveError, quote
-from .moves import Move
+from .moves import LegalMove, Move, Played, Replay, Result
+from .refusals import Refusal, RefusalCode, Refused
 from .notation import FAULTS, SETUP, THRONE
 from .snapshot import Snapshot, of_position
 from .variant import Variant, VariantLike
-from .words import listed, plural
+from .words import plural
 
 if TYPE_CHECKING:
     from .review import Review
@@ -100,220 +102,6 @@ def _square_names(bb: int) -> tuple[str, ...]:
     return tuple(_NAMES[sq] for sq in range(49) if bb >> sq & 1)
 
 
-
-
-# -- refusals ----------------------------------------------------------------
-
-
-class RefusalCode(str, enum.Enum):
-    """Why something a player asked for was refused. The value is the name
-    in lower case, so a code travels as a plain string (JSON, a log line).
-
-    The first four are about the request, the next eight are the engine's
-    reasons a slide cannot be made (:class:`brandubh.core.position.Why`), the last
-    three are about draw offers.
-
-    >>> RefusalCode.BLOCKED.value
-    'blocked'
-    >>> RefusalCode('game_over') is RefusalCode.GAME_OVER
-    True
-    """
-
-    GAME_OVER = "game_over"
-    NOT_YOUR_TURN = "not_your_turn"
-    NOT_A_SEAT = "not_a_seat"
-    NOT_A_MOVE = "not_a_move"
-    OFF_BOARD = "off_board"
-    NO_PIECE = "no_piece"
-    NOT_YOURS = "not_yours"
-    SAME_SQUARE = "same_square"
-    NOT_A_LINE = "not_a_line"
-    BLOCKED = "blocked"
-    THRONE = "throne"
-    CORNER = "corner"
-    OFFER_WAITING = "offer_waiting"
-    NO_OFFER = "no_offer"
-    OWN_OFFER = "own_offer"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """What was wrong with a request; nothing was changed. ``code`` is a
-    :class:`RefusalCode`, ``message`` a sentence a person can read, naming
-    the squares and the piece. ``str()`` gives the message, and a refusal is
-    always true, so ``if refused:`` reads as it should.
-
-    >>> refused = Game().play('d1-a1')
-    >>> refused.code
-    <RefusalCode.CORNER: 'corner'>
-    >>> str(refused)
-    'd1 to a1: the king alone may stop on a corner'
-    >>> bool(refused)
-    True
-    """
-
-    code: RefusalCode
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __bool__(self) -> bool:
-        return True
-
-
-class Refused(BrandubhError):
-    """Raised by :meth:`Game.play_or_raise`; ``refusal`` is the
-    :class:`Refusal`, and the exception's text is its message.
-
-    >>> try:
-    ...     Game().play_or_raise('d4d1')
-    ... except Refused as e:
-    ...     print(e.refusal.code.value, '-', e)
-    not_yours - d4 to d1: the king on d4 belongs to the defenders, and it is the attackers' move
-    """
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
-        self.refusal = refusal
-
-    @property
-    def code(self) -> RefusalCode:
-        """The refusal's code.
-
-        >>> Refused(Refusal(RefusalCode.NO_OFFER, 'no draw has been offered')).code.value
-        'no_offer'
-        """
-        return self.refusal.code
-
-
-# -- what a game hands out ---------------------------------------------------
-
-
-class LegalMove(NamedTuple):
-    """One move the side to move may make, and what it would do.
-
-    ``move`` is the stored form (``'d1c1'``), ``from_square`` and
-    ``to_square`` the two square names, ``piece`` what moves
-    (``'attacker'``, ``'defender'`` or ``'king'``), ``captures`` the squares
-    it would empty, in square order (the king's included when it takes him),
-    and ``wins`` is true when the game would then be over with the mover the
-    winner.
-
-    >>> game = Game(position='7/7/7/7/a6/6k/7 d')
-    >>> [m.move for m in game.legal() if m.wins]
-    ['g2g1', 'g2g7']
-    >>> game.legal()[0]
-    LegalMove(move='g2g1', from_square='g2', to_square='g1', piece='king', captures=(), wins=True)
-    """
-
-    # A named tuple, not a dataclass: a bot asks for the legal moves every
-    # turn, and forty tuples are built in a tenth of the time forty frozen
-    # dataclasses take.
-    move: str
-    from_square: str
-    to_square: str
-    piece: str
-    captures: tuple[str, ...]
-    wins: bool
-
-    def __str__(self) -> str:
-        return self.move
-
-
-class Played(NamedTuple):
-    """A move made in a game, as the game recorded it when it was played:
-    the ``move`` as stored (``'c5c4'``), as ``shown`` (``'c5-c4xd4#'``), and
-    what it ``took``: the pieces it captured, each ``(square, piece)``.
-
-    >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a').play_or_raise('c5c4')
-    >>> game.last_played
-    Played(move='c5c4', shown='c5-c4xd4#', took=(('d4', 'king'),))
-    >>> game.last_played.capturing
-    ', capturing the king on d4'
-    """
-
-    move: str
-    shown: str
-    took: tuple[tuple[str, str], ...]
-
-    @property
-    def capturing(self) -> str:
-        """``, capturing the defender on c3 and the defender on e3``, or
-        ``''`` for a move that captured nothing: the end of a sentence that
-        says what was played.
-
-        >>> Played('d1d3', 'd1-d3xc3,e3', (('c3', 'defender'), ('e3', 'defender'))).capturing
-        ', capturing the defender on c3 and the defender on e3'
-        >>> Played('d1d3', 'd1-d3', ()).capturing
-        ''
-        """
-        if not self.took:
-            return ""
-        return ", capturing " + listed([f"the {piece} on {sq}" for sq, piece in self.took])
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a finished game ended.
-
-    ``how`` is one of the endings of :class:`brandubh.core.record.Outcome`
-    (``'corner'``, ``'capture'``, ``'no_pieces'``, ``'repetition'``,
-    ``'encircled'``, ``'no_move'``, ``'ply_cap'``, ``'quiet_cap'``) or one of
-    the two things players do, ``'resign'`` and ``'agreed'``. ``winner`` is
-    the seat that won and ``side`` its side; both are None for a draw.
-
-    >>> game = Game()
-    >>> game.resign('p1') is None
-    True
-    >>> game.result
-    Result(how='resign', winner='p2', side='defenders')
-    >>> game.result.is_draw
-    False
-    """
-
-    how: str
-    winner: Optional[str]
-    side: Optional[str]
-
-    @property
-    def is_draw(self) -> bool:
-        """True when nobody won.
-
-        >>> Result('agreed', None, None).is_draw
-        True
-        """
-        return self.winner is None
-
-
-class Replay(NamedTuple):
-    """What :meth:`Game.replay` and :meth:`Game.from_text` return: the
-    ``game``, the ``refusal`` that stopped the replay (None when every move,
-    and the result if one was given, went in), and how many moves were
-    ``played``. It unpacks as a tuple.
-
-    >>> game, refused, played = Game.replay(['d1c1', 'd1c1'])
-    >>> played, refused.code.value, game.log
-    (1, 'no_piece', ['d1c1'])
-    >>> Game.replay(['d1c1']).ok
-    True
-    """
-
-    game: "Game"
-    refusal: Optional[Refusal]
-    played: int
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing was refused.
-
-        >>> Game.replay(['d1d4']).ok
-        False
-        """
-        return self.refusal is None
 
 
 # -- a method that is also a class method -------------------------------------
