@@ -34,7 +34,7 @@ _LAZY = {
     "Rules": "core.record", "Outcome": "core.record", "outcome_name": "core.record", "perft": "core.record",
     "perft_stats": "core.record", "divide": "core.record", "PerftStats": "core.record", "PlayoutStats": "core.record",
     "Game": "game", "LegalMove": "moves", "Refusal": "refusals", "RefusalCode": "refusals",
-    "Result": "moves", "Refused": "refusals", "Replay": "moves",
+    "Result": "moves", "Refused": "refusals", "Replay": "game",
     "Bot": "bot", "SearchResult": "core.search", "Move": "moves",
 }
 
@@ -56,8 +56,8 @@ if TYPE_CHECKING:
         MoveError as MoveError, PositionError as PositionError, SquareError as SquareError,
         Stopped as Stopped, VariantError as VariantError,
     )
-    from .game import Game as Game
-    from .moves import LegalMove as LegalMove, Move as Move, Replay as Replay, Result as Result
+    from .game import Game as Game, Replay as Replay
+    from .moves import LegalMove as LegalMove, Move as Move, Result as Result
     from .refusals import Refusal as Refusal, RefusalCode as RefusalCode, Refused as Refused
     from .core.record import (
         Outcome as Outcome, PerftStats as PerftStats, PlayoutStats as PlayoutStats, Rules as Rules,

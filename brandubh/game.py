@@ -12,7 +12,7 @@ A refusal is returned, never raised: :meth:`Game.play`, :meth:`Game.resign`
 and the three draw methods give ``None``, or a :class:`Refusal` saying what
 was wrong, and then nothing has changed. (The values a game hands out live
 beside it: the refusals in :mod:`brandubh.refusals`, the move types and the
-endings in :mod:`brandubh.moves`; the game writes the refusals' sentences,
+ending in :mod:`brandubh.moves`; the game writes the refusals' sentences,
 since it knows the board.) A bad *construction* raises a
 :class:`~brandubh.errors.BrandubhError` (a ``ValueError``): a refused move is
 an ordinary thing for a player to do, a seat called ``'p3'`` in ``Game()`` is
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import threading
 import types
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation, texts
 from .core.position import Why, move_text
@@ -41,15 +41,14 @@ from .core.record import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
 from .core.weights import WeightsLike
 from .errors import ArgumentError, BrandubhError, MoveError, quote
-from .moves import LegalMove, Move, Played, Replay, Result
+from .moves import LegalMove, Move, Played, Result
 from .refusals import Refusal, RefusalCode, Refused
+from .review import REVIEW_BUDGET, Review, analyse_game
 from .notation import FAULTS, SETUP, THRONE
 from .snapshot import Snapshot, of_position
 from .variant import Variant, VariantLike
 from .words import plural
 
-if TYPE_CHECKING:
-    from .review import Review
 
 __all__ = [
     "Game",
@@ -102,6 +101,36 @@ def _square_names(bb: int) -> tuple[str, ...]:
     return tuple(_NAMES[sq] for sq in range(49) if bb >> sq & 1)
 
 
+
+
+# -- what a replay gives -------------------------------------------------------
+
+
+class Replay(NamedTuple):
+    """What :meth:`Game.replay` and :meth:`Game.from_text` return: the
+    ``game``, the ``refusal`` that stopped the replay (None when every move,
+    and the result if one was given, went in), and how many moves were
+    ``played``. It unpacks as a tuple.
+
+    >>> game, refused, played = Game.replay(['d1c1', 'd1c1'])
+    >>> played, refused.code.value, game.log
+    (1, 'no_piece', ['d1c1'])
+    >>> Game.replay(['d1c1']).ok
+    True
+    """
+
+    game: "Game"
+    refusal: Optional[Refusal]
+    played: int
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was refused.
+
+            >>> Game.replay(['d1d4']).ok
+        False
+        """
+        return self.refusal is None
 
 
 # -- a method that is also a class method -------------------------------------
@@ -677,7 +706,7 @@ class Game:
     # -- a program's move ------------------------------------------------------
 
     def analyse(self, budget: Optional[int] = None, *,
-                on_position: Optional[Callable[[int, int], None]] = None) -> "Review":
+                on_position: Optional[Callable[[int, int], None]] = None) -> Review:
         """The game reviewed move by move (docs/review.md): every position
         searched with ``budget`` positions (a hint's, 48,000, by default),
         each move's win chance before and after, the chance it lost, its
@@ -692,8 +721,6 @@ class Game:
         >>> [m.shown for m in review.moves], len(review.chances), review.complete
         (['d2-c2', 'd3-d2', 'c2-b2'], 4, True)
         """
-        from .review import REVIEW_BUDGET, analyse_game
-
         return analyse_game(self, budget=REVIEW_BUDGET if budget is None else budget, on_position=on_position)
 
     def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,

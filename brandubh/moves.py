@@ -1,9 +1,8 @@
 """The move types: :class:`Move`, the value a move is everywhere in the
 package, from the text a person types to the engine's number; what a game
 hands out about moves (:class:`LegalMove`, a move it allows and what it
-would do; :class:`Played`, a move as it was played); and what comes of
-playing them (:class:`Result`, how a game ended; :class:`Replay`, a list of
-moves played into a game).
+would do; :class:`Played`, a move as it was played); and how a game ended
+(:class:`Result`).
 
 A move is read once, where it comes in (``Move('d1-d3')``, or
 :meth:`Move.parse`), and carried as that value through the game, the
@@ -17,24 +16,20 @@ its text at hand (``str(move)`` is the stored form, ``d1d3``).
 >>> print(f'the engine plays {move}')
 the engine plays d1d3
 
-Pure Python (the vocabulary, the errors, the refusals): it loads without the
-compiled engine, and every layer above may use it.
+Pure Python (the vocabulary and the errors): it loads without the compiled
+engine, and every layer above may use it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from . import notation
 from .errors import MoveError, SquareError, quote
-from .refusals import Refusal
 from .words import listed
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["Move", "LegalMove", "Played", "Result", "Replay"]
+__all__ = ["Move", "LegalMove", "Played", "Result"]
 
 _NAMES = notation.SQUARE_NAMES
 _INDEX = notation.SQUARE_INDEX
@@ -268,33 +263,3 @@ class Result:
         True
         """
         return self.winner is None
-
-
-class Replay(NamedTuple):
-    """What :meth:`Game.replay <brandubh.Game.replay>` and :meth:`Game.from_text
-    <brandubh.Game.from_text>` return: the
-    ``game``, the ``refusal`` that stopped the replay (None when every move,
-    and the result if one was given, went in), and how many moves were
-    ``played``. It unpacks as a tuple.
-
-    >>> from brandubh import Game
-    >>> game, refused, played = Game.replay(['d1c1', 'd1c1'])
-    >>> played, refused.code.value, game.log
-    (1, 'no_piece', ['d1c1'])
-    >>> Game.replay(['d1c1']).ok
-    True
-    """
-
-    game: "Game"
-    refusal: Optional[Refusal]
-    played: int
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing was refused.
-
-        >>> from brandubh import Game
-        >>> Game.replay(['d1d4']).ok
-        False
-        """
-        return self.refusal is None
