@@ -127,7 +127,7 @@ class Replay(NamedTuple):
     def ok(self) -> bool:
         """True when nothing was refused.
 
-            >>> Game.replay(['d1d4']).ok
+        >>> Game.replay(['d1d4']).ok
         False
         """
         return self.refusal is None
