@@ -35,13 +35,15 @@ import threading
 import types
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
-from . import notation, texts
+from . import notation
 from .core.position import Why, move_text
 from .core.record import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
 from .core.weights import WeightsLike
 from .errors import ArgumentError, BrandubhError, MoveError, quote
 from .moves import LegalMove, Move, Played, Result
+from .records.read import GameText, read_text_game
+from .records.text import game_string
 from .refusals import Refusal, RefusalCode, Refused
 from .review import REVIEW_BUDGET, Review, analyse_game
 from .notation import FAULTS, SETUP, THRONE
@@ -160,15 +162,6 @@ class _ClassOrInstance:
 
 def _seat_ok(seat: object) -> bool:
     return isinstance(seat, str) and seat in SEATS
-
-
-def _located(error: BrandubhError, where: str) -> BrandubhError:
-    """The same error, of the same class, its sentence led by ``where``
-    (``'line 3'``)."""
-    try:
-        return type(error)(f"{where}: {error}")
-    except TypeError:  # pragma: no cover - an error class with other arguments
-        return ArgumentError(f"{where}: {error}")
 
 
 def _other_seat(seat: str) -> str:
@@ -1030,9 +1023,7 @@ class Game:
                     result = {"how": "agreed"}
                 else:  # a resignation or a fault: the side that lost by it
                     result = {"how": self._ending.how, "by": _other_side(str(self._ending.side))}
-            text = notation.game_string(
-                variant=self.variant.as_string(), start=self.start, moves=self.log, result=result,
-            )
+            text = game_string(variant=self.variant.as_string(), start=self.start, moves=self.log, result=result)
         assert text is not None
         return text
 
@@ -1046,7 +1037,7 @@ class Game:
         number: int = 1,
     ) -> Replay:
         """A game from its text: the text :meth:`as_text` writes, or any
-        other this package reads (:func:`brandubh.texts.read_texts`: an
+        other this package reads (:func:`brandubh.records.read_texts`: an
         annotated game text, a file of several games as ``brandubh match
         --games-out`` writes it, a ``referee --save`` record, an OpenTafl
         game record); ``number`` picks a game of several (from 1). The
@@ -1074,62 +1065,34 @@ class Game:
         ...
         brandubh.errors.ArgumentError: line 1: 'hello' is not a line of a game text (variant, start, moves, result and tag lines)
         """
-        return cls.from_game_text(texts.read_text_game(text, number), attackers, seed=seed)
+        return cls.from_game_text(read_text_game(text, number), attackers, seed=seed)
 
     @classmethod
-    def from_game_text(cls, game_text: "texts.GameText", attackers: str = "p1", *,
+    def from_game_text(cls, game_text: GameText, attackers: str = "p1", *,
                        seed: Optional[bytes] = None) -> Replay:
         """A game from one game a text holds (a
-        :class:`~brandubh.texts.GameText`): :meth:`replay` of its moves and
-        result under its rules. An OpenTafl record's ``result:0`` on a game
-        its moves leave going is an agreed draw, and its result tag must
-        agree with an ending its moves reach (an
-        :class:`~brandubh.errors.ArgumentError` otherwise), and so must the
-        captures it writes with its moves (the board decides what a move
-        takes: a record whose captures differ was played under other rules).
-        The variant's or the position's error, naming the line, for rules or
-        a start this package cannot play.
+        :class:`~brandubh.records.GameText`): :meth:`replay` of its moves and
+        result under its rules, and what the text says beside them checked
+        against the game (:meth:`GameText.check_captures
+        <brandubh.records.GameText.check_captures>`) and put in
+        (:meth:`GameText.ending <brandubh.records.GameText.ending>`: an
+        OpenTafl record's result tag). The variant's or the position's
+        error, naming the line, for rules or a start this package cannot
+        play.
 
-        >>> from brandubh.texts import GameText
+        >>> from brandubh.records import GameText
         >>> Game.from_game_text(GameText('brandubh', moves=('d1c1',))).game.log
         ['d1c1']
         """
         try:
             game = cls(attackers, variant=game_text.variant, position=game_text.start, seed=seed)
         except BrandubhError as error:  # the variant's or the position's error, its line named
-            raise _located(error, game_text.where()) from None
+            raise game_text.located(error) from None
         replayed = game._feed(game_text.moves, game_text.result)
-        for ply, played in enumerate(game._played, 1):
-            written = game_text.captures.get(ply)
-            took = tuple(sorted(("K" if piece == "king" else "") + square for square, piece in played.took))
-            if written is not None and written != took:
-                raise ArgumentError(
-                    f"{game_text.where(ply)}: move {ply} ({played.shown}) takes "
-                    f"{', '.join(took) or 'nothing'} under these rules, but the record says it took "
-                    f"{', '.join(written) or 'nothing'}: the record and its rules disagree")
-        said = game_text.tags.get("result")
-        if not replayed.ok or game_text.form != "otn" or said not in texts.OTN_RESULTS:
-            return replayed
-        if game.status == "active":
-            if said == "0" and game_text.result is None:
-                first = game.turn
-                assert first is not None
-                game.offer_draw(first)
-                game.accept_draw(_other_seat(first))
-            ending = texts.otn_termination(game_text.tags.get("termination", ""))
-            if ending is not None and said == {"attackers": "-1", "defenders": "1"}[ending[1]]:
-                seat = str(game.seat_of(ending[1]))
-                refused = game.resign(seat) if ending[0] == "resign" else game.forfeit(seat, ending[0])
-                assert refused is None
-            return replayed
-        result = game.result
-        assert result is not None
-        winner = None if result.winner is None else game.side_of(result.winner)
-        if winner != texts.OTN_RESULTS[said]:
-            tag = "a draw" if said == "0" else f"the {texts.OTN_RESULTS[said]}' win"
-            ended = "a draw" if winner is None else f"the {winner}' win"
-            raise ArgumentError(f"{game_text.where()}: the result tag (result:{said}) says {tag}, but the "
-                                f"moves end in {ended}")
+        game_text.check_captures(game._played)
+        said = game_text.ending(game.result) if replayed.ok else None
+        if said is not None:  # put in as a result line would be
+            game._feed((), said)
         return replayed
 
     @classmethod
@@ -1146,16 +1109,17 @@ class Game:
         ...
         brandubh.errors.ArgumentError: line 2: move 2 (d1c1) is refused: d1 to c1: there is no piece on d1
         """
-        return cls.read_game_text(texts.read_text_game(text, number), attackers, seed=seed)
+        return cls.read_game_text(read_text_game(text, number), attackers, seed=seed)
 
     @classmethod
-    def read_game_text(cls, game_text: "texts.GameText", attackers: str = "p1", *,
+    def read_game_text(cls, game_text: GameText, attackers: str = "p1", *,
                        seed: Optional[bytes] = None) -> "Game":
         """:meth:`from_game_text` with every move in: an
         :class:`~brandubh.errors.ArgumentError` naming the line for a move
-        (or the result) the rules refuse.
+        (or the result) the rules refuse (:meth:`GameText.refused
+        <brandubh.records.GameText.refused>`).
 
-        >>> from brandubh.texts import GameText
+        >>> from brandubh.records import GameText
         >>> Game.read_game_text(GameText('brandubh', moves=('d1d4',)))
         Traceback (most recent call last):
         ...
@@ -1163,12 +1127,7 @@ class Game:
         """
         game, refused, played = cls.from_game_text(game_text, attackers, seed=seed)
         if refused is not None:
-            moves = game_text.moves
-            if played < len(moves):
-                what = f"{game_text.where(played + 1)}: move {played + 1} ({moves[played]})"
-            else:
-                what = f"{game_text.where()}: the result" + (" line" if game_text.form == "text" else "")
-            raise ArgumentError(f"{what} is refused: {refused}")
+            raise game_text.refused(refused, played)
         return game
 
     def _replay_class(  # type: ignore[misc]

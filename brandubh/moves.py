@@ -143,16 +143,12 @@ class Move(int):
 
 def _square(value: Union[str, int]) -> int:
     """A square's number from its name (either case) or its number."""
-    if isinstance(value, str):
-        sq = _INDEX.get(value.lower()) if len(value) == 2 else None
-        if sq is None:
-            raise SquareError(f"{quote(value)} is not a square: give a1 to g7")
-        return sq
-    if isinstance(value, int) and not isinstance(value, bool):
-        if 0 <= value < _SQUARES:
-            return value
-        raise SquareError(f"square {value} is off the board: give 0 to {_SQUARES - 1}")
-    raise SquareError(f"a square is a name like 'd4' or a number 0-{_SQUARES - 1}, not {type(value).__name__}")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _SQUARES:
+        return value
+    found = _INDEX.get(value.lower()) if isinstance(value, str) and len(value) == 2 else None
+    if found is None:
+        raise SquareError(f"{quote(value)} is not a square: give its name, a1 to g7, or its number, 0 to {_SQUARES - 1}")
+    return found
 
 
 # Every move, made once: a Move is looked up, never built again (a search's

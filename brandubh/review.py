@@ -61,24 +61,29 @@ REVIEW_BUDGET = 48_000
 
 
 class Reviewable(Protocol):
-    """What a review reads of a game (a :class:`~brandubh.Game` is one):
-    how it stands, its moves, a search of its position, and a replay of
-    its moves into a new game of the same seats, rules and start."""
+    """What a review reads of a game (a :class:`~brandubh.Game` is one): its
+    moves, stored and shown, how it ended, a search of its position, and a
+    replay of its moves into a new game of the same seats, rules and start,
+    where the review plays them one by one."""
 
     @property
-    def status(self) -> str: ...
+    def ply(self) -> int: ...
+
+    def search(self, budget: Optional[int] = None,
+               salt: Optional[str] = None) -> "Optional[SearchResult]": ...
 
     @property
     def result(self) -> Optional[Result]: ...
 
+    def play(self, move: str) -> "Optional[Refusal]": ...
+
     @property
     def side_to_move(self) -> Optional[str]: ...
 
-    @property
-    def variant(self) -> "Variant": ...
+    def replay(self, moves: Iterable[Any]) -> "_Replayed": ...
 
     @property
-    def ply(self) -> int: ...
+    def variant(self) -> "Variant": ...
 
     @property
     def log(self) -> list[str]: ...
@@ -86,19 +91,13 @@ class Reviewable(Protocol):
     @property
     def shown(self) -> list[str]: ...
 
-    def search(self, budget: Optional[int] = None,
-               salt: Optional[str] = None) -> "Optional[SearchResult]": ...
-
-    def play(self, move: str) -> "Optional[Refusal]": ...
-
-    def replay(self, moves: Iterable[Any]) -> "_Replayed": ...
-
 
 class _Replayed(Protocol):
     """What a replay gives back, as a review reads it: the new game."""
 
     @property
     def game(self) -> Reviewable: ...
+
 
 #: The marks by the least win chance lost (0 to 1) that earns each, worst first.
 MARKS: tuple[tuple[str, float, str], ...] = (
@@ -247,9 +246,9 @@ class Review:
 def _outlook(game: Reviewable, budget: int, viewer: str) -> tuple[Outlook, Optional[Any]]:
     """The outlook of the game's position for ``viewer`` and the search
     that gave it (None for a finished game)."""
-    if game.status != "active":
-        result = game.result
-        return Outlook.of_result(None if result is None else result.side, viewer=viewer), None
+    result = game.result
+    if result is not None:
+        return Outlook.of_result(result.side, viewer=viewer), None
     found = game.search(budget=budget, salt="analysis")
     assert found is not None
     side = str(game.side_to_move)

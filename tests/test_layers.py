@@ -11,7 +11,10 @@ on it as surely), and has no circle either."""
 from __future__ import annotations
 
 import ast
+import importlib
+import warnings
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -31,6 +34,22 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 # The compiled engine: a module with no Python source, importing nothing.
 ENGINE = "brandubh._engine"
+
+
+def _lazy_tables() -> dict[str, dict[str, str]]:
+    """The packages whose names load on first use (a ``_LAZY`` table in the
+    ``__init__``: name -> the package's module that defines it): importing
+    a name from one imports that module."""
+    tables = {}
+    for name, path in MODULES.items():
+        if path.name == "__init__.py":
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["_LAZY"]:
+                    tables[name] = ast.literal_eval(node.value)
+    return tables
+
+
+LAZY = _lazy_tables()
 
 
 def _type_checking(node: ast.AST) -> bool:
@@ -59,6 +78,8 @@ def _imports(name: str, path: Path, types: bool = False) -> set[str]:
                 module = node.module or ""
             targets.append(module)
             targets += [f"{module}.{alias.name}" for alias in node.names]
+            targets += [f"{module}.{LAZY[module][alias.name]}" for alias in node.names
+                        if alias.name in LAZY.get(module, {})]
         elif isinstance(node, ast.Import):
             targets += [alias.name for alias in node.names]
         elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.JoinedStr)
@@ -106,9 +127,11 @@ def _cycle(graph: dict[str, set[str]] = GRAPH) -> list[str]:
 
 def test_the_graph_is_read():
     # The reader finds what it should: a module that certainly imports
-    # another, at the top and inside a function.
+    # another, at the top and inside a function, and through a lazy table.
     assert "brandubh.core.record" in GRAPH["brandubh.game"]
     assert "brandubh.cli.play" in GRAPH["brandubh.cli"]
+    assert LAZY["brandubh.records"]["load_record"] == "record" and "GameRecord" in LAZY["brandubh.records"]
+    assert "brandubh.records.record" in GRAPH["brandubh.cli.analyse"]
 
 
 def test_no_import_circle():
@@ -176,7 +199,9 @@ def test_only_the_core_touches_the_compiled_engine():
 @pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
                                   "brandubh.views.graph",
                                   "brandubh.views.text", "brandubh.views.svg", "brandubh.words",
-                                  "brandubh.otn", "brandubh.texts", "brandubh.moves"])
+                                  "brandubh.otn", "brandubh.texts", "brandubh.moves", "brandubh.refusals",
+                                  "brandubh.deprecated", "brandubh.records.text", "brandubh.records.read",
+                                  "brandubh.review"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled
     # engine and know nothing of the game or the players.
@@ -186,7 +211,8 @@ def test_pure_python_layers_import_no_engine(name):
 
 
 @pytest.mark.parametrize("layer", ["brandubh.core", "brandubh.game", "brandubh.bot", "brandubh.session",
-                                   "brandubh.views", "brandubh.otn", "brandubh.texts", "brandubh.records"])
+                                   "brandubh.views", "brandubh.otn", "brandubh.texts", "brandubh.records",
+                                   "brandubh.moves", "brandubh.refusals", "brandubh.review"])
 def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
     for name in GRAPH:
         if name == layer or name.startswith(layer + "."):
@@ -237,11 +263,101 @@ def test_only_main_modules_import_the_commands():
     assert users and all(name.endswith("__main__") for name in users), users
 
 
-def test_the_game_reads_every_game_text_through_the_one_reader():
-    # Game.from_text, the records, the server's open and the arena's
-    # openings all read game texts through brandubh.texts, and OpenTafl's
+ROOM = "brandubh.records"
+
+
+def _in_room(name: str) -> bool:
+    return name == ROOM or name.startswith(ROOM + ".")
+
+
+def test_every_game_text_is_read_in_the_room():
+    # Game.from_text, read and as_text, the records, the server's open, the
+    # arena's openings and the commands' game files all read through the
+    # room's reader; its strings-only part stands below the game (the
+    # game's methods are thin over it), its records above; OpenTafl's
     # notation lives below the game, where the OpenTafl front end takes it.
-    for user in ("brandubh.game", "brandubh.records", "brandubh.serve.api", "brandubh.arena.openings"):
-        assert "brandubh.texts" in _reach(user), user
-    assert "brandubh.otn" in GRAPH["brandubh.texts"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
-    assert "brandubh.game" in GRAPH["brandubh.records"] and "brandubh.records" not in _reach("brandubh.game")
+    for user in ("brandubh.game", "brandubh.records.record", "brandubh.serve.api", "brandubh.arena.openings",
+                 "brandubh.cli.show", "brandubh.cli.play", "brandubh.cli.analyse"):
+        assert "brandubh.records.read" in _reach(user), user
+    assert "brandubh.game" not in _reach("brandubh.records.read", TYPE_GRAPH)
+    assert "brandubh.game" in GRAPH["brandubh.records.record"]
+    assert "brandubh.records.record" not in _reach("brandubh.game", TYPE_GRAPH)
+    assert "brandubh.otn" in GRAPH["brandubh.records.read"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
+
+
+#: What a module outside the room may read through brandubh.files: files
+#: that are not saved games.
+OTHER_FILES = {"weights file", "state file", "data file", "net file"}
+_FILE_READERS = {"read_text": 2, "open_regular": 1}   # each function, and where its `what` stands
+
+
+def _file_reads(path: Path) -> list[tuple[str, Optional[str]]]:
+    """Each call of brandubh.files' readers in a module: the function and
+    the file it says it reads (its ``what``: a string; None when that is not
+    written as one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.asname or alias.name for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("files")
+                for alias in node.names if alias.name in _FILE_READERS}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in imported:
+            at = _FILE_READERS[node.func.id]
+            what = next((k.value for k in node.keywords if k.arg == "what"),
+                        node.args[at] if len(node.args) > at else ast.Constant("file"))
+            found.append((node.func.id, what.value if isinstance(what, ast.Constant) else None))
+    return found
+
+
+def test_one_reader_of_game_files():
+    # Every game file (show, analyse, play --load, --openings) is opened by
+    # the room's one reading of a file, within its one bound: no module
+    # outside the room reads a file through brandubh.files but one that is
+    # no saved game, and in the room one function does.
+    outside = {name: _file_reads(path) for name, path in MODULES.items()
+               if not _in_room(name) and name != "brandubh.files"}
+    assert {name: reads for name, reads in outside.items() if any(what not in OTHER_FILES for _, what in reads)} == {}
+    assert any(outside.values()), "the reader should see the weights file and the others read"
+    room = {name: _file_reads(path) for name, path in MODULES.items() if _in_room(name)}
+    assert {name: reads for name, reads in room.items() if reads} == {"brandubh.records.read": [("read_text", None)]}
+    # And the game text's grammar is parsed there only: any other module
+    # takes a game text through the room's reader (read_texts, Game.read).
+    grammar = {"game_parse", "annotated_game_parse"}
+    users = {name for name, path in MODULES.items() if not _in_room(name)
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and {a.name for a in node.names} & grammar}
+    assert users == set()
+
+
+def test_the_one_reader_sees_a_second_one(tmp_path):
+    second = tmp_path / "second.py"
+    second.write_text("from ..files import read_text\n\ndef load(path):\n    return read_text(path, 1 << 20, 'game file')\n"
+                      "from ..records.text import game_parse\n")
+    assert _file_reads(second) == [("read_text", "game file")]
+
+
+def _forwards() -> dict[str, dict[str, str]]:
+    """The names each module hands out from where they moved
+    (brandubh.deprecated.Moved as its ``__getattr__``): module -> name -> new module."""
+    out = {}
+    for name, path in MODULES.items():
+        if "__getattr__ = Moved(" in path.read_text(encoding="utf-8"):
+            out[name] = importlib.import_module(name).__getattr__.names
+    return out
+
+
+def test_names_that_moved_lead_to_where_they_went():
+    # A moved name is a forward, not an import (the graph leaves it out):
+    # each leads to a module that has the name, which the old module no
+    # longer defines, and asking for it warns, naming the new place.
+    forwards = _forwards()
+    assert {"brandubh.notation", "brandubh.texts"} <= set(forwards)
+    for old, names in forwards.items():
+        module = importlib.import_module(old)
+        for name, new in names.items():
+            assert name not in vars(module) and new in MODULES, (old, name)
+            with pytest.warns(DeprecationWarning, match=f"^{old}.{name} moved to {new}.{name};"):
+                value = getattr(module, name)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                assert value is getattr(importlib.import_module(new), name)

@@ -1,4 +1,4 @@
-"""Game records: the one reader of every game text (brandubh.texts), the
+"""Game records: the one reader of every game text (brandubh.records.read), the
 record with its label, tags, marks and comments (brandubh.records), and
 OpenTafl's game records (OTN) read and written.
 
@@ -19,7 +19,7 @@ from brandubh import Game
 from brandubh.cli import main
 from brandubh.errors import ArgumentError, BrandubhError, VariantError
 from brandubh.records import GameRecord, read_record, read_records
-from brandubh.texts import read_text_game, read_texts
+from brandubh.records import load_game, read_text_game, read_texts
 from brandubh.variant import Variant
 
 DATA = Path(__file__).resolve().parent / "data" / "opentafl"
@@ -358,9 +358,6 @@ def test_show_and_play_take_a_game_number_and_opentafl_records(tmp_path, capsys)
     assert "no game 3" in capsys.readouterr().err
     assert main(["show", str(OTG[0]), "--ascii"]) == 0
     assert "ply 27 of 27" in capsys.readouterr().out
-
-    from brandubh.cli.play import load_game
-
     assert load_game(str(path), number=2).log == ["d2c2", "d3d2", "c2c3"]
     assert load_game(str(OTG[1])).ply == 9
     with pytest.raises(ArgumentError, match="games.txt: the text holds 2 games, so there is no game 5"):

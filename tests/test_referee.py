@@ -32,7 +32,7 @@ import brandubh.arena.stats as stats
 import reference as ref
 from brandubh import SETUP
 from brandubh.errors import BrandubhError
-from brandubh.notation import game_parse
+from brandubh.records import game_parse
 from brandubh.codingame.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
 
 # The referee ends a bot by its POSIX process group.

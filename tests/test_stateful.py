@@ -41,6 +41,7 @@ import brandubh
 import reference as ref
 from brandubh import Game, LegalMove, Refusal, RefusalCode, Result, Variant, notation
 from brandubh.core.search import SearchResult
+from brandubh.records import game_parse
 from brandubh.variant import PRESETS
 from conftest import scale
 
@@ -496,7 +497,7 @@ class GameMachine(RuleBasedStateMachine):
         sometimes play on with the game read back."""
         before = self.snapshot()
         text = self.game.as_text()
-        parsed = notation.game_parse(text)
+        parsed = game_parse(text)
         assert parsed is not None and list(parsed["moves"]) == self.log
         assert Variant.from_string(parsed["variant"]) == self.variant
         if self.ending is None:
