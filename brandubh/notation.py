@@ -291,12 +291,7 @@ def move_parse(text: object) -> Optional[str]:
     >>> move_parse('d1 d3') is None
     True
     """
-    if not isinstance(text, str):
-        return None
-    m = _MOVE_RE.fullmatch(text.strip())
-    if m is None:
-        return None
-    return m.group(1).lower() + m.group(2).lower()
+    return _read_move(_MOVE_RE, text)
 
 
 def answer_parse(text: object) -> Optional[str]:
@@ -309,12 +304,16 @@ def answer_parse(text: object) -> Optional[str]:
     """
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "replace")
+    return _read_move(LENIENT_ANSWER, text)
+
+
+def _read_move(grammar: "re.Pattern[str]", text: object) -> Optional[str]:
+    """The stored move ``grammar`` (whose two groups are the squares) reads
+    in ``text``, white space round it stripped; None for anything else."""
     if not isinstance(text, str):
         return None
-    m = LENIENT_ANSWER.fullmatch(text.strip())
-    if m is None:
-        return None
-    return m.group(1).lower() + m.group(2).lower()
+    m = grammar.fullmatch(text.strip())
+    return None if m is None else m.group(1).lower() + m.group(2).lower()
 
 
 def move_display(
