@@ -80,11 +80,6 @@ _INDEX = notation.SQUARE_INDEX
 _KINDS = {"": "", **notation.PIECES}
 
 
-# A move number's stored form and its two squares.
-_MOVE_NAMES = tuple((_NAMES[m >> 6] + _NAMES[m & 63], _NAMES[m >> 6], _NAMES[m & 63])
-                    if m >> 6 < 49 and m & 63 < 49 else ("", "", "") for m in range(49 * 64))
-
-
 _PLAIN_MOVES: dict = {}
 
 
@@ -92,7 +87,8 @@ def _legal_move(m: int, piece: str, captured: int, wins: bool) -> "LegalMove":
     """The LegalMove of move number ``m`` by the piece written ``piece``
     (``a``, ``d`` or ``k``), emptying the bitboard ``captured``."""
     caps = _square_names(captured) if captured else ()
-    made = tuple.__new__(LegalMove, (*_MOVE_NAMES[m], _KINDS[piece], caps, wins))
+    move = Move(m)
+    made = tuple.__new__(LegalMove, (str(move), move.from_square, move.to_square, _KINDS[piece], caps, wins))
     if not captured:
         _PLAIN_MOVES[(m, piece, wins)] = made
     return made
@@ -101,8 +97,6 @@ def _legal_move(m: int, piece: str, captured: int, wins: bool) -> "LegalMove":
 def _square_names(bb: int) -> tuple[str, ...]:
     """The names of the squares of a bitboard, in square order."""
     return tuple(_NAMES[sq] for sq in range(49) if bb >> sq & 1)
-
-
 
 
 # -- what a replay gives -------------------------------------------------------
