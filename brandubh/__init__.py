@@ -6,6 +6,8 @@
 >>> r = brandubh.Rules(variant='codingame')
 >>> r.play('d2c2'), r.side
 (0, 'defenders')
+>>> print(r.search(budget=2_000).move)
+d3d2
 
 The names below load the compiled engine on first use, so that
 ``import brandubh.notation`` works without it.
@@ -33,9 +35,9 @@ _LAZY = {
     "move_text": "core.position", "parse_move": "core.position", "ATTACKERS": "core.position", "DEFENDERS": "core.position",
     "Rules": "core.rules", "Outcome": "core.outcomes", "outcome_name": "core.outcomes", "perft": "core.perft",
     "perft_stats": "core.perft", "divide": "core.perft", "PerftStats": "core.perft", "PlayoutStats": "core.playouts",
-    "Game": "game", "LegalMove": "game", "Refusal": "game", "RefusalCode": "game",
-    "Result": "game", "Refused": "game", "Replay": "game",
-    "Bot": "bot", "SearchResult": "core.search",
+    "Game": "game", "LegalMove": "moves", "Refusal": "refusals", "RefusalCode": "refusals",
+    "Result": "moves", "Refused": "refusals", "Replay": "game",
+    "Bot": "bot", "SearchResult": "core.search", "Move": "moves",
 }
 
 __all__ = ["SETUP", "__version__", *_LAZY]
@@ -60,10 +62,9 @@ if TYPE_CHECKING:
         MoveError as MoveError, PositionError as PositionError, SquareError as SquareError,
         Stopped as Stopped, VariantError as VariantError,
     )
-    from .game import (
-        Game as Game, LegalMove as LegalMove, Refusal as Refusal, RefusalCode as RefusalCode,
-        Refused as Refused, Replay as Replay, Result as Result,
-    )
+    from .game import Game as Game, Replay as Replay
+    from .moves import LegalMove as LegalMove, Move as Move, Result as Result
+    from .refusals import Refusal as Refusal, RefusalCode as RefusalCode, Refused as Refused
     from .core.outcomes import Outcome as Outcome, outcome_name as outcome_name
     from .core.perft import PerftStats as PerftStats, divide as divide, perft as perft, perft_stats as perft_stats
     from .core.playouts import PlayoutStats as PlayoutStats

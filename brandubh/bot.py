@@ -3,8 +3,8 @@
 >>> from brandubh import Bot, Rules
 >>> game = Rules()
 >>> m = Bot(3, seed=1).choose(game)
->>> m in game.moves()
-True
+>>> m in game.moves(), m
+(True, Move('d2c2'))
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, Optional, Union
 
 from . import notation
 from .errors import ArgumentError, quote
+from .moves import Move
 from .core.rules import Rules
 from .core.search import check_limits, check_threads, features_off, salt_bytes, salt_seed
 from .core.weights import WeightsLike, as_weights
@@ -67,9 +68,10 @@ class Bot:
     threads (:meth:`brandubh.Rules.search`); more than one is not
     deterministic, and pays with a clock (``time_ms``) rather than a budget.
 
-    ``choose(game)`` takes a :class:`~brandubh.Game` (and returns the move as
-    stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (and returns a move
-    number); None when the game is over. The game is not changed.
+    ``choose(game)`` takes a :class:`~brandubh.Game` or a
+    :class:`~brandubh.Rules` and returns the move, a :class:`~brandubh.Move`
+    that either plays and that prints as ``d1d3``; None when the game is
+    over. The game is not changed.
 
     >>> Bot(1).budget, Bot(6).budget
     (200, 4000000)
@@ -134,15 +136,17 @@ class Bot:
         salt = salt_bytes(seed or b"", "seed") + moment
         return salt, salt_seed(salt)
 
-    def choose(self, game: Any) -> Union[int, str, None]:
+    def choose(self, game: Any) -> Optional[Move]:
         """The move this bot plays in ``game``, a :class:`~brandubh.Game`
-        (the move as stored, ``'d1d3'``) or a :class:`~brandubh.Rules` (a
-        move number); None when the game is over. The game is not changed.
-        An ArgumentError when ``game`` is neither.
+        or a :class:`~brandubh.Rules`: a :class:`~brandubh.Move`, which
+        either of them plays as it is; None when the game is over. The game
+        is not changed. An ArgumentError when ``game`` is neither.
 
         >>> from brandubh import Game
         >>> Bot(2, seed=7).choose(Game()) == Bot(2, seed=7).choose(Game())
         True
+        >>> print(Bot(2, seed=7).choose(Game()))
+        b4b3
         >>> Bot(1).choose(None)
         Traceback (most recent call last):
         ...
@@ -160,7 +164,7 @@ class Bot:
                 return None
             salt, seed = self._seeds(game)
             if self.blunder and random.Random(salt).random() < self.blunder:
-                return random.Random(salt + b"|blunder").choice(moves)
+                return Move(random.Random(salt + b"|blunder").choice(moves))
             found = game.search(budget=self.budget, seed=seed, depth=self.depth, weights=self.weights,
                                 **self._search_options(game))
             return found.move

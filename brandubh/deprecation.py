@@ -85,4 +85,5 @@ def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
         warn(f"{module}.{name}", f"{where}.{attr}", skip_module=module)
         return getattr(importlib.import_module(where), attr)
 
+    lookup.names = dict(names)  # type: ignore[attr-defined] # what it forwards, for the checks of the layers
     return lookup

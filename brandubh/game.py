@@ -10,7 +10,10 @@ Game::Brandubh's notation (docs/rules.md).
 
 A refusal is returned, never raised: :meth:`Game.play`, :meth:`Game.resign`
 and the three draw methods give ``None``, or a :class:`Refusal` saying what
-was wrong, and then nothing has changed. A bad *construction* raises a
+was wrong, and then nothing has changed. (The values a game hands out live
+beside it: the refusals in :mod:`brandubh.refusals`, the move types and the
+ending in :mod:`brandubh.moves`; the game writes the refusals' sentences,
+since it knows the board.) A bad *construction* raises a
 :class:`~brandubh.errors.BrandubhError` (a ``ValueError``): a refused move is
 an ordinary thing for a player to do, a seat called ``'p3'`` in ``Game()`` is
 a mistake in the program.
@@ -28,25 +31,26 @@ True
 
 from __future__ import annotations
 
-import enum
 import threading
 import types
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
-from . import notation, texts
+from . import notation
 from .core.position import Why, move_text
 from .core.rules import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
 from .core.weights import WeightsLike
-from .errors import ArgumentError, BrandubhError, quote
+from .errors import ArgumentError, BrandubhError, MoveError, quote
+from .moves import LegalMove, Move, Played, Result
+from .records.read import GameText, read_text_game
+from .records.text import game_string
+from .refusals import Refusal, RefusalCode, Refused
+from .review import REVIEW_BUDGET, Review, analyse_game
 from .notation import FAULTS, SETUP, THRONE
 from .snapshot import Snapshot, of_position
 from .variant import Variant, VariantLike
-from .words import listed, plural
+from .words import plural
 
-if TYPE_CHECKING:
-    from .review import Review
 
 __all__ = [
     "Game",
@@ -76,11 +80,6 @@ _INDEX = notation.SQUARE_INDEX
 _KINDS = {"": "", **notation.PIECES}
 
 
-# A move number's stored form and its two squares.
-_MOVE_NAMES = tuple((_NAMES[m >> 6] + _NAMES[m & 63], _NAMES[m >> 6], _NAMES[m & 63])
-                    if m >> 6 < 49 and m & 63 < 49 else ("", "", "") for m in range(49 * 64))
-
-
 _PLAIN_MOVES: dict = {}
 
 
@@ -88,7 +87,8 @@ def _legal_move(m: int, piece: str, captured: int, wins: bool) -> "LegalMove":
     """The LegalMove of move number ``m`` by the piece written ``piece``
     (``a``, ``d`` or ``k``), emptying the bitboard ``captured``."""
     caps = _square_names(captured) if captured else ()
-    made = tuple.__new__(LegalMove, (*_MOVE_NAMES[m], _KINDS[piece], caps, wins))
+    move = Move(m)
+    made = tuple.__new__(LegalMove, (str(move), move.from_square, move.to_square, _KINDS[piece], caps, wins))
     if not captured:
         _PLAIN_MOVES[(m, piece, wins)] = made
     return made
@@ -99,193 +99,7 @@ def _square_names(bb: int) -> tuple[str, ...]:
     return tuple(_NAMES[sq] for sq in range(49) if bb >> sq & 1)
 
 
-
-
-# -- refusals ----------------------------------------------------------------
-
-
-class RefusalCode(str, enum.Enum):
-    """Why something a player asked for was refused. The value is the name
-    in lower case, so a code travels as a plain string (JSON, a log line).
-
-    The first four are about the request, the next eight are the engine's
-    reasons a slide cannot be made (:class:`brandubh.core.position.Why`), the last
-    three are about draw offers.
-
-    >>> RefusalCode.BLOCKED.value
-    'blocked'
-    >>> RefusalCode('game_over') is RefusalCode.GAME_OVER
-    True
-    """
-
-    GAME_OVER = "game_over"
-    NOT_YOUR_TURN = "not_your_turn"
-    NOT_A_SEAT = "not_a_seat"
-    NOT_A_MOVE = "not_a_move"
-    OFF_BOARD = "off_board"
-    NO_PIECE = "no_piece"
-    NOT_YOURS = "not_yours"
-    SAME_SQUARE = "same_square"
-    NOT_A_LINE = "not_a_line"
-    BLOCKED = "blocked"
-    THRONE = "throne"
-    CORNER = "corner"
-    OFFER_WAITING = "offer_waiting"
-    NO_OFFER = "no_offer"
-    OWN_OFFER = "own_offer"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """What was wrong with a request; nothing was changed. ``code`` is a
-    :class:`RefusalCode`, ``message`` a sentence a person can read, naming
-    the squares and the piece. ``str()`` gives the message, and a refusal is
-    always true, so ``if refused:`` reads as it should.
-
-    >>> refused = Game().play('d1-a1')
-    >>> refused.code
-    <RefusalCode.CORNER: 'corner'>
-    >>> str(refused)
-    'd1 to a1: the king alone may stop on a corner'
-    >>> bool(refused)
-    True
-    """
-
-    code: RefusalCode
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __bool__(self) -> bool:
-        return True
-
-
-class Refused(BrandubhError):
-    """Raised by :meth:`Game.play_or_raise`; ``refusal`` is the
-    :class:`Refusal`, and the exception's text is its message.
-
-    >>> try:
-    ...     Game().play_or_raise('d4d1')
-    ... except Refused as e:
-    ...     print(e.refusal.code.value, '-', e)
-    not_yours - d4 to d1: the king on d4 belongs to the defenders, and it is the attackers' move
-    """
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
-        self.refusal = refusal
-
-    @property
-    def code(self) -> RefusalCode:
-        """The refusal's code.
-
-        >>> Refused(Refusal(RefusalCode.NO_OFFER, 'no draw has been offered')).code.value
-        'no_offer'
-        """
-        return self.refusal.code
-
-
-# -- what a game hands out ---------------------------------------------------
-
-
-class LegalMove(NamedTuple):
-    """One move the side to move may make, and what it would do.
-
-    ``move`` is the stored form (``'d1c1'``), ``from_square`` and
-    ``to_square`` the two square names, ``piece`` what moves
-    (``'attacker'``, ``'defender'`` or ``'king'``), ``captures`` the squares
-    it would empty, in square order (the king's included when it takes him),
-    and ``wins`` is true when the game would then be over with the mover the
-    winner.
-
-    >>> game = Game(position='7/7/7/7/a6/6k/7 d')
-    >>> [m.move for m in game.legal() if m.wins]
-    ['g2g1', 'g2g7']
-    >>> game.legal()[0]
-    LegalMove(move='g2g1', from_square='g2', to_square='g1', piece='king', captures=(), wins=True)
-    """
-
-    # A named tuple, not a dataclass: a bot asks for the legal moves every
-    # turn, and forty tuples are built in a tenth of the time forty frozen
-    # dataclasses take.
-    move: str
-    from_square: str
-    to_square: str
-    piece: str
-    captures: tuple[str, ...]
-    wins: bool
-
-    def __str__(self) -> str:
-        return self.move
-
-
-class Played(NamedTuple):
-    """A move made in a game, as the game recorded it when it was played:
-    the ``move`` as stored (``'c5c4'``), as ``shown`` (``'c5-c4xd4#'``), and
-    what it ``took``: the pieces it captured, each ``(square, piece)``.
-
-    >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a').play_or_raise('c5c4')
-    >>> game.last_played
-    Played(move='c5c4', shown='c5-c4xd4#', took=(('d4', 'king'),))
-    >>> game.last_played.capturing
-    ', capturing the king on d4'
-    """
-
-    move: str
-    shown: str
-    took: tuple[tuple[str, str], ...]
-
-    @property
-    def capturing(self) -> str:
-        """``, capturing the defender on c3 and the defender on e3``, or
-        ``''`` for a move that captured nothing: the end of a sentence that
-        says what was played.
-
-        >>> Played('d1d3', 'd1-d3xc3,e3', (('c3', 'defender'), ('e3', 'defender'))).capturing
-        ', capturing the defender on c3 and the defender on e3'
-        >>> Played('d1d3', 'd1-d3', ()).capturing
-        ''
-        """
-        if not self.took:
-            return ""
-        return ", capturing " + listed([f"the {piece} on {sq}" for sq, piece in self.took])
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a finished game ended.
-
-    ``how`` is one of the endings of :class:`brandubh.core.outcomes.Outcome`
-    (``'corner'``, ``'capture'``, ``'no_pieces'``, ``'repetition'``,
-    ``'encircled'``, ``'no_move'``, ``'ply_cap'``, ``'quiet_cap'``) or one of
-    the two things players do, ``'resign'`` and ``'agreed'``. ``winner`` is
-    the seat that won and ``side`` its side; both are None for a draw.
-
-    >>> game = Game()
-    >>> game.resign('p1') is None
-    True
-    >>> game.result
-    Result(how='resign', winner='p2', side='defenders')
-    >>> game.result.is_draw
-    False
-    """
-
-    how: str
-    winner: Optional[str]
-    side: Optional[str]
-
-    @property
-    def is_draw(self) -> bool:
-        """True when nobody won.
-
-        >>> Result('agreed', None, None).is_draw
-        True
-        """
-        return self.winner is None
+# -- what a replay gives -------------------------------------------------------
 
 
 class Replay(NamedTuple):
@@ -344,15 +158,6 @@ def _seat_ok(seat: object) -> bool:
     return isinstance(seat, str) and seat in SEATS
 
 
-def _located(error: BrandubhError, where: str) -> BrandubhError:
-    """The same error, of the same class, its sentence led by ``where``
-    (``'line 3'``)."""
-    try:
-        return type(error)(f"{where}: {error}")
-    except TypeError:  # pragma: no cover - an error class with other arguments
-        return ArgumentError(f"{where}: {error}")
-
-
 def _other_seat(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
@@ -371,13 +176,24 @@ def _check_seed(seed: object) -> Optional[bytes]:
     return bytes(seed)
 
 
+def _move_of(move: object) -> Optional[Move]:
+    """The Move a player's move is (a Move, a LegalMove, text in either
+    written form), or None for what is not written as one."""
+    if isinstance(move, Move):
+        return move
+    try:
+        return Move.parse(move.move if isinstance(move, LegalMove) else move)  # type: ignore[arg-type]
+    except MoveError:
+        return None
+
+
 def _check_attackers(attackers: object) -> str:
     if not _seat_ok(attackers):
         raise ArgumentError(f"attackers must be the seat 'p1' or 'p2', not {quote(attackers)}")
     return str(attackers)
 
 
-MoveArg = Union[str, LegalMove]
+MoveArg = Union[Move, str, LegalMove]
 
 
 class Game:
@@ -863,21 +679,21 @@ class Game:
         here.
 
         >>> game = Game(position='7/7/2aa3/3ka2/3a3/7/7 a')
-        >>> game.shown_of('c5c4'), game.shown_of('c5c3'), game.shown_of('d4d1')
+        >>> game.shown_of('c5c4'), game.shown_of('c5c3'), game.shown_of(Move('d4d1'))
         ('c5-c4xd4#', 'c5-c3', None)
         """
-        stored = notation.move_parse(getattr(move, "move", move))
-        if stored is None or self._over():
+        number = _move_of(getattr(move, "move", move))
+        if number is None or self._over():
             return None
-        report = self._rules.preview(stored)
+        report = self._rules.preview(number)
         if report is None:
             return None
-        return report.shown(stored)
+        return report.shown(str(number))
 
     # -- a program's move ------------------------------------------------------
 
     def analyse(self, budget: Optional[int] = None, *,
-                on_position: Optional[Callable[[int, int], None]] = None) -> "Review":
+                on_position: Optional[Callable[[int, int], None]] = None) -> Review:
         """The game reviewed move by move (docs/review.md): every position
         searched with ``budget`` positions (a hint's, 48,000, by default),
         each move's win chance before and after, the chance it lost, its
@@ -892,8 +708,6 @@ class Game:
         >>> [m.shown for m in review.moves], len(review.chances), review.complete
         (['d2-c2', 'd3-d2', 'c2-b2'], 4, True)
         """
-        from .review import REVIEW_BUDGET, analyse_game
-
         return analyse_game(self, budget=REVIEW_BUDGET if budget is None else budget, on_position=on_position)
 
     def search(self, budget: Optional[int] = None, salt: Union[str, bytes, None] = None,
@@ -911,7 +725,8 @@ class Game:
         (any string or bytes, with the game's own seed when it has one)
         decides among moves the search scores alike, so two programs given
         different salts do not play the same game. The result's ``move``
-        and ``pv`` are in the stored form.
+        and ``pv`` are :class:`~brandubh.Move` values: each prints as it is
+        stored (``d1d3``), and :meth:`play` takes it as it is.
 
         ``time_ms``, ``stop``, ``hash_mb`` and ``threads`` are those of
         :meth:`Rules.search <brandubh.Rules.search>`: a clock limit and a
@@ -923,7 +738,9 @@ class Game:
 
         >>> game = Game()
         >>> found = game.search(budget=5_000, salt='me')
-        >>> found.move in {m.move for m in game.legal()}, found.nodes <= 5_000
+        >>> print(found.move)
+        d2c2
+        >>> str(found.move) in {m.move for m in game.legal()}, found.nodes <= 5_000
         (True, True)
         >>> game.play(found.move) is None
         True
@@ -932,12 +749,8 @@ class Game:
             return None
         if seed is None:
             seed = self.search_seed(salt)
-        found = self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
-                                   time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads)
-        if found is None:  # pragma: no cover - the game is not over
-            return None
-        return SearchResult(move_text(int(found.move)), found.score, found.depth, found.nodes,
-                            found.stopped, tuple(move_text(m) for m in found.pv))
+        return self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
+                                  time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads)
 
     def search_seed(self, salt: Union[str, bytes, None] = None) -> int:
         """The search seed :meth:`search` uses for ``salt``: the game's own
@@ -964,10 +777,11 @@ class Game:
         return Bot
 
     def play(self, move: MoveArg, seat: Optional[str] = None) -> Optional[Refusal]:
-        """Play a move for the side to move. The move may be written as it is
-        stored (``d1c1``) or as it is shown (``d1-c1``, ``Kd4-d1``,
+        """Play a move for the side to move: a :class:`~brandubh.Move` (a
+        search's, a bot's: played as it is, no text read), or a move written
+        as it is stored (``d1c1``) or as it is shown (``d1-c1``, ``Kd4-d1``,
         ``d1-d3xc3``: the captures and ending are commentary and are read
-        past), in either case, or be a :class:`LegalMove`. When ``seat`` is
+        past), in either case, or a :class:`LegalMove`. When ``seat`` is
         given it must be that seat's turn.
 
         Returns None, or a :class:`Refusal` and nothing has changed. A move
@@ -992,17 +806,16 @@ class Game:
             turn = self.seat_of(side)
             return Refusal(RefusalCode.NOT_YOUR_TURN,
                            f"it is {turn}'s move (the {side}), not {seat}'s")
-        if isinstance(move, LegalMove):
-            move = move.move
-        # The one reading of the text, and the one call into the record:
-        # played, or refused with the engine's reason.
-        stored = notation.move_parse(move)
-        if stored is None:
-            return self._not_a_move(move)
-        code, why, report, taken = self._rules.attempt(_INDEX[stored[:2]] << 6 | _INDEX[stored[2:]])
+        # The one reading of the text (none for a Move), and the one call
+        # into the record: played, or refused with the engine's reason.
+        number = _move_of(move)
+        if number is None:
+            return self._not_a_move(move.move if isinstance(move, LegalMove) else move)
+        code, why, report, taken = self._rules.attempt(number)
         if why != Why.OK:
-            return self._why_refusal(why, stored[:2], stored[2:])
+            return self._why_refusal(why, number.from_square, number.to_square)
         assert report is not None
+        stored = str(number)
         self._played.append(Played(stored, report.shown(stored), tuple(zip(report.capture_names, taken))))
         self._offer = None
         self._changed()
@@ -1204,9 +1017,7 @@ class Game:
                     result = {"how": "agreed"}
                 else:  # a resignation or a fault: the side that lost by it
                     result = {"how": self._ending.how, "by": _other_side(str(self._ending.side))}
-            text = notation.game_string(
-                variant=self.variant.as_string(), start=self.start, moves=self.log, result=result,
-            )
+            text = game_string(variant=self.variant.as_string(), start=self.start, moves=self.log, result=result)
         assert text is not None
         return text
 
@@ -1220,7 +1031,7 @@ class Game:
         number: int = 1,
     ) -> Replay:
         """A game from its text: the text :meth:`as_text` writes, or any
-        other this package reads (:func:`brandubh.texts.read_texts`: an
+        other this package reads (:func:`brandubh.records.read_texts`: an
         annotated game text, a file of several games as ``brandubh match
         --games-out`` writes it, a ``referee --save`` record, an OpenTafl
         game record); ``number`` picks a game of several (from 1). The
@@ -1248,62 +1059,34 @@ class Game:
         ...
         brandubh.errors.ArgumentError: line 1: 'hello' is not a line of a game text (variant, start, moves, result and tag lines)
         """
-        return cls.from_game_text(texts.read_text_game(text, number), attackers, seed=seed)
+        return cls.from_game_text(read_text_game(text, number), attackers, seed=seed)
 
     @classmethod
-    def from_game_text(cls, game_text: "texts.GameText", attackers: str = "p1", *,
+    def from_game_text(cls, game_text: GameText, attackers: str = "p1", *,
                        seed: Optional[bytes] = None) -> Replay:
         """A game from one game a text holds (a
-        :class:`~brandubh.texts.GameText`): :meth:`replay` of its moves and
-        result under its rules. An OpenTafl record's ``result:0`` on a game
-        its moves leave going is an agreed draw, and its result tag must
-        agree with an ending its moves reach (an
-        :class:`~brandubh.errors.ArgumentError` otherwise), and so must the
-        captures it writes with its moves (the board decides what a move
-        takes: a record whose captures differ was played under other rules).
-        The variant's or the position's error, naming the line, for rules or
-        a start this package cannot play.
+        :class:`~brandubh.records.GameText`): :meth:`replay` of its moves and
+        result under its rules, and what the text says beside them checked
+        against the game (:meth:`GameText.check_captures
+        <brandubh.records.GameText.check_captures>`) and put in
+        (:meth:`GameText.ending <brandubh.records.GameText.ending>`: an
+        OpenTafl record's result tag). The variant's or the position's
+        error, naming the line, for rules or a start this package cannot
+        play.
 
-        >>> from brandubh.texts import GameText
+        >>> from brandubh.records import GameText
         >>> Game.from_game_text(GameText('brandubh', moves=('d1c1',))).game.log
         ['d1c1']
         """
         try:
             game = cls(attackers, variant=game_text.variant, position=game_text.start, seed=seed)
         except BrandubhError as error:  # the variant's or the position's error, its line named
-            raise _located(error, game_text.where()) from None
+            raise game_text.located(error) from None
         replayed = game._feed(game_text.moves, game_text.result)
-        for ply, played in enumerate(game._played, 1):
-            written = game_text.captures.get(ply)
-            took = tuple(sorted(("K" if piece == "king" else "") + square for square, piece in played.took))
-            if written is not None and written != took:
-                raise ArgumentError(
-                    f"{game_text.where(ply)}: move {ply} ({played.shown}) takes "
-                    f"{', '.join(took) or 'nothing'} under these rules, but the record says it took "
-                    f"{', '.join(written) or 'nothing'}: the record and its rules disagree")
-        said = game_text.tags.get("result")
-        if not replayed.ok or game_text.form != "otn" or said not in texts.OTN_RESULTS:
-            return replayed
-        if game.status == "active":
-            if said == "0" and game_text.result is None:
-                first = game.turn
-                assert first is not None
-                game.offer_draw(first)
-                game.accept_draw(_other_seat(first))
-            ending = texts.otn_termination(game_text.tags.get("termination", ""))
-            if ending is not None and said == {"attackers": "-1", "defenders": "1"}[ending[1]]:
-                seat = str(game.seat_of(ending[1]))
-                refused = game.resign(seat) if ending[0] == "resign" else game.forfeit(seat, ending[0])
-                assert refused is None
-            return replayed
-        result = game.result
-        assert result is not None
-        winner = None if result.winner is None else game.side_of(result.winner)
-        if winner != texts.OTN_RESULTS[said]:
-            tag = "a draw" if said == "0" else f"the {texts.OTN_RESULTS[said]}' win"
-            ended = "a draw" if winner is None else f"the {winner}' win"
-            raise ArgumentError(f"{game_text.where()}: the result tag (result:{said}) says {tag}, but the "
-                                f"moves end in {ended}")
+        game_text.check_captures(game._played)
+        said = game_text.ending(game.result) if replayed.ok else None
+        if said is not None:  # put in as a result line would be
+            game._feed((), said)
         return replayed
 
     @classmethod
@@ -1320,16 +1103,17 @@ class Game:
         ...
         brandubh.errors.ArgumentError: line 2: move 2 (d1c1) is refused: d1 to c1: there is no piece on d1
         """
-        return cls.read_game_text(texts.read_text_game(text, number), attackers, seed=seed)
+        return cls.read_game_text(read_text_game(text, number), attackers, seed=seed)
 
     @classmethod
-    def read_game_text(cls, game_text: "texts.GameText", attackers: str = "p1", *,
+    def read_game_text(cls, game_text: GameText, attackers: str = "p1", *,
                        seed: Optional[bytes] = None) -> "Game":
         """:meth:`from_game_text` with every move in: an
         :class:`~brandubh.errors.ArgumentError` naming the line for a move
-        (or the result) the rules refuse.
+        (or the result) the rules refuse (:meth:`GameText.refused
+        <brandubh.records.GameText.refused>`).
 
-        >>> from brandubh.texts import GameText
+        >>> from brandubh.records import GameText
         >>> Game.read_game_text(GameText('brandubh', moves=('d1d4',)))
         Traceback (most recent call last):
         ...
@@ -1337,12 +1121,7 @@ class Game:
         """
         game, refused, played = cls.from_game_text(game_text, attackers, seed=seed)
         if refused is not None:
-            moves = game_text.moves
-            if played < len(moves):
-                what = f"{game_text.where(played + 1)}: move {played + 1} ({moves[played]})"
-            else:
-                what = f"{game_text.where()}: the result" + (" line" if game_text.form == "text" else "")
-            raise ArgumentError(f"{what} is refused: {refused}")
+            raise game_text.refused(refused, played)
         return game
 
     def _replay_class(  # type: ignore[misc]

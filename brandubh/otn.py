@@ -3,8 +3,8 @@ position records, moves, and the rules record an OpenTafl host sends an
 engine, read into a :class:`~brandubh.Variant` (and written from one).
 Pure Python (the vocabulary, the variants, the errors), so that the game
 itself and every reader of game texts may use it; the OpenTafl front end
-(:mod:`brandubh.opentafl`) and the game records (:mod:`brandubh.records`,
-:mod:`brandubh.texts`) build on it.
+(:mod:`brandubh.opentafl`) and the room of game files (:mod:`brandubh.records`,
+which reads and writes OpenTafl's game records) build on it.
 
 A *position record* lists the rows from rank 1 up, ``/`` around and between
 them, a digit for a run of empty squares, ``t`` an attacker, ``T`` a

@@ -25,6 +25,11 @@ and an accuracy:
   tag :data:`~brandubh.records.OPENING_TAG`) are searched and drawn but not
   judged: no chance lost, no mark, not in the accuracy.
 
+A review reads a game through :class:`Reviewable`, the few things it asks of
+one (a :class:`~brandubh.Game` has them all), and imports no game: the game
+imports the review (:meth:`Game.analyse <brandubh.Game.analyse>`), never the
+other way round.
+
 >>> from brandubh import Game
 >>> game = Game.from_text('variant brandubh\\nstart 7/7/7/3k3/7/7/a6 d\\nmoves d4d2 a1a2 d2g2\\n').game
 >>> review = analyse_game(game, budget=2_000)
@@ -36,19 +41,63 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Protocol
 
 from . import notation
 from .chances import Outlook
 from .errors import ArgumentError, quote
+from .moves import Result
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .core.search import SearchResult
+    from .refusals import Refusal
+    from .variant import Variant
 
-__all__ = ["MARKS", "MoveReview", "Review", "analyse_game", "review_moves", "reviewed", "REVIEW_BUDGET"]
+__all__ = ["MARKS", "MoveReview", "Review", "Reviewable", "analyse_game", "review_moves", "reviewed",
+           "REVIEW_BUDGET"]
 
 #: The positions searched in each position of a review by default: a hint's.
 REVIEW_BUDGET = 48_000
+
+
+class Reviewable(Protocol):
+    """What a review reads of a game (a :class:`~brandubh.Game` is one): its
+    moves, stored and shown, how it ended, a search of its position, and a
+    replay of its moves into a new game of the same seats, rules and start,
+    where the review plays them one by one."""
+
+    @property
+    def ply(self) -> int: ...
+
+    def search(self, budget: Optional[int] = None,
+               salt: Optional[str] = None) -> "Optional[SearchResult]": ...
+
+    @property
+    def result(self) -> Optional[Result]: ...
+
+    def play(self, move: str) -> "Optional[Refusal]": ...
+
+    @property
+    def side_to_move(self) -> Optional[str]: ...
+
+    def replay(self, moves: Iterable[Any]) -> "_Replayed": ...
+
+    @property
+    def variant(self) -> "Variant": ...
+
+    @property
+    def log(self) -> list[str]: ...
+
+    @property
+    def shown(self) -> list[str]: ...
+
+
+class _Replayed(Protocol):
+    """What a replay gives back, as a review reads it: the new game."""
+
+    @property
+    def game(self) -> Reviewable: ...
+
 
 #: The marks by the least win chance lost (0 to 1) that earns each, worst first.
 MARKS: tuple[tuple[str, float, str], ...] = (
@@ -194,12 +243,12 @@ class Review:
         return [o.chance for o in self.curve]
 
 
-def _outlook(game: "Game", budget: int, viewer: str) -> tuple[Outlook, Optional[Any]]:
+def _outlook(game: Reviewable, budget: int, viewer: str) -> tuple[Outlook, Optional[Any]]:
     """The outlook of the game's position for ``viewer`` and the search
     that gave it (None for a finished game)."""
-    if game.status != "active":
-        result = game.result
-        return Outlook.of_result(None if result is None else result.side, viewer=viewer), None
+    result = game.result
+    if result is not None:
+        return Outlook.of_result(result.side, viewer=viewer), None
     found = game.search(budget=budget, salt="analysis")
     assert found is not None
     side = str(game.side_to_move)
@@ -215,7 +264,7 @@ def _attackers(o: Outlook) -> Outlook:
     return o if o.viewer == "attackers" else o.of_other()
 
 
-def review_moves(game: "Game", *, budget: int = REVIEW_BUDGET,
+def review_moves(game: Reviewable, *, budget: int = REVIEW_BUDGET,
                  on_position: Optional[Callable[[int, int], None]] = None, opening: int = 0) -> Iterator[MoveReview]:
     """Review ``game``'s moves one at a time, yielding each move's review.
     ``on_position(done, total)`` is called before each position is searched
@@ -256,7 +305,7 @@ def _check_opening(opening: int, moves: int) -> None:
         raise ArgumentError(f"the opening is a whole number of the game's moves, 0 to {moves}, not {quote(opening)}")
 
 
-def reviewed(game: "Game", moves: list[MoveReview], budget: int, opening: int = 0) -> Review:
+def reviewed(game: Reviewable, moves: list[MoveReview], budget: int, opening: int = 0) -> Review:
     """A :class:`Review` of ``game`` from the moves reviewed so far (all of
     them, or those done before a stop); its first ``opening`` moves not
     judged."""
@@ -271,7 +320,7 @@ def reviewed(game: "Game", moves: list[MoveReview], budget: int, opening: int = 
                   complete=len(moves) == game.ply, opening=opening)
 
 
-def analyse_game(game: "Game", *, budget: int = REVIEW_BUDGET,
+def analyse_game(game: Reviewable, *, budget: int = REVIEW_BUDGET,
                  on_position: Optional[Callable[[int, int], None]] = None, opening: int = 0) -> Review:
     """The whole :class:`Review` of ``game`` (see :func:`review_moves`)."""
     moves = list(review_moves(game, budget=budget, on_position=on_position, opening=opening))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol, Union
 
 from . import notation
 from .chances import Outlook
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .bot import Bot
     from .core.search import SearchResult
     from .game import Game, Played, Refusal
+    from .moves import Move
 
 __all__ = ["Session", "Said", "Analysis", "ClockLike", "HINT_BUDGET", "analyse", "judged", "result_sentence",
            "table_state"]
@@ -602,8 +603,9 @@ class Session:
                 self.clock.start(asker, now)
         return taken
 
-    def _play(self, move: str, side: str, now: float) -> Said:
-        """Play ``side``'s move, its turn checked already; its clock pressed."""
+    def _play(self, move: Union[str, "Move"], side: str, now: float) -> Said:
+        """Play ``side``'s move (text a person typed, or a bot's Move, played
+        as it is), its turn checked already; its clock pressed."""
         game = self.game
         refused = self._refused(game.play(move))
         if refused is not None:
@@ -622,7 +624,7 @@ class Session:
                              now)
 
     def _bot_plays(self, side: str, chosen: Any, now: float) -> Said:
-        said = self._play(str(chosen), side, now)
+        said = self._play(chosen, side, now)   # a Move: played as it is, no text read again
         if said.refused:  # pragma: no cover - the bot chose a legal move
             raise AssertionError(f"the game refused the bot's move {chosen}: {said.text}")
         return said
@@ -711,7 +713,7 @@ def analyse(game: "Game", ply: Optional[int] = None, *, budget: int = HINT_BUDGE
     found = shown.search(budget=budget, salt="analysis")
     assert found is not None
     best = str(found.move)
-    line = shown.replay(shown.log + (list(found.pv) or [best])).game.shown[shown.ply:]
+    line = shown.replay(shown.log + ([str(m) for m in found.pv] or [best])).game.shown[shown.ply:]
     side = str(shown.side_to_move)
     viewer = you if you in notation.SIDES else side
     outlook = Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=str(viewer), variant=shown.variant)

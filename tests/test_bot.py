@@ -1,18 +1,22 @@
-"""Game.search and the Bot: stored-form moves, salts, levels, determinism."""
+"""Game.search and the Bot: Move values, salts, levels, determinism."""
 
 import pytest
 
-from brandubh import BrandubhError, Bot, Game, Rules, Stop
+from brandubh import BrandubhError, Bot, Game, Move, Rules, Stop
 from brandubh.errors import ArgumentError
 from brandubh.bot import LEVELS
 
 
-def test_game_search_gives_stored_moves():
+def test_game_search_gives_moves_that_print_as_stored():
     game = Game(variant="codingame")
     found = game.search(budget=10_000, salt="me")
-    assert isinstance(found.move, str) and found.move in {m.move for m in game.legal()}
-    assert all(isinstance(m, str) and len(m) == 4 for m in found.pv)
+    assert isinstance(found.move, Move) and str(found.move) in {m.move for m in game.legal()}
+    assert all(isinstance(m, Move) and len(str(m)) == 4 for m in found.pv)
     assert game.ply == 0  # the game is not changed
+    # The same value from the rules: the engine's number, with its text.
+    rules = Rules(variant="codingame")
+    assert rules.search(budget=10_000, seed=game.search_seed("me")) == found
+    assert found.move in rules.moves() and game.play(found.move) is None and game.log == [str(found.move)]
 
 
 #: The learned tables, whose symmetric scores give the set-up exact ties.
@@ -47,9 +51,12 @@ def test_bot_on_game_and_rules():
     assert Game().bot is Bot
     game, rules = Game(), Rules()
     bot = Bot(3, seed=42)
-    assert bot.choose(game) in {m.move for m in game.legal()}
+    assert str(bot.choose(game)) in {m.move for m in game.legal()}
     assert bot.choose(rules) in rules.moves()
     assert bot.choose(game) == Bot(3, seed=42).choose(Game())
+    # A blunder too is a Move (level 1 plays a random move a quarter of the time).
+    chosen = {Bot(1, seed=n).choose(game) for n in range(12)} | {Bot(1, seed=n).choose(rules) for n in range(12)}
+    assert all(isinstance(m, Move) for m in chosen)
 
 
 def test_levels_grow():
@@ -85,7 +92,7 @@ def test_a_stop_ends_the_bots_search_with_a_legal_move():
     bot = Bot(budget=10**12)
     bot.stop = Stop()
     bot.stop.set()   # set before the search: a budget of a trillion positions ends at once
-    for game, legal in ((Game(), {m.move for m in Game().legal()}), (Rules(), set(Rules().moves()))):
+    for game, legal in ((Game(), {Move(m.move) for m in Game().legal()}), (Rules(), set(Rules().moves()))):
         assert bot.choose(game) in legal
     # Not a draw's judgement, whose answer does not depend on when it was
     # asked to stop: stopped at once, this search would see no loss coming.

@@ -65,6 +65,7 @@ from brandubh import (
     notation,
 )
 from brandubh.codingame import turns as protocol
+from brandubh.records import game_parse, game_string
 from brandubh.errors import (
     ArgumentError,
     MoveError,
@@ -436,7 +437,8 @@ def t_square(text: str) -> None:
 
 
 def t_notation(text: str) -> None:
-    """Every function of brandubh.notation is total: never an exception."""
+    """Every function of brandubh.notation, and of the game text
+    (brandubh.records.text), is total: never an exception."""
     n = notation
     parsed = n.square_parse(text)
     assert parsed == () or (isinstance(parsed, tuple) and n.square_name(*parsed) == text.lower())
@@ -468,17 +470,17 @@ def t_notation(text: str) -> None:
     for kwargs in ({"variant": text}, {"start": text}, {"moves": text.split()},
                    {"moves": [text]}, {"result": {"how": text}},
                    {"result": {"how": "resign", "by": text}}):
-        written = n.game_string(**kwargs)
+        written = game_string(**kwargs)
         if written is not None:
-            back = n.game_parse(written)
+            back = game_parse(written)
             assert back is not None, (kwargs, written)
             want = {"variant": "brandubh", "start": SETUP, "moves": (), "result": None}
             want.update({k: tuple(v) if k == "moves" else v for k, v in kwargs.items()})
             assert back == want, (kwargs, written, back)
-    game = n.game_parse(text)
+    game = game_parse(text)
     if game is not None:
-        written = n.game_string(**game)
-        assert written is not None and n.game_parse(written) == game, (text, game)
+        written = game_string(**game)
+        assert written is not None and game_parse(written) == game, (text, game)
 
 
 def snapshot(game: Game) -> tuple:
@@ -582,7 +584,7 @@ def t_game_new(text: str) -> None:
 
 
 def t_game_from_text(text: str) -> None:
-    parsed = notation.game_parse(text)
+    parsed = game_parse(text)
     try:
         replay = Game.from_text(text)
     except Exception as exc:
@@ -626,10 +628,10 @@ SEARCH_GAME = Game(seed=bytes(range(32)))
 def t_game_search_salt(text: str) -> None:
     """Game.search(salt=...) and Bot(seed=...): "any string or bytes"."""
     found = SEARCH_GAME.search(budget=5, salt=text)
-    assert isinstance(found, SearchResult) and found.move in {m.move for m in SEARCH_GAME.legal()}
+    assert isinstance(found, SearchResult) and str(found.move) in {m.move for m in SEARCH_GAME.legal()}
     assert 0 <= salt_seed(text) < 1 << 32
     chosen = brandubh.Bot(1, seed=text, budget=5).choose(SEARCH_GAME)
-    assert chosen in {m.move for m in SEARCH_GAME.legal()}
+    assert str(chosen) in {m.move for m in SEARCH_GAME.legal()}
 
 
 RULES = [Rules(), Rules("7/7/7/3k3/7/7/a6 d", "codingame")]
@@ -1144,9 +1146,9 @@ def test_fuzz_non_str_arguments(a: object, b: object) -> None:
         lambda: n.square_name(a, b), lambda: n.square_parse(a), lambda: n.move_wire(a, b),
         lambda: n.move_split(a), lambda: n.move_parse(a), lambda: n.move_display(a),
         lambda: n.move_display("d1d3", king=a, captures=b if not isinstance(b, (str, bytes)) else None),
-        lambda: n.position_ok(a), lambda: n.position_cells(a), lambda: n.game_parse(a),
-        lambda: n.game_string(variant=a), lambda: n.game_string(start=a), lambda: n.game_string(moves=a),
-        lambda: n.game_string(result=a),
+        lambda: n.position_ok(a), lambda: n.position_cells(a), lambda: game_parse(a),
+        lambda: game_string(variant=a), lambda: game_string(start=a), lambda: game_string(moves=a),
+        lambda: game_string(result=a),
     ]
     for call in total:
         _objects_case(seen, "notation.*", call)

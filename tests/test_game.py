@@ -27,7 +27,8 @@ from brandubh import (
 )
 from brandubh.core.position import move_text
 from brandubh.errors import ArgumentError, PositionError, VariantError
-from brandubh.notation import SETUP, game_parse, move_parse
+from brandubh.notation import SETUP, move_parse
+from brandubh.records import game_parse
 
 from conftest import run_page
 

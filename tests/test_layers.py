@@ -4,13 +4,18 @@ made inside functions count), and each layer imports only what it may
 
 The graph is built from the source text with :mod:`ast`, so a test of it
 needs no import of the package: an import under ``if TYPE_CHECKING:`` is
-left out (it never runs), every other one counts, wherever it stands."""
+left out (it never runs), every other one counts, wherever it stands. A
+second graph counts those too (a module that names another's types depends
+on it as surely), and has no circle either."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+import warnings
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -32,15 +37,35 @@ MODULES = _modules()
 ENGINE = "brandubh._engine"
 
 
+def _lazy_tables() -> dict[str, dict[str, str]]:
+    """The packages whose names load on first use (a ``_LAZY`` table in the
+    ``__init__``: name -> the package's module that defines it): importing
+    a name from one imports that module."""
+    tables = {}
+    for name, path in MODULES.items():
+        if path.name == "__init__.py":
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["_LAZY"]:
+                    tables[name] = ast.literal_eval(node.value)
+    return tables
+
+
+LAZY = _lazy_tables()
+
+
 def _type_checking(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """The modules of the package that ``name`` imports, anywhere in it."""
+def _imports(name: str, path: Path, types: bool = False) -> set[str]:
+    """The modules of the package that ``name`` imports, anywhere in it;
+    with ``types``, those it imports only for type checkers too (but for a
+    package's ``__init__``, whose type-only imports name what its lazy
+    ``__getattr__`` hands out, used by no module of the package)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    skipped = {id(n) for node in ast.walk(tree) if _type_checking(node) for n in ast.walk(node)}
+    counted = types and path.name != "__init__.py"
+    skipped = {id(n) for node in ast.walk(tree) if _type_checking(node) and not counted for n in ast.walk(node)}
     out = set()
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -54,6 +79,8 @@ def _imports(name: str, path: Path) -> set[str]:
                 module = node.module or ""
             targets.append(module)
             targets += [f"{module}.{alias.name}" for alias in node.names]
+            targets += [f"{module}.{LAZY[module][alias.name]}" for alias in node.names
+                        if alias.name in LAZY.get(module, {})]
         elif isinstance(node, ast.Import):
             targets += [alias.name for alias in node.names]
         elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.JoinedStr)
@@ -70,17 +97,20 @@ GRAPH[ENGINE] = set()
 # The command line loads a command's module by its name (brandubh.cli's
 # COMMANDS), so that a command loads no other's: those are its imports too.
 GRAPH["brandubh.cli"] |= {f"brandubh.cli.{name}" for name in __import__("brandubh.cli").cli.COMMANDS}
+# The same with the imports made for type checkers only.
+TYPE_GRAPH = {name: _imports(name, path, types=True) for name, path in MODULES.items()}
+TYPE_GRAPH[ENGINE] = set()
 
 
-def _cycle() -> list[str]:
-    """One import circle, as the modules round it, or []."""
+def _cycle(graph: dict[str, set[str]] = GRAPH) -> list[str]:
+    """One import circle of ``graph``, as the modules round it, or []."""
     state: dict[str, int] = {}
     stack: list[str] = []
 
     def visit(node: str) -> list[str]:
         state[node] = 1
         stack.append(node)
-        for nxt in sorted(GRAPH[node]):
+        for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
                 return stack[stack.index(nxt):] + [nxt]
             if nxt not in state:
@@ -91,7 +121,7 @@ def _cycle() -> list[str]:
         state[node] = 2
         return []
 
-    for node in sorted(GRAPH):
+    for node in sorted(graph):
         if node not in state:
             found = visit(node)
             if found:
@@ -101,10 +131,12 @@ def _cycle() -> list[str]:
 
 def test_the_graph_is_read():
     # The reader finds what it should: a module that certainly imports
-    # another, at the top and inside a function.
+    # another, at the top and inside a function, and through a lazy table.
     assert "brandubh.core.rules" in GRAPH["brandubh.game"]
     assert "brandubh.views.text" in GRAPH["brandubh.game"]  # in __str__
     assert "brandubh.cli.play" in GRAPH["brandubh.cli"]
+    assert LAZY["brandubh.records"]["load_record"] == "record" and "GameRecord" in LAZY["brandubh.records"]
+    assert "brandubh.records.record" in GRAPH["brandubh.cli.analyse"]
 
 
 def test_every_command_is_a_module_of_the_command_line():
@@ -118,6 +150,16 @@ def test_no_import_circle():
     assert _cycle() == []
 
 
+def test_no_circle_even_through_type_hints():
+    # The game imports the review (Game.analyse), so the review names no
+    # game, not even for a type checker: it reads one through its own
+    # Protocol (review.Reviewable). Likewise the moves and the game.
+    assert _cycle(TYPE_GRAPH) == []
+    assert "brandubh.review" in GRAPH["brandubh.game"] and "brandubh.moves" in GRAPH["brandubh.game"]
+    assert "brandubh.game" not in _reach("brandubh.review", TYPE_GRAPH)
+    assert "brandubh.game" not in _reach("brandubh.moves", TYPE_GRAPH)
+
+
 def test_the_circle_finder_finds_one():
     GRAPH["brandubh.notation"].add("brandubh.variant")
     GRAPH["brandubh.variant"].add("brandubh.notation")
@@ -128,10 +170,26 @@ def test_the_circle_finder_finds_one():
         GRAPH["brandubh.variant"].discard("brandubh.notation")
 
 
-def _reach(name: str) -> set[str]:
+def test_the_type_graph_sees_a_circle_made_by_a_type_hint(tmp_path):
+    # The review as it was: its game named for type checkers only. The
+    # import graph leaves that out; the type graph finds the circle.
+    source = MODULES["brandubh.review"].read_text(encoding="utf-8")
+    hinted = tmp_path / "review.py"
+    hinted.write_text(source.replace("if TYPE_CHECKING:\n", "if TYPE_CHECKING:\n    from .game import Game\n", 1))
+    assert "brandubh.game" not in _imports("brandubh.review", hinted)
+    assert "brandubh.game" in _imports("brandubh.review", hinted, types=True)
+    saved = TYPE_GRAPH["brandubh.review"]
+    TYPE_GRAPH["brandubh.review"] = _imports("brandubh.review", hinted, types=True)
+    try:
+        assert set(_cycle(TYPE_GRAPH)) >= {"brandubh.game", "brandubh.review"}
+    finally:
+        TYPE_GRAPH["brandubh.review"] = saved
+
+
+def _reach(name: str, graph: dict[str, set[str]] = GRAPH) -> set[str]:
     seen, todo = set(), [name]
     while todo:
-        for nxt in GRAPH[todo.pop()]:
+        for nxt in graph[todo.pop()]:
             if nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
@@ -153,7 +211,9 @@ def test_only_the_core_touches_the_compiled_engine():
 @pytest.mark.parametrize("name", ["brandubh.notation", "brandubh.variant", "brandubh.snapshot", "brandubh.chances",
                                   "brandubh.views.graph",
                                   "brandubh.views.text", "brandubh.views.svg", "brandubh.words",
-                                  "brandubh.otn", "brandubh.texts", "brandubh.deprecation"])
+                                  "brandubh.otn", "brandubh.texts", "brandubh.moves", "brandubh.refusals",
+                                  "brandubh.deprecation", "brandubh.records.text", "brandubh.records.read",
+                                  "brandubh.review"])
 def test_pure_python_layers_import_no_engine(name):
     # The vocabulary, the snapshot and the views load without the compiled
     # engine and know nothing of the game or the players.
@@ -163,7 +223,8 @@ def test_pure_python_layers_import_no_engine(name):
 
 
 @pytest.mark.parametrize("layer", ["brandubh.core", "brandubh.game", "brandubh.bot", "brandubh.session",
-                                   "brandubh.views", "brandubh.otn", "brandubh.texts", "brandubh.records"])
+                                   "brandubh.views", "brandubh.otn", "brandubh.texts", "brandubh.records",
+                                   "brandubh.moves", "brandubh.refusals", "brandubh.review"])
 def test_lower_layers_know_nothing_of_commands_servers_or_protocols(layer):
     for name in GRAPH:
         if name == layer or name.startswith(layer + "."):
@@ -242,14 +303,26 @@ def test_only_main_modules_import_the_commands():
     assert users and all(name.endswith("__main__") for name in users), users
 
 
-def test_the_game_reads_every_game_text_through_the_one_reader():
-    # Game.from_text, the records, the server's open and the arena's
-    # openings all read game texts through brandubh.texts, and OpenTafl's
+ROOM = "brandubh.records"
+
+
+def _in_room(name: str) -> bool:
+    return name == ROOM or name.startswith(ROOM + ".")
+
+
+def test_every_game_text_is_read_in_the_room():
+    # Game.from_text, read and as_text, the records, the server's open, the
+    # arena's openings and the commands' game files all read through the
+    # room's reader; its strings-only part stands below the game (the
+    # game's methods are thin over it), its records above; OpenTafl's
     # notation lives below the game, where the OpenTafl front end takes it.
-    for user in ("brandubh.game", "brandubh.records", "brandubh.serve.api", "brandubh.arena.openings"):
-        assert "brandubh.texts" in _reach(user), user
-    assert "brandubh.otn" in GRAPH["brandubh.texts"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
-    assert "brandubh.game" in GRAPH["brandubh.records"] and "brandubh.records" not in _reach("brandubh.game")
+    for user in ("brandubh.game", "brandubh.records.record", "brandubh.serve.api", "brandubh.arena.openings",
+                 "brandubh.cli.show", "brandubh.cli.play", "brandubh.cli.analyse"):
+        assert "brandubh.records.read" in _reach(user), user
+    assert "brandubh.game" not in _reach("brandubh.records.read", TYPE_GRAPH)
+    assert "brandubh.game" in GRAPH["brandubh.records.record"]
+    assert "brandubh.records.record" not in _reach("brandubh.game", TYPE_GRAPH)
+    assert "brandubh.otn" in GRAPH["brandubh.records.read"] and "brandubh.otn" in GRAPH["brandubh.opentafl.notation"]
 
 
 # Modules kept only at an old path for a release (brandubh/deprecation.py):
@@ -338,3 +411,84 @@ def test_the_session_check_finds_a_change_made_elsewhere(tmp_path):
     made = tmp_path / "table.py"
     made.write_text("def act(hg, table):\n    hg.game.undo()\n    table.session.undo()\n", encoding="utf-8")
     assert _changes_made(made) == ["table.py:2 hg.game.undo"]
+
+
+#: What a module outside the room may read through brandubh.files: files
+#: that are not saved games.
+OTHER_FILES = {"weights file", "state file", "data file", "net file"}
+_FILE_READERS = {"read_text": 2, "open_regular": 1}   # each function, and where its `what` stands
+
+
+def _file_reads(path: Path) -> list[tuple[str, Optional[str]]]:
+    """Each call of brandubh.files' readers in a module: the function and
+    the file it says it reads (its ``what``: a string; None when that is not
+    written as one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.asname or alias.name for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("files")
+                for alias in node.names if alias.name in _FILE_READERS}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in imported:
+            at = _FILE_READERS[node.func.id]
+            what = next((k.value for k in node.keywords if k.arg == "what"),
+                        node.args[at] if len(node.args) > at else ast.Constant("file"))
+            found.append((node.func.id, what.value if isinstance(what, ast.Constant) else None))
+    return found
+
+
+def test_one_reader_of_game_files():
+    # Every game file (show, analyse, play --load, --openings) is opened by
+    # the room's one reading of a file, within its one bound: no module
+    # outside the room reads a file through brandubh.files but one that is
+    # no saved game, and in the room one function does.
+    outside = {name: _file_reads(path) for name, path in MODULES.items()
+               if not _in_room(name) and name != "brandubh.files"}
+    assert {name: reads for name, reads in outside.items() if any(what not in OTHER_FILES for _, what in reads)} == {}
+    assert any(outside.values()), "the reader should see the weights file and the others read"
+    room = {name: _file_reads(path) for name, path in MODULES.items() if _in_room(name)}
+    assert {name: reads for name, reads in room.items() if reads} == {"brandubh.records.read": [("read_text", None)]}
+    # And the game text's grammar is parsed there only: any other module
+    # takes a game text through the room's reader (read_texts, Game.read).
+    grammar = {"game_parse", "annotated_game_parse"}
+    users = {name for name, path in MODULES.items() if not _in_room(name)
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and {a.name for a in node.names} & grammar}
+    assert users == set()
+
+
+def test_the_one_reader_sees_a_second_one(tmp_path):
+    second = tmp_path / "second.py"
+    second.write_text("from ..files import read_text\n\ndef load(path):\n    return read_text(path, 1 << 20, 'game file')\n"
+                      "from ..records.text import game_parse\n")
+    assert _file_reads(second) == [("read_text", "game file")]
+
+
+def _forwards() -> dict[str, dict[str, str]]:
+    """The names each module hands out from where they moved
+    (brandubh.deprecation.renamed as its ``__getattr__``): module -> name ->
+    its new home, ``module:name``."""
+    out = {}
+    for name, path in MODULES.items():
+        if "__getattr__ = renamed(" in path.read_text(encoding="utf-8"):
+            out[name] = importlib.import_module(name).__getattr__.names
+    return out
+
+
+def test_names_that_moved_lead_to_where_they_went():
+    # A moved name is a forward, not an import (the graph leaves it out):
+    # each leads to a module that has the name, which the old module no
+    # longer defines, and asking for it warns, naming the new place.
+    forwards = _forwards()
+    assert {"brandubh.notation", "brandubh.texts"} <= set(forwards)
+    for old, names in forwards.items():
+        module = importlib.import_module(old)
+        for name, target in names.items():
+            new, _, attr = target.rpartition(":")
+            new = new or old
+            assert name not in vars(module) and new in MODULES, (old, name)
+            with pytest.warns(DeprecationWarning, match=f"^{old}.{name} is deprecated .*: use {new}.{attr}$"):
+                value = getattr(module, name)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                assert value is getattr(importlib.import_module(new), attr)

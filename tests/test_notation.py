@@ -1,5 +1,7 @@
 """Tests of brandubh.notation (the functions of Game::Brandubh::Notation's
-documentation)."""
+documentation), and of the game text it held until the room of game files
+took it (brandubh.records.text: game_string, game_parse, ...), whose old
+names here still work, with a DeprecationWarning."""
 
 from __future__ import annotations
 
@@ -10,14 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import warnings
+
 import pytest
 
 import brandubh.notation as notation
 from brandubh.notation import (
     SETUP,
-    game_parse,
-    annotated_game_parse,
-    game_string,
     move_display,
     move_parse,
     move_split,
@@ -27,6 +28,7 @@ from brandubh.notation import (
     square_name,
     square_parse,
 )
+from brandubh.records import annotated_game_parse, game_parse, game_string
 
 REPO = Path(__file__).resolve().parent.parent
 DOC_START = "7/7/7/3k3/7/7/a6 d"
@@ -50,11 +52,6 @@ def test_all_lists_everything_public():
         "position_ok",
         "position_cells",
         "row_text",
-        "game_string",
-        "game_parse",
-        "annotated_game_parse",
-        "comment_text",
-        "MARKS",
         "answer_parse",
         "SQUARE_NAMES",
         "SQUARE_INDEX",
@@ -148,12 +145,27 @@ def test_loads_without_the_engine():
 
 
 def test_imports_nothing_else_from_the_package():
+    # But the forwarding of the names that moved out (standard library only).
     source = Path(notation.__file__).read_text()
     for line in source.splitlines():
         stripped = line.strip()
-        if stripped.startswith(("import ", "from ")):
+        if stripped.startswith(("import ", "from ")) and stripped != "from .deprecation import renamed":
             assert "brandubh" not in stripped, line
             assert not stripped.startswith("from ."), line
+
+
+@pytest.mark.parametrize("name", ["game_string", "game_parse", "annotated_game_parse", "comment_text", "MARKS"])
+def test_the_game_text_moved_to_the_room_of_game_files_and_its_old_names_warn(name):
+    import brandubh.records
+
+    with pytest.warns(DeprecationWarning, match=rf"^brandubh\.notation\.{name} is deprecated and goes in brandubh "
+                      rf"0\.3\.0: use brandubh\.records\.{name}$"):
+        old = getattr(notation, name)
+    assert old is getattr(brandubh.records, name) and name not in notation.__all__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="has no attribute 'game_strin'"):
+            notation.game_strin  # noqa: B018
 
 
 # ----------------------------------------------------------------- constants

@@ -39,7 +39,7 @@ from brandubh.opentafl.driver import Driver
 from brandubh.cli import main
 from brandubh.core.position import move_text
 from brandubh.errors import BrandubhError
-from brandubh.notation import game_parse
+from brandubh.records import game_parse
 from brandubh.opentafl.bot import Clock, OpenTaflEngine, serve, write_ini
 from brandubh.opentafl.notation import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record,
                           read_move, read_position_record, simple_move)

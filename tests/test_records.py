@@ -1,4 +1,4 @@
-"""Game records: the one reader of every game text (brandubh.texts), the
+"""Game records: the one reader of every game text (brandubh.records.read), the
 record with its label, tags, marks and comments (brandubh.records), and
 OpenTafl's game records (OTN) read and written.
 
@@ -18,8 +18,8 @@ import pytest
 from brandubh import Game
 from brandubh.cli import main
 from brandubh.errors import ArgumentError, BrandubhError, VariantError
-from brandubh.records import GameRecord, read_record, read_records
-from brandubh.texts import read_text_game, read_texts
+from brandubh.records import (GAME_FILE_LIMIT, GameRecord, load_game, load_record, read_record, read_records,
+                              read_text_game, read_texts)
 from brandubh.variant import Variant
 
 DATA = Path(__file__).resolve().parent / "data" / "opentafl"
@@ -358,9 +358,6 @@ def test_show_and_play_take_a_game_number_and_opentafl_records(tmp_path, capsys)
     assert "no game 3" in capsys.readouterr().err
     assert main(["show", str(OTG[0]), "--ascii"]) == 0
     assert "ply 27 of 27" in capsys.readouterr().out
-
-    from brandubh.cli.play import load_game
-
     assert load_game(str(path), number=2).log == ["d2c2", "d3d2", "c2c3"]
     assert load_game(str(OTG[1])).ply == 9
     with pytest.raises(ArgumentError, match="games.txt: the text holds 2 games, so there is no game 5"):
@@ -386,3 +383,39 @@ def test_the_pages_example_prints_what_it_says():
     with contextlib.redirect_stdout(out):
         exec(compile(block, "docs/records.md", "exec"), {})
     assert out.getvalue().splitlines() == re.findall(r"# prints (.+)", block) == ["{2: '?!'}"]
+
+
+# -- the one reading of a file ---------------------------------------------------------------
+
+
+def test_every_game_file_is_read_within_the_one_bound(tmp_path, capsys):
+    # A file one byte over the bound, each of whose lines is a game file's
+    # (labels, then a game): refused unread by every reader of game files,
+    # the openings' too (which read 64 MiB before there was one bound).
+    from brandubh.arena.openings import load_openings
+
+    game = "variant codingame\nmoves d2c2\n"
+    label = "# " + "x" * 98 + "\n"
+    big = tmp_path / "big.txt"
+    big.write_text(label * ((GAME_FILE_LIMIT + 1 - len(game)) // len(label)) + game)
+    with big.open("a") as f:
+        f.write("#" * (GAME_FILE_LIMIT + 1 - big.stat().st_size) + "\n" + game)
+    assert big.stat().st_size > GAME_FILE_LIMIT
+    sentence = f"is larger than {GAME_FILE_LIMIT:,} bytes"
+    for read in (lambda: load_game(str(big)), lambda: load_record(str(big)), lambda: load_openings(str(big))):
+        with pytest.raises(BrandubhError, match=sentence):
+            read()
+    for command in (["show", str(big)], ["analyse", str(big), "--budget", "100"], ["play", "--load", str(big)]):
+        assert main(command) == 2
+        assert sentence in capsys.readouterr().err
+    # Within the bound, each reads it (the labels read past).
+    small = tmp_path / "small.txt"
+    small.write_text(label * 1000 + game)
+    assert load_game(str(small)).log == ["d2c2"] and load_openings(str(small))[0].moves == ("d2c2",)
+
+
+def test_load_records_limit_is_read_past_with_a_warning(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("variant brandubh\nmoves d2c2\n")
+    with pytest.warns(DeprecationWarning, match="limit= is read past"):
+        assert load_record(str(path), limit=1).game.log == ["d2c2"]

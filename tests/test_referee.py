@@ -33,7 +33,7 @@ import reference as ref
 from brandubh import SETUP
 from brandubh.arena.reaping import process_table
 from brandubh.errors import BrandubhError
-from brandubh.notation import game_parse
+from brandubh.records import game_parse
 from brandubh.codingame.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
 
 # The referee ends a bot by its POSIX process group.

@@ -41,6 +41,7 @@ import brandubh
 import reference as ref
 from brandubh import Game, LegalMove, Refusal, RefusalCode, Result, Variant, notation
 from brandubh.core.search import SearchResult
+from brandubh.records import game_parse
 from brandubh.variant import PRESETS
 from conftest import scale
 
@@ -496,7 +497,7 @@ class GameMachine(RuleBasedStateMachine):
         sometimes play on with the game read back."""
         before = self.snapshot()
         text = self.game.as_text()
-        parsed = notation.game_parse(text)
+        parsed = game_parse(text)
         assert parsed is not None and list(parsed["moves"]) == self.log
         assert Variant.from_string(parsed["variant"]) == self.variant
         if self.ending is None:
@@ -539,14 +540,14 @@ class GameMachine(RuleBasedStateMachine):
             STATS["searched"] += 1
             assert isinstance(found, SearchResult)
             legal = [ref.move_name(f, t) for f, t in self.ref.moves()]
-            assert found.move in legal
+            assert isinstance(found.move, brandubh.Move) and str(found.move) in legal
             assert 0 <= found.nodes <= budget + budget // 2  # half again on a root fail low
             assert depth is None or found.depth <= depth
             assert not found.pv or found.pv[0] == found.move
             # the line it expects is playable, move by move, in the reference
             played = 0
             try:
-                for mv in found.pv:
+                for mv in map(str, found.pv):
                     frm, to = ref.square_index(mv[:2]), ref.square_index(mv[2:])
                     assert (frm, to) in self.ref.moves(), (found, played, self.ref.position())
                     self.ref.play(frm, to)
@@ -555,7 +556,7 @@ class GameMachine(RuleBasedStateMachine):
                 for _ in range(played):
                     self.ref.undo()
             chosen = brandubh.Bot(1, seed=budget, budget=budget).choose(self.game)
-            assert chosen in legal
+            assert str(chosen) in legal
         assert self.snapshot() == before
 
 

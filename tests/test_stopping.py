@@ -13,7 +13,7 @@ import time
 import pytest
 
 import brandubh
-from brandubh import ArgumentError, Game, Rules, Stop, Stopped, divide, perft, perft_stats
+from brandubh import ArgumentError, Game, Move, Rules, Stop, Stopped, divide, perft, perft_stats
 
 # Each child prints READY and its clock just before its long call, then
 # either FINISHED or, on the exception, its clock again: the time from the
@@ -285,7 +285,7 @@ def test_time_ms_returns_in_about_that_time():
     found = game.search(budget=3_000, time_ms=60_000)
     assert found.nodes <= 4_500  # 3,000, and half again on a root fail low
     found = Game().search(time_ms=50, salt="x")
-    assert found.stopped and isinstance(found.move, str)
+    assert found.stopped and isinstance(found.move, Move) and str(found.move) in {m.move for m in Game().legal()}
 
 
 def test_time_ms_from_another_thread():

@@ -64,10 +64,10 @@ def test_py_typed_ships():
 
 
 def _type_checking_imports(tree: ast.Module) -> dict:
-    """name -> module, from the ``if TYPE_CHECKING:`` block of __init__.py."""
+    """name -> module, from the ``if TYPE_CHECKING:`` block of an __init__.py."""
     blocks = [node for node in tree.body if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
               and node.test.id == "TYPE_CHECKING"]
-    assert len(blocks) == 1, "brandubh/__init__.py should have one `if TYPE_CHECKING:` block of imports"
+    assert len(blocks) == 1, "a lazy package's __init__.py should have one `if TYPE_CHECKING:` block of imports"
     found = {}
     for node in blocks[0].body:
         assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.dump(node)
@@ -80,29 +80,35 @@ def _type_checking_imports(tree: ast.Module) -> dict:
     return found
 
 
-def test_type_checking_imports_match_the_lazy_table():
-    import brandubh
+#: The packages whose names load on first use, and what their __all__ holds
+#: beside the lazy names.
+LAZY_PACKAGES = {"brandubh": ["SETUP", "__version__"], "brandubh.records": []}
 
-    tree = ast.parse(Path(brandubh.__file__).read_text(encoding="utf-8"))
+
+@pytest.mark.parametrize("name", LAZY_PACKAGES)
+def test_type_checking_imports_match_the_lazy_table(name):
+    package = importlib.import_module(name)
+    tree = ast.parse(Path(package.__file__).read_text(encoding="utf-8"))
     imports = _type_checking_imports(tree)
     # A renamed name (kept one release) is seen by type checkers too, from
     # the module of its new name, but is not in __all__.
-    old = {name: new.partition(":")[0].removeprefix("brandubh.") for name, new in brandubh._RENAMED.items()}
-    lazy = {**brandubh._LAZY, **old}
+    old = {n: new.partition(":")[0].removeprefix(f"{name}.")
+           for n, new in getattr(package, "_RENAMED", {}).items()}
+    lazy = {**package._LAZY, **old}
     assert {n: m for n, m in imports.items() if lazy.get(n) != m} == {}, "imported for type checkers, not lazy"
     assert {n: m for n, m in lazy.items() if imports.get(n) != m} == {}, "lazy, not imported for type checkers"
-    assert sorted(brandubh.__all__) == sorted(["SETUP", "__version__", *brandubh._LAZY])
+    assert sorted(package.__all__) == sorted([*LAZY_PACKAGES[name], *package._LAZY])
 
 
-def test_every_lazy_name_loads_from_its_module():
-    import brandubh
-
-    for name, module in brandubh._LAZY.items():
-        value = getattr(brandubh, name)
-        assert value is getattr(importlib.import_module(f"brandubh.{module}"), name), name
+@pytest.mark.parametrize("name", LAZY_PACKAGES)
+def test_every_lazy_name_loads_from_its_module(name):
+    package = importlib.import_module(name)
+    for attribute, module in package._LAZY.items():
+        value = getattr(package, attribute)
+        assert value is getattr(importlib.import_module(f"{name}.{module}"), attribute), attribute
     with pytest.raises(AttributeError, match="no attribute 'Gmae'"):
-        brandubh.Gmae  # noqa: B018
-    assert set(dir(brandubh)) >= set(brandubh._LAZY)
+        package.Gmae  # noqa: B018
+    assert set(dir(package)) >= set(package._LAZY)
 
 
 def test_import_brandubh_loads_no_submodule(tmp_path):

@@ -11,7 +11,7 @@ of three forms, mixed freely, one opening a line or a block:
   line ends a game; its variant and result lines are read past, the
   event's rules apply);
 - a bare ``moves d2c2 d3c3`` line: moves from the set-up;
-- a whole file in one of the other forms :func:`brandubh.texts.read_texts`
+- a whole file in one of the other forms :func:`brandubh.records.read_texts`
   reads: a ``referee --save`` record, or an OpenTafl game record.
 
 Lines starting with ``#`` are labels (so the game file an event writes,
@@ -28,9 +28,9 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .. import notation, texts
+from .. import notation
 from ..errors import BrandubhError, quote
-from ..files import READ_LIMIT, read_text
+from ..records import read_game_file, read_texts
 from ..variant import Variant, VariantLike, as_variant
 
 __all__ = ["SETUP", "Opening", "parse_openings", "load_openings", "random_openings"]
@@ -87,7 +87,7 @@ def _checked(opening: Opening, variant: Variant, where: str) -> Opening:
 
 def parse_openings(text: str, variant: VariantLike = "codingame", source: str = "openings") -> list[Opening]:
     """The openings in ``text`` (the forms above, read by
-    :func:`brandubh.texts.read_texts`, which also takes a ``referee
+    :func:`brandubh.records.read_texts`, which also takes a ``referee
     --save`` record and an OpenTafl game record), each checked under
     ``variant``: its moves legal, and the game not over. BrandubhError,
     naming ``source`` and the line, for anything else.
@@ -99,7 +99,7 @@ def parse_openings(text: str, variant: VariantLike = "codingame", source: str = 
     if not str(text).strip():
         return []
     try:
-        games = texts.read_texts(str(text), openings=True)
+        games = read_texts(str(text), openings=True)
     except BrandubhError as exc:
         raise BrandubhError(f"{source}, {exc}") from None
     out: list[Opening] = []
@@ -110,10 +110,11 @@ def parse_openings(text: str, variant: VariantLike = "codingame", source: str = 
 
 
 def load_openings(path: str, variant: VariantLike = "codingame") -> list[Opening]:
-    """:func:`parse_openings` of a file, read within a bound
-    (:func:`brandubh.files.read_text`); BrandubhError when it cannot be
-    read or holds no opening."""
-    text = read_text(path, READ_LIMIT, "openings file")  # bounded: /dev/zero is refused, not read
+    """:func:`parse_openings` of a file, read as every game file is
+    (:func:`brandubh.records.read_game_file`: within one bound, a FIFO or a
+    device refused); BrandubhError when it cannot be read or holds no
+    opening."""
+    text = read_game_file(path, "openings file")
     out = parse_openings(text, variant, source=path)
     if not out:
         raise BrandubhError(f"the openings file {quote(path)} holds no opening")

@@ -125,11 +125,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     from ..files import check_writable
     from ..records import load_record
     from ..review import review_moves, reviewed
-    from .play import GAME_LIMIT
 
     stream = sys.stdout if out is None else out
     _json_convention(args)
-    record = load_record(args.game_file, 1 if args.game is None else args.game, limit=GAME_LIMIT)
+    record = load_record(args.game_file, 1 if args.game is None else args.game)
     game = record.game
     opening = record.opening
     outputs = _outputs(args)

@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TextIO
 
 from .. import notation
 from ..errors import ArgumentError
-from ..files import read_text, write_whole
+from ..files import write_whole
 from ..session import HINT_BUDGET, Said, Session
 from ..views.text import ASCII, UNICODE, diagram
 from ..words import plural
@@ -75,9 +75,6 @@ COMMANDS = ("moves", "board", "undo", "hint", "draw", "resign", "save", "help", 
 #: From this budget on the engine says it is thinking (a second or more),
 #: after drawing the board with the person's move.
 THINKING_BUDGET = 500_000
-
-#: The largest game file read: a game of a thousand moves is some 5,000 bytes.
-GAME_LIMIT = 4 << 20
 
 HELP = """\
 Type a move in either form: d1d3 or d1-d3 (Kd4-d1 and d1-d3xc3 are read too).
@@ -420,26 +417,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-def load_game(path: str, attackers: str = "p1", number: Optional[int] = None) -> "Game":
-    """Game ``number`` (from 1; None for the first) of a game file ('-'
-    for standard input): any text :func:`brandubh.texts.read_texts` reads.
-    An :class:`~brandubh.errors.ArgumentError` saying why, the file and the
-    line named, when it cannot be read, is not a game, has no game
-    ``number``, or a move in it is refused."""
-    from ..game import Game
-
-    text = read_text(path, GAME_LIMIT, "game file")
-    try:
-        return Game.read(text, attackers=attackers, number=1 if number is None else number)
-    except ArgumentError as error:
-        raise ArgumentError(f"{path}: {error}") from None
-
-
 def run(args: argparse.Namespace, read: Callable[[str], str] = input,
         out: Optional[TextIO] = None) -> int:
     """Run ``brandubh play`` with parsed arguments; the exit status."""
     from ..bot import Bot
     from ..game import Game
+    from ..records import load_game
 
     stream = sys.stdout if out is None else out
     attackers = "p1" if args.side == "attackers" else "p2"

@@ -8,7 +8,7 @@
     brandubh show record.otg               # an OpenTafl game record
 
 The game file is any game text this package reads
-(:func:`brandubh.texts.read_texts`; docs/records.md): a game text
+(:func:`brandubh.records.read_texts`; docs/records.md): a game text
 (docs/rules.md, "Game text") as ``Game.as_text()``, ``brandubh play``'s
 ``save FILE`` and the arena's logs write it, annotated or not; a file of
 several games after ``#`` lines, as ``brandubh match --games-out`` writes
@@ -132,7 +132,8 @@ def at_ply(game: "Game", ply: Optional[int]) -> "Game":
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh show`` with parsed arguments; the exit status."""
-    from .play import can_write_unicode, load_game
+    from ..records import load_game
+    from .play import can_write_unicode
     from ..files import write_whole
     from ..views.svg import board
     from ..views.text import diagram

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Iterable, Optional, Sequence, Union
 
 from .. import notation
 from ..errors import BrandubhError, PositionError, quote
+from ..moves import Move
 from ..variant import VariantLike
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -249,15 +250,15 @@ def parse_turn(lines: Sequence[str]) -> Turn:
     return Turn(int(lines[0]), action, board)
 
 
-def parse_answer(line: Union[str, bytes]) -> int:
-    """The move number of a bot's answer line, read as the puzzle's referee
+def parse_answer(line: Union[str, bytes]) -> Move:
+    """The move of a bot's answer line (a :class:`~brandubh.Move`: the
+    engine's move number), read as the puzzle's referee
     reads it (:func:`brandubh.notation.answer_parse`: ``d2d4``, ``D2D4`` or
     ``d2 d4``; white space around it, the line end included, is ignored);
     ProtocolError when the line is not a move.
 
-    >>> from brandubh.core.position import move_text
-    >>> move_text(parse_answer('d2d4\\n'))
-    'd2d4'
+    >>> parse_answer('D2 d4\\n')
+    Move('d2d4')
     >>> parse_answer('Kd2-d4')
     Traceback (most recent call last):
     ...
@@ -268,7 +269,7 @@ def parse_answer(line: Union[str, bytes]) -> int:
         text = (line.decode("utf-8", "replace") if isinstance(line, bytes) else str(line)).strip()
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ProtocolError(f"the answer is a move like d2d4, not {quote(shown)}")
-    return notation.SQUARE_INDEX[stored[:2]] << 6 | notation.SQUARE_INDEX[stored[2:]]
+    return Move(stored)
 
 
 def game_inputs(moves: Iterable[Union[int, str]] = (), start: str = SETUP,

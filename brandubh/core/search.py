@@ -25,6 +25,7 @@ from .._engine import ffi, lib
 from .position import c_constants
 from .weights import EVALS, WEIGHT_NAMES, c_weights, default_weights  # noqa: F401 - theirs, named here too
 from ..errors import ArgumentError, EngineError, quote
+from ..moves import Move
 
 if TYPE_CHECKING:
     from .weights import WeightsLike
@@ -108,24 +109,33 @@ def salt_seed(salt: Union[str, bytes, None]) -> int:
 class SearchResult(NamedTuple):
     """What a search found.
 
-    ``move`` is the move (a move number from :class:`~brandubh.Rules`, the
-    stored form ``d1d3`` from :class:`~brandubh.Game`); ``score`` is for the
+    ``move`` is the move, a :class:`~brandubh.Move` (from
+    :class:`~brandubh.Rules` and :class:`~brandubh.Game` alike): it prints
+    as ``d1d3``, either of them plays it, and it is the engine's move number
+    too; ``score`` is for the
     side to move: above 29,000 a win found, below -29,000 a loss; ``depth``
     how many moves ahead the result comes from (0 when stopped before a
     look one move ahead was done: the move is then the ordering's first
     choice); ``nodes`` the positions visited (never more than the budget, and half again on a root fail low);
     ``stopped`` true when the search was cut part way through an iteration,
     by the budget running out or by ``stop=`` or ``time_ms=``; ``pv`` the
-    line the search expects.
+    line the search expects, Moves too.
     (A named tuple: made in a fraction of a microsecond.)
+
+    >>> from brandubh import Rules
+    >>> found = Rules().search(budget=2_000)
+    >>> found.move, found.pv[:2]
+    (Move('b4b3'), (Move('b4b3'), Move('d3e3')))
+    >>> print(found.move)
+    b4b3
     """
 
-    move: Union[int, str]
+    move: Move
     score: int
     depth: int
     nodes: int
     stopped: bool
-    pv: tuple
+    pv: tuple[Move, ...]
 
     @property
     def is_win(self) -> bool:
@@ -176,8 +186,9 @@ def features_off(names: object) -> int:
 def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
                off: int = 0, time_ms: Optional[float] = None, stop=None,
                hash_mb: Optional[int] = None, threads: Optional[int] = None) -> Optional[tuple]:
-    """One C call; returns (move, score, depth, nodes, stopped, pv) or None.
-    The arguments are checked already. Ctrl-C raises KeyboardInterrupt."""
+    """One C call; returns (move, score, depth, nodes, stopped, pv), the
+    moves as :class:`~brandubh.Move` values, or None. The arguments are
+    checked already. Ctrl-C raises KeyboardInterrupt."""
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed, limits.off = budget, depth or 0, seed, off
     if hash_mb is not None:
@@ -202,8 +213,8 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
         return None
     if code != 0:
         raise EngineError("out of memory for the search")
-    pv = tuple(out.pv[i] for i in range(out.pv_length))
-    return out.move, out.score, out.depth, out.nodes, bool(out.stopped), pv
+    pv = tuple(Move(out.pv[i]) for i in range(out.pv_length))
+    return Move(out.move), out.score, out.depth, out.nodes, bool(out.stopped), pv
 
 
 def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:

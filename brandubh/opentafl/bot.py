@@ -502,7 +502,7 @@ class OpenTaflEngine:
             self.bot.budget = MAX_BUDGET
         t0 = time.monotonic()
         try:
-            move = self.bot.choose(game)
+            move: Optional[int] = self.bot.choose(game)
         except Exception as exc:  # never lose a game to an exception
             self._log(f"the search failed ({type(exc).__name__}: {exc}); choosing by a quick look")
             move = None

@@ -1,6 +1,7 @@
 """OpenTafl's notation as the OpenTafl front end uses it: the names of
 :mod:`brandubh.otn`, where the notation lives (below the game, so that the
-game and the game records read OpenTafl's records too).
+game and the room of game files read OpenTafl's records too). New code
+imports :mod:`brandubh.otn`.
 
 >>> from brandubh.otn import RulesRecord as Same
 >>> RulesRecord is Same
@@ -9,16 +10,7 @@ True
 
 from __future__ import annotations
 
-from ..otn import (FIELDS, OPENTAFL_BRANDUB, OpenTaflError, RulesRecord, position_record, read_move,
-                   read_position_record, simple_move)
+from .. import otn
+from ..otn import *  # the same names, listed once, in brandubh.otn
 
-__all__ = [
-    "FIELDS",
-    "OPENTAFL_BRANDUB",
-    "OpenTaflError",
-    "RulesRecord",
-    "position_record",
-    "read_position_record",
-    "simple_move",
-    "read_move",
-]
+__all__ = list(otn.__all__)

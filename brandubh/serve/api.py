@@ -266,8 +266,7 @@ def read_games(text: str, most: Optional[int] = None) -> list[tuple[str, "Game"]
     ...
     brandubh.serve.api.RequestError: the text holds 3 games; at most 2 saved games are kept open at once: open it in parts
     """
-    from ..records import read_game_texts
-    from ..texts import read_texts
+    from ..records import read_game_texts, read_texts
 
     try:
         found = read_texts(text)

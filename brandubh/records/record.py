@@ -1,6 +1,9 @@
 """Game records: a game with what is said about it, read from any game text
-this package reads and written as this package's game text or as an
-OpenTafl game record (OpenTafl Notation, ``.otg``).
+this package reads (:mod:`brandubh.records.read`) and written as this
+package's game text or as an OpenTafl game record (OpenTafl Notation,
+``.otg``); and a game file read into a record (:func:`load_record`) or a
+game (:func:`load_game`): the part of the room of game files that plays
+the moves, above the game.
 
 A :class:`GameRecord` is the game, its label (the ``#`` line a file of
 games gives it), its tags (``date``, ``event``, ``annotator``, ...), and
@@ -32,17 +35,22 @@ moves d1c1 d3c3?! {c3 is weak} d2d1
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional, TypeVar
 
-from . import notation, otn, texts
-from .errors import ArgumentError, BrandubhError
-from .files import READ_LIMIT, read_text
-from .game import Game, Played
-from .variant import Variant
+from .. import notation, otn
+from ..deprecation import REMOVED_IN
+from ..errors import ArgumentError, BrandubhError
+from ..game import Game, Played
+from ..variant import Variant
+from .read import OPENTAFL_RULES, GameText, read_game_file, read_text_game, read_texts
+from .text import MARKS, comment_text, game_parse, game_string
 
-__all__ = ["GameRecord", "read_records", "read_record", "read_game_texts", "load_record", "OTN_TAG_ORDER",
-           "OPENING_TAG"]
+__all__ = ["GameRecord", "read_records", "read_record", "read_game_texts", "load_record", "load_game",
+           "OTN_TAG_ORDER", "OPENING_TAG"]
+
+T = TypeVar("T")
 
 OTN_TAG_ORDER = ("date", "result", "compiler", "time-control", "time-remaining")
 """The tags an OpenTafl record starts with, in the order OpenTafl writes
@@ -55,16 +63,13 @@ its event gave it (``brandubh match --openings`` and ``--random-plies``),
 played by neither player: ``tag opening-moves 4`` in a game text.
 ``brandubh analyse`` does not judge them (:attr:`GameRecord.opening`)."""
 
-_OPENTAFL_RULES = ("dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: "
-                   "starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
-
 
 @dataclass
 class GameRecord:
     """A game and what is said about it: ``label`` (one line), ``tags``
     (name to value, one line each), ``comments`` (a move's number to its
     comment, 0 for one on the start) and ``marks`` (a move's number to one
-    of :data:`brandubh.notation.MARKS`). An
+    of :data:`brandubh.records.MARKS`). An
     :class:`~brandubh.errors.ArgumentError` for a mark or a comment on a
     move the game does not have.
 
@@ -103,9 +108,9 @@ class GameRecord:
         for ply, mark in self.marks.items():
             if not isinstance(ply, int) or not 1 <= ply <= count:
                 raise ArgumentError(f"marks: the game has {count} moves, so there is no move {ply!r} to mark")
-            if mark not in notation.MARKS:
+            if mark not in MARKS:
                 raise ArgumentError(f"marks: {mark!r} (move {ply}) is not a mark; the marks are "
-                                    + ", ".join(notation.MARKS))
+                                    + ", ".join(MARKS))
         for ply, comment in self.comments.items():
             if not isinstance(ply, int) or not 0 <= ply <= count:
                 raise ArgumentError(f"comments: the game has {count} moves, so there is no move {ply!r} "
@@ -116,7 +121,7 @@ class GameRecord:
             raise ArgumentError(f"label: a string, not {type(self.label).__name__}")
         for name, value in self.tags.items():
             if (not isinstance(name, str) or not isinstance(value, str)
-                    or notation.game_string(tags={name: value}) is None):
+                    or game_string(tags={name: value}) is None):
                 raise ArgumentError(f"tags: {name!r} is not a tag's name (lower case letters, digits, - and _, "
                                     "a letter first) with a string for its value")
 
@@ -148,7 +153,7 @@ class GameRecord:
         >>> GameRecord(game).result
         {'how': 'resign', 'by': 'defenders'}
         """
-        parsed = notation.game_parse(self.game.as_text())
+        parsed = game_parse(self.game.as_text())
         assert parsed is not None
         return parsed["result"]
 
@@ -159,7 +164,7 @@ class GameRecord:
         label when there is one, then the game text
         (:meth:`Game.as_text <brandubh.Game.as_text>`'s lines, with ``tag``
         lines, and the marks and ``{comments}`` on the moves line:
-        :mod:`brandubh.notation`). With no tags, marks or comments it is
+        :mod:`brandubh.records.text`). With no tags, marks or comments it is
         exactly the game's text. :func:`read_record` reads it back.
 
         >>> print(GameRecord(Game.replay(['d1c1']).game, tags={'event': 'club'},
@@ -170,7 +175,7 @@ class GameRecord:
         """
         self.check()
         game = self.game
-        text = notation.game_string(
+        text = game_string(
             variant=game.variant.as_string(), start=game.start, moves=game.log, result=self.result,
             marks=self.marks, comments=self.comments, tags=self.tags)
         assert text is not None
@@ -202,7 +207,7 @@ class GameRecord:
         written from the rules. An :class:`~brandubh.errors.ArgumentError`
         for rules an OpenTafl record cannot describe.
 
-        >>> GameRecord(Game(variant='opentafl')).otn_rules() == _OPENTAFL_RULES
+        >>> GameRecord(Game(variant='opentafl')).otn_rules() == OPENTAFL_RULES
         True
         >>> GameRecord(Game(variant='codingame')).otn_rules()
         Traceback (most recent call last):
@@ -211,7 +216,7 @@ class GameRecord:
         """
         game = self.game
         if game.variant == Variant.named("opentafl") and game.start == notation.SETUP:
-            return _OPENTAFL_RULES
+            return OPENTAFL_RULES
         try:
             record = otn.RulesRecord.of(game.variant, game.start)
         except BrandubhError as error:
@@ -236,7 +241,7 @@ class GameRecord:
         on the start is the ``start-comment`` tag. An agreed draw is
         ``result:0``; a resignation out of turn and a fault, the other
         side's win and a ``termination`` tag in words
-        :func:`brandubh.texts.otn_termination` reads back. (A comment on
+        :func:`brandubh.records.otn_termination` reads back. (A comment on
         a move with no mark that itself begins with a mark, ``? why``,
         reads back as that mark.) An
         :class:`~brandubh.errors.ArgumentError` for rules an OpenTafl record
@@ -299,7 +304,7 @@ def _side_to_move(game: Game) -> str:
 
 def _otn_comment(text: str) -> str:
     """A comment that an OTN comment line holds whole."""
-    return (notation.comment_text(text) or "").replace("|", "/").replace("[", "(").replace("]", ")")
+    return (comment_text(text) or "").replace("|", "/").replace("[", "(").replace("]", ")")
 
 
 def _otn_value(text: str) -> str:
@@ -319,7 +324,7 @@ def _otn_move(played: Played) -> str:
 # -- reading -------------------------------------------------------------------------------
 
 
-def _record(game_text: texts.GameText, attackers: str) -> GameRecord:
+def _record(game_text: GameText, attackers: str) -> GameRecord:
     game = Game.read_game_text(game_text, attackers)
     tags = dict(game_text.tags)
     if game_text.form == "otn":
@@ -331,7 +336,7 @@ def _record(game_text: texts.GameText, attackers: str) -> GameRecord:
 
 def read_records(text: str, attackers: str = "p1") -> list[GameRecord]:
     """Every game in ``text`` as a :class:`GameRecord`: any text
-    :func:`brandubh.texts.read_texts` reads (a game text, annotated or
+    :func:`~brandubh.records.read_texts` reads (a game text, annotated or
     not; a file of games after ``#`` labels; a ``referee --save`` record;
     an OpenTafl game record). An :class:`~brandubh.errors.ArgumentError`
     naming the line (and the game, past the first) for a text that is not
@@ -342,14 +347,14 @@ def read_records(text: str, attackers: str = "p1") -> list[GameRecord]:
     ...
     brandubh.errors.ArgumentError: game 2, line 6: move 1 (d1d4) is refused: d1 to d4: the attacker on d1 is blocked by the piece on d2
     """
-    return read_game_texts(texts.read_texts(text), attackers)
+    return read_game_texts(read_texts(text), attackers)
 
 
-def read_game_texts(game_texts: "list[texts.GameText]", attackers: str = "p1") -> list[GameRecord]:
+def read_game_texts(game_texts: "list[GameText]", attackers: str = "p1") -> list[GameRecord]:
     """:func:`read_records` of games already read as text
-    (:func:`brandubh.texts.read_texts`): each played through.
+    (:func:`~brandubh.records.read_texts`): each played through.
 
-    >>> [r.game.log for r in read_game_texts(texts.read_texts('variant brandubh\\nmoves d2c2\\n'))]
+    >>> [r.game.log for r in read_game_texts(read_texts('variant brandubh\\nmoves d2c2\\n'))]
     [['d2c2']]
     """
     return [_record(game_text, attackers) for game_text in game_texts]
@@ -362,15 +367,45 @@ def read_record(text: str, number: int = 1, attackers: str = "p1") -> GameRecord
     >>> read_record('# a\\nvariant brandubh\\nmoves\\n\\n# b\\nvariant brandubh\\nmoves d2c2?\\n', 2).marks
     {1: '?'}
     """
-    return _record(texts.read_text_game(text, number), attackers)
+    return _record(read_text_game(text, number), attackers)
 
 
-def load_record(path: str, number: int = 1, attackers: str = "p1", limit: int = READ_LIMIT) -> GameRecord:
-    """:func:`read_record` of a file (``'-'``: standard input), read
-    within ``limit`` bytes; an :class:`~brandubh.errors.ArgumentError`
-    naming the file for one that cannot be read or is not a game."""
-    text = read_text(path, limit, "game file")
+def _from_file(path: str, read: Callable[[str], T]) -> T:
+    """``read`` of the text of the game file ``path`` (:func:`read_game_file`:
+    the one reading of a file, within its one bound), an
+    :class:`~brandubh.errors.ArgumentError` naming the file for one that
+    cannot be read or is not a game."""
+    text = read_game_file(path)
     try:
-        return read_record(text, number, attackers)
+        return read(text)
     except ArgumentError as error:
         raise ArgumentError(f"{path}: {error}") from None
+
+
+def load_record(path: str, number: int = 1, attackers: str = "p1", limit: Optional[int] = None) -> GameRecord:
+    """:func:`read_record` of a game file (``'-'``: standard input), read
+    within :data:`~brandubh.records.GAME_FILE_LIMIT`; an
+    :class:`~brandubh.errors.ArgumentError` naming the file for one that
+    cannot be read or is not a game. (``limit`` is read past, with a
+    ``DeprecationWarning``: every game file has the one bound.)"""
+    if limit is not None:
+        warnings.warn(f"load_record's limit= is read past (every game file is read within GAME_FILE_LIMIT) "
+                      f"and goes in {REMOVED_IN}", DeprecationWarning, stacklevel=2)
+    return _from_file(path, lambda text: read_record(text, number, attackers))
+
+
+def load_game(path: str, attackers: str = "p1", number: Optional[int] = None) -> Game:
+    """Game ``number`` (from 1; None for the first) of a game file (``'-'``
+    for standard input): any text :func:`~brandubh.records.read_texts`
+    reads, read within :data:`~brandubh.records.GAME_FILE_LIMIT`
+    (:meth:`Game.read <brandubh.Game.read>` of it). An
+    :class:`~brandubh.errors.ArgumentError` saying why, the file and the
+    line named, when it cannot be read, is not a game, has no game
+    ``number``, or a move in it is refused.
+
+    >>> load_game('/nowhere/game.txt')
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: cannot read the game file '/nowhere/game.txt': No such file or directory
+    """
+    return _from_file(path, lambda text: Game.read(text, attackers=attackers, number=1 if number is None else number))
