@@ -140,6 +140,34 @@ class Move(int):
     def __repr__(self) -> str:
         return f"Move({str(self)!r})"
 
+    # Until 0.2.0 a Game's search and a bot gave a move as its text. Code
+    # that compares the move with a string or slices it as one keeps
+    # working for this release, with a DeprecationWarning (CHANGELOG.md);
+    # a Move's hash stays the engine's number's, so a set of strings does
+    # not find it (compare str(move)).
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            _as_text("compared with a string", "str(move) == text")
+            return str(self) == other
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = int.__hash__
+
+    def __getitem__(self, index: Union[int, slice]) -> str:
+        _as_text("read as a string", "move.from_square, move.to_square or str(move)")
+        return str(self)[index]
+
+
+def _as_text(what: str, instead: str) -> None:
+    from .deprecation import warn
+
+    warn(f"a Move {what} (a move was a string until 0.2.0)", instead, skip_module=__name__)
+
 
 def _square(value: Union[str, int]) -> int:
     """A square's number from its name (either case) or its number."""

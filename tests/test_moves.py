@@ -122,7 +122,7 @@ def test_a_move_value_prints_as_stored_and_counts_as_its_number():
     move = Move("d1-d3")
     assert (str(move), f"{move}", f"[{move:>6}]", "%s" % move, "%d" % move, repr(move)) == (
         "d1d3", "d1d3", "[  d1d3]", "d1d3", "209", "Move('d1d3')")
-    assert move == 209 and move != "d1d3" and str(move) == "d1d3" and move in {209} and move_text(move) == "d1d3"
+    assert move == 209 and str(move) == "d1d3" and move in {209} and move_text(move) == "d1d3"
 
 
 def test_a_search_gives_move_values_and_the_game_plays_them_without_reading_text(monkeypatch):
@@ -147,3 +147,28 @@ def test_a_search_gives_move_values_and_the_game_plays_them_without_reading_text
     assert str(Game().play(Move(209))) == "d1 to d3: the attacker on d1 is blocked by the piece on d2"
     said = session.reply()
     assert said is not None and not said.refused and game.log == [str(chosen)]
+
+
+def test_a_move_used_as_its_old_text_still_works_for_a_release_and_says_so():
+    """A Game's search and a bot gave a move's text until 0.2.0: compared
+    with a string or sliced as one, a Move still answers as that text did,
+    with a DeprecationWarning naming what to write instead; as a number it
+    says nothing."""
+    import warnings
+
+    import pytest
+
+    from brandubh import Game, Move
+
+    found = Game().search(budget=2_000, seed=1).move
+    text = str(found)
+    with pytest.warns(DeprecationWarning, match=r"compared with a string .*: use str\(move\) == text"):
+        assert found == text
+    with pytest.warns(DeprecationWarning):
+        assert not found != text
+    with pytest.warns(DeprecationWarning, match="read as a string"):
+        assert (found[:2], found[2:]) == (found.from_square, found.to_square)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert found == int(found) and found in {int(found)} and {found: 1}[int(found)] == 1
+        assert Move("d1d3") != Move("d1c1") and hash(Move("d1d3")) == hash(int(Move("d1d3")))

@@ -143,10 +143,10 @@ def test_a_whole_game_from_the_disk(page):
             break
         assert page.inner_text("#status") == "Your move (you have the defenders)."
         move = mine.search(budget=3_000, salt="browser").move
-        click_square(page, move[:2])
+        click_square(page, move.from_square)
         targets = page.eval_on_selector_all("#board rect.square.target", "rs => rs.map(r => r.classList[1])")
-        assert sorted(targets) == sorted(m.to_square for m in mine.legal() if m.from_square == move[:2])
-        click_square(page, move[2:])
+        assert sorted(targets) == sorted(m.to_square for m in mine.legal() if m.from_square == move.from_square)
+        click_square(page, move.to_square)
         assert mine.play(move) is None
         assert mine.ply < 200, "the game goes on too long"
     assert page.inner_text("#status") == f"Game over: {mine.result_sentence}."
