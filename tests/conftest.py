@@ -18,8 +18,9 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 import pytest
 
@@ -38,6 +39,23 @@ def scale(default: T, slow: T) -> T:
 ROOT = Path(__file__).resolve().parent.parent
 CC = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the drivers of tests/c/ are built with, or None."""
+
+
+#: How long a test waits for a server, a process or a thread to do what it
+#: should (seconds): long, so that a loaded machine is never taken for a
+#: fault; a test that passes waits only as long as it must.
+PATIENCE = 60.0
+
+
+def wait_until(condition: Callable[[], bool], patience: float = PATIENCE) -> bool:
+    """Whether ``condition()`` holds within ``patience`` seconds, asked every
+    20 ms (and once more at the end)."""
+    end = time.monotonic() + patience
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
 
 
 def load_tool(name: str) -> Any:

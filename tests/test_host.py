@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import PATIENCE, wait_until
+
 from brandubh import Bot, Game
 from brandubh.host.api import HostApi
 from brandubh.host.client import BotClient
@@ -29,16 +31,7 @@ from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
 
-PATIENCE = 60.0
 
-
-def wait_until(condition, patience: float = PATIENCE) -> bool:
-    end = time.monotonic() + patience
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 @pytest.fixture

@@ -26,21 +26,14 @@ from typing import Iterator, Optional
 
 import pytest
 
+from conftest import PATIENCE, wait_until
+
 from brandubh.host.api import HostApi
 from brandubh.host.client import BotClient, HostError
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store, StoreError
 
-PATIENCE = 60.0
 
-
-def wait_until(condition, patience: float = PATIENCE) -> bool:
-    end = time.monotonic() + patience
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 def _env() -> dict:

@@ -27,6 +27,8 @@ from typing import Callable, Iterator, Optional
 
 import pytest
 
+from conftest import wait_until
+
 from brandubh.serve import MAX_LEVEL, MAX_REVIEWS, MAX_TABLES, Api, Reply, Server
 from brandubh.serve.http import Handler
 
@@ -115,14 +117,6 @@ def handler_threads() -> int:
     process)."""
     return sum(1 for t in threading.enumerate() if "process_request_thread" in t.name)
 
-
-def wait_until(condition: Callable[[], bool], patience: float = PATIENCE) -> bool:
-    end = time.monotonic() + patience
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 # -- silent, slow and idle clients ------------------------------------------------------
