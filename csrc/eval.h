@@ -1,6 +1,6 @@
 /* The evaluation: a position scored without looking further, from the
  * attackers' side (positive favours the attackers). The weights,
- * bd_default_weights and bd_evaluate are in engine.h. */
+ * bd_default_weights and bd_evaluate are in brandubh.h. */
 #ifndef BD_EVAL_H
 #define BD_EVAL_H
 
