@@ -82,6 +82,7 @@ int bd_cpu_has_popcnt(void) {
 #include "game.c"
 #include "perft.c"
 #include "playout.c"
+#include "lanes.c"
 #include "eval.c"
 #include "learned.c"
 #include "nnue.c"

@@ -169,6 +169,42 @@ def test_the_header_stands_alone(tmp_path):
                     f"-I{CSRC}", str(source)], check=True)
 
 
+
+# Who calls the library from outside csrc/: the Python package (lib.NAME),
+# the page's JavaScript over the WebAssembly build, the CodinGame bot's turn
+# loop, and the C driver that uses the public header alone.
+CALLERS = [(PACKAGE, "**/*.py"), (ROOT / "web", "*.js"), (PACKAGE / "codingame", "main.c"),
+           (ROOT / "tests" / "c", "engine_check.c")]
+
+
+def callers_text() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for folder, pattern in CALLERS for p in sorted(folder.glob(pattern)))
+
+
+def test_the_public_header_declares_nothing_internal():
+    # Every function it declares has a caller outside the engine; one only
+    # the engine calls belongs in its concept's header.
+    text = callers_text()
+    uncalled = [name for name in header_functions() if not re.search(rf"\b{name}\b", text)]
+    assert not uncalled, f"declared in brandubh.h, called by no caller outside csrc/: {uncalled}"
+    # And every name it declares is the library's: bd_ or BD_.
+    code = without_comments(section())
+    names = set(re.findall(r"#define\s+(\w+)|\b(?:struct|enum)\s+(\w+)|\}\s*(\w+)\s*;"
+                           r"|typedef\s+[\w\s]+?\b(\w+)\s*;|^\s*(\w+)\s*=", code, flags=re.M))
+    names = {n for group in names for n in group if n} | set(header_functions())
+    assert len(names) > 100
+    assert not {n for n in names if not n.lower().startswith("bd_")}
+
+
+def test_the_engine_reaches_the_public_header_through_core_h_alone():
+    # The engine's files include their base, core.h (directly or through a
+    # concept's header), never the public header itself: what is only the
+    # engine's goes in core.h, and brandubh.h stays the interface.
+    including = sorted(p.name for p in sorted(CSRC.glob("*.[ch]"))
+                       if re.search(r'^\s*#\s*include\s+"brandubh\.h"', p.read_text(encoding="utf-8"), flags=re.M))
+    assert including == ["core.h"]
+
+
 # -- 2. every constant reaches Python ----------------------------------------
 
 # Where Python shows each enum of brandubh.h whole: the C name of every member

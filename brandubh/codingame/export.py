@@ -46,7 +46,7 @@ same share of its first (40%), in milliseconds. Its clock is read inside
 the search, so it needs less than the Python bot: at the real limits with
 both cores busy its worst answer in 200 games was 41.3 ms."""
 
-SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "learned.c", "eval.c", "tt.c", "movepick.c",
+SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "lanes.c", "learned.c", "eval.c", "tt.c", "movepick.c",
            "search.c")
 """The engine's sources the bot needs, in order (every header comes first)."""
 
