@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "engine.h"
+#include "brandubh.h"
 static double now(clockid_t c) { struct timespec t; clock_gettime(c, &t); return t.tv_sec + t.tv_nsec / 1e9; }
 int main(int argc, char **argv) {
     int n, threads, steps, i, bad;

@@ -20,7 +20,7 @@ from .errors import VariantError, quote
 
 # The values of the choice fields, as written. brandubh.core.position gives each to
 # the engine as the C constant of its name (``"four_two"`` is
-# BD_KING_FOUR_TWO of csrc/engine.h); tests/test_interface.py holds these to
+# BD_KING_FOUR_TWO of csrc/brandubh.h); tests/test_interface.py holds these to
 # the C enums, in their order.
 ESCAPES = ("corner", "edge")
 KING_CAPTURES = ("nielsen", "two", "four_two", "four")

@@ -3,26 +3,17 @@
  * Square index = rank * 7 + file, so a1 = 0, g1 = 6, d4 = 24, g7 = 48.
  * Everything here is a constant or a small inline function; no state. The
  * board's public constants (bd_bb, BD_SQUARES, BD_THRONE, BD_CORNERS) are in
- * engine.h. */
+ * brandubh.h. */
 #ifndef BD_BITBOARD_H
 #define BD_BITBOARD_H
 
 #include <stdint.h>
-#include "engine.h"
+#include "core.h"
 #include "tables.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #endif
-
-/* For a rare path kept out of a hot function. */
-#if defined(_MSC_VER) && !defined(__clang__)
-#define BD_NOINLINE __declspec(noinline)
-#else
-#define BD_NOINLINE __attribute__((noinline))
-#endif
-
-#define BD_NONE (-1)
 
 #define BD_ALL     0x1ffffffffffffULL
 #define BD_EDGE    0x1fe0c183060ffULL

@@ -1,9 +1,9 @@
 """cffi build script: compiles csrc/ into the extension brandubh._engine.
 
 setup.py names it in `cffi_modules`, so `pip install .` runs it. The cdef is
-not written here: it is the part of csrc/engine.h between the lines
-BD_CDEF_BEGIN and BD_CDEF_END, read from that file as it stands (the
-header's opening comment says what may go there). The module's C source is
+not written here: it is the part of csrc/brandubh.h, the public header,
+between the lines BD_CDEF_BEGIN and BD_CDEF_END, read from that file as it
+stands (the header's opening comment says what may go there). The module's C source is
 that same header, so the declarations cffi compiles against are the ones it
 was given.
 
@@ -26,7 +26,7 @@ from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
 SOURCES = sorted(p.name for p in HERE.glob("*.c"))
-HEADER = HERE / "engine.h"
+HEADER = HERE / "brandubh.h"
 BEGIN, END = "BD_CDEF_BEGIN", "BD_CDEF_END"
 
 
@@ -37,7 +37,7 @@ def read_cdef(header: Path = HEADER) -> str:
     """The lines of the header strictly between the line ``/* BD_CDEF_BEGIN */``
     and the line ``/* BD_CDEF_END */`` (one of each), with the mark ``BD_FN``
     taken from the start of each function's declaration (an empty macro in
-    C, for the popcount copy of the engine: see engine.h; cffi's parser does
+    C, for the popcount copy of the engine: see core.h; cffi's parser does
     not expand macros)."""
     lines = header.read_text(encoding="utf-8").splitlines()
     marks = [[i for i, line in enumerate(lines) if line.strip() == f"/* {mark} */"] for mark in (BEGIN, END)]
@@ -73,7 +73,7 @@ ffibuilder.cdef(CDEF)
 _cflags, _ldflags = compile_args()
 ffibuilder.set_source(
     "brandubh._engine",
-    '#include "engine.h"',
+    '#include "brandubh.h"',
     sources=[os.path.relpath(HERE / s) for s in SOURCES],
     include_dirs=[os.path.relpath(HERE)],
     extra_compile_args=_cflags,

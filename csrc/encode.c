@@ -1,5 +1,5 @@
 /* The encodings for learning programs: action numbers and observation
- * planes (engine.h, docs/rl.md). The moves themselves come from movegen.c
+ * planes (brandubh.h, docs/rl.md). The moves themselves come from movegen.c
  * and the repetition count from the game record: nothing here knows a rule,
  * it only writes down what those say. */
 #include "encode.h"

@@ -1,5 +1,5 @@
 /* The legal actions of a position, for encode.c and the batched
- * environments (engine.h has the interface: the action numbers,
+ * environments (brandubh.h has the interface: the action numbers,
  * bd_action_move, bd_move_action, the planes). */
 #ifndef BD_ENCODE_H
 #define BD_ENCODE_H

@@ -1,8 +1,10 @@
+/* The evaluation (eval.h): the classical one, and the one place that
+ * chooses among the three (the learned and the NNUE, which depend on the
+ * king's lanes below them, never on this file). */
 #include "eval.h"
 
 #include "learned.h"
 #include "nnue.h"
-#include "movegen.h"
 
 /* The three squares that close each corner: a2 b1 b2, f1 g2 f2, a6 b7 b6,
  * f7 g6 f6. */
@@ -36,27 +38,6 @@ void bd_default_weights(bd_weights *w) {
 
 int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
     return bd_evaluate_with(v, p, w, bd_king_reach(v, p));
-}
-
-/* The escape squares the king reaches in two moves and not in one: slides
- * from every square he reaches at once, his own square now empty. The
- * squares slid from count as occupied (bd_slide_sets wants them so): a
- * slide they stop goes on from the square that stops it, which is one of
- * them, so no escape square is lost. Kept out of line, so that the common
- * case below needs few registers. */
-static BD_NOINLINE bd_bb two_move_escapes(const bd_variant *v, const bd_pos *p, bd_bb from, bd_bb one) {
-    bd_bb sets[BD_DIRECTIONS];
-    bd_slide_sets(from, BD_ALL & ~(bd_blockers(v, p) & ~bd_bit(p->king)) & ~from, sets);
-    return bd_slide_union(sets) & bd_escapes(v) & ~one;
-}
-
-bd_bb bd_king_lanes_two(const bd_variant *v, const bd_pos *p, bd_bb reach) {
-    bd_bb escapes = bd_escapes(v), one = reach & escapes;
-    /* Only a square on the edge lies on a line with a corner, so when the
-     * corners are the escapes most positions need no slide at all (the
-     * slides were a third of the evaluation's cost). */
-    bd_bb from = reach & ~escapes & (v->escape == BD_ESCAPE_CORNER ? BD_EDGE : BD_ALL);
-    return from ? two_move_escapes(v, p, from, one) : 0;
 }
 
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {

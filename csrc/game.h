@@ -1,5 +1,5 @@
 /* A game: the layout of the record, and what the playouts and the search
- * use of it. engine.h declares bd_game opaque, with the functions callers
+ * use of it. brandubh.h declares bd_game opaque, with the functions callers
  * play and read it through, and the outcomes. */
 #ifndef BD_GAME_H
 #define BD_GAME_H

@@ -4,7 +4,7 @@
  * here only the sum. */
 #include "learned.h"
 
-#include "eval.h"
+#include "lanes.h"
 
 void bd_learned_counts(const bd_variant *v, const bd_pos *p, bd_bb reach, int *in) {
     in[BD_INPUT_LANE_ONE] = bd_popcount(reach & bd_escapes(v));

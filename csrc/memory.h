@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "engine.h"
+#include "core.h"
 
 #ifdef BD_PLAIN_MEMORY
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Move generation and the reason a move is refused (bd_gen_moves, bd_why_not
- * and the reasons are in engine.h). */
+ * and the reasons are in brandubh.h). */
 #ifndef BD_MOVEGEN_H
 #define BD_MOVEGEN_H
 

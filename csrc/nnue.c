@@ -4,7 +4,6 @@
  * sums clipped and weighed by the output layer. */
 #include "nnue.h"
 
-#include "eval.h"
 #include "learned.h"
 
 /* Adds input row `f` to the sums. The sums are 16 bits wide, twice as

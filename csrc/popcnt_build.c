@@ -9,11 +9,11 @@
  * the portable ones (bd_perft, bd_divide, bd_playouts, bd_search) and the
  * same code compiled here for popcount under the names bd_popcnt_*. Python
  * asks bd_cpu_has_popcnt() once and calls one set or the other
- * (brandubh/kernels.py). Both give the same answers, node for node: a test
+ * (brandubh/core/kernels.py). Both give the same answers, node for node: a test
  * compares them.
  *
  * How: every engine source is included below, after a pragma that lets the
- * compiler use the instruction and with BD_FN (engine.h) defined as
+ * compiler use the instruction and with BD_FN (core.h) defined as
  * `static`, so that every function of this copy has internal linkage and
  * cannot clash with the portable one at the link: only the four entry
  * points at the end are seen outside this file, and they alone have names
@@ -25,7 +25,7 @@
  * compilers without the pragma the second copy is the same code, and
  * bd_cpu_has_popcnt() says 0. */
 
-/* Before anything includes engine.h: every function of this copy static. */
+/* Before anything includes core.h: every function of this copy static. */
 #define BD_FN static
 
 /* Before any system header, as memory.c asks on its own: the flags of
@@ -35,8 +35,8 @@
 #endif
 
 /* Most of this copy is not called here: the portable build serves every
- * call but the four below, and some functions engine.h declares (static,
- * here) are not in it at all. Before engine.h, for clang judges each
+ * call but the four below, and some functions the headers declare (static,
+ * here) are not in it at all. Before core.h, for clang judges each
  * declaration by the setting where it stands. */
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -50,7 +50,7 @@
 #include <intrin.h>
 #endif
 
-#include "engine.h"
+#include "core.h"
 #include "tables.h"
 
 int bd_cpu_has_popcnt(void) {
@@ -82,6 +82,7 @@ int bd_cpu_has_popcnt(void) {
 #include "game.c"
 #include "perft.c"
 #include "playout.c"
+#include "lanes.c"
 #include "eval.c"
 #include "learned.c"
 #include "nnue.c"

@@ -2,7 +2,7 @@
  *
  * Positions are small values (32 bytes) and are copied rather than undone:
  * a search or a game keeps the position before a move by keeping a copy.
- * The layout is the engine's own: engine.h declares bd_pos opaque, with the
+ * The layout is the engine's own: brandubh.h declares bd_pos opaque, with the
  * functions callers read it through. */
 #ifndef BD_POSITION_H
 #define BD_POSITION_H
@@ -18,7 +18,7 @@ struct bd_pos {
     uint8_t side;   /* BD_ATTACKERS or BD_DEFENDERS, to move */
 };
 
-/* A move (bd_move, engine.h): the square left in bits 6..11 and the square
+/* A move (bd_move, brandubh.h): the square left in bits 6..11 and the square
  * reached in bits 0..5. */
 #define BD_MOVE(from, to) ((bd_move)(((from) << 6) | (to)))
 #define BD_FROM(m) ((int)((m) >> 6))

@@ -1,4 +1,4 @@
-/* Self-play for learning (engine.h, bd_selfplay): one game of the search
+/* Self-play for learning (brandubh.h, bd_selfplay): one game of the search
  * against itself after a few random moves, every searched position written
  * down with the search's score and then the game's result. One C call a
  * game, so that the caller pays Python's cost once a game, not once a

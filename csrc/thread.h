@@ -19,7 +19,7 @@
 #define BD_NO_THREADS
 #endif
 
-#include "engine.h"
+#include "core.h"
 
 typedef struct bd_thread bd_thread;
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "core.h"
 #include "memory.h"
 
 #define TT_MAX_ENTRIES ((uint64_t)1 << 40)

@@ -1,7 +1,7 @@
 /* The transposition table: positions already searched, by Zobrist key.
  * A search owns its table, sized from its budget or by its caller, so its
  * result never depends on an earlier one; unless its caller hands it a
- * table kept from search to search (bd_table, engine.h). The threads of one
+ * table kept from search to search (bd_table, brandubh.h). The threads of one
  * search share its table, with no lock (see bd_tt_entry). */
 #ifndef BD_TT_H
 #define BD_TT_H
@@ -46,7 +46,7 @@ typedef struct bd_tt {
 BD_FN int bd_tt_init(bd_tt *tt, uint64_t budget, uint64_t bytes);
 BD_FN void bd_tt_free(bd_tt *tt);
 
-/* engine.h's bd_table: a table the caller keeps between searches. */
+/* brandubh.h's bd_table: a table the caller keeps between searches. */
 struct bd_table {
     bd_tt tt;
 };

@@ -1,4 +1,4 @@
-#include "engine.h"
+#include "core.h"
 
 static int is_bool(int x) { return x == 0 || x == 1; }
 

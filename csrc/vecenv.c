@@ -1,4 +1,4 @@
-/* Batched environments: many games stepped by one call (engine.h).
+/* Batched environments: many games stepped by one call (brandubh.h).
  *
  * Each game is an ordinary record (game.c), its moves added and judged as
  * bd_game_play does it (bd_game_push, bd_game_judge), its moves listed by

@@ -1,8 +1,9 @@
-"""The engine has one interface, csrc/engine.h, written once.
+"""The engine has one interface, csrc/brandubh.h (the public header), written
+once, and nothing else in it.
 
 1. The cffi cdef is the header's marked section, read from the file: the
    build script declares nothing itself, and no internal header declares
-   again what engine.h declares.
+   again what brandubh.h declares.
 2. Every constant of the header reaches Python with its value read from the
    compiled module: the enums Python mirrors (Why, Outcome, FEATURES, the
    sides, the pieces, the rule fields' choices) hold every constant of
@@ -33,7 +34,7 @@ from brandubh._engine import ffi, lib
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-HEADER = CSRC / "engine.h"
+HEADER = CSRC / "brandubh.h"
 PACKAGE = ROOT / "brandubh"
 CC = shutil.which("gcc") or shutil.which("cc")
 
@@ -82,7 +83,7 @@ def header_enums() -> dict[str, dict[str, int]]:
         for item in m.group(2).split(","):
             if item.strip():
                 name, _, expr = (part.strip() for part in item.partition("="))
-                assert expr, f"{name}: every constant of engine.h has its value written"
+                assert expr, f"{name}: every constant of brandubh.h has its value written"
                 constants[name] = known[name] = c_value(expr, known)
         enums[tag] = constants
     return enums
@@ -116,7 +117,7 @@ def test_the_cdef_is_the_header_section_and_only_it():
     assert build.CDEF == section()
     assert build.ffibuilder._cdefsources == [section()], "the build adds a cdef of its own"
     # The module's C source is the header itself, nothing written beside it.
-    assert build.ffibuilder._assigned_source[1].strip() == '#include "engine.h"'
+    assert build.ffibuilder._assigned_source[1].strip() == '#include "brandubh.h"'
     # And the build script writes no C declaration of its own.
     code = (CSRC / "build_ffi.py").read_text(encoding="utf-8")
     assert not re.search(r"\b(typedef|struct|enum)\b|#define|\bbd_\w+\s*\(", code)
@@ -129,13 +130,13 @@ def test_the_section_declares_the_interface_and_nothing_hides_outside_it():
     # (empty unless the popcount copy defines it), nothing more.
     assert re.findall(r"^\s*#\s*(\w+)", outside, flags=re.M) == [
         "ifndef", "define", "include", "ifndef", "define", "endif", "endif"]
-    assert re.findall(r"^\s*#\s*define\s+(\w+)", outside, flags=re.M) == ["BD_ENGINE_H", "BD_FN"]
+    assert re.findall(r"^\s*#\s*define\s+(\w+)", outside, flags=re.M) == ["BD_BRANDUBH_H", "BD_FN"]
     assert not re.search(r"\b(typedef|struct|enum)\b|\bbd_\w+\s*\(", outside)
     for forbidden in ("#include", "#if", "static", "inline"):
         assert forbidden not in without_comments(section()), forbidden
 
 
-def test_no_internal_header_declares_again_what_engine_h_declares():
+def test_no_internal_header_declares_again_what_the_public_header_declares():
     # C takes the same prototype or macro twice without a word: only a test
     # sees a second copy.
     functions = set(header_functions())
@@ -161,16 +162,52 @@ def test_every_function_of_the_header_is_in_the_module():
 
 @pytest.mark.skipif(CC is None, reason="needs a C compiler")
 def test_the_header_stands_alone(tmp_path):
-    # A C caller needs engine.h and nothing else.
+    # A C caller needs brandubh.h and nothing else.
     source = tmp_path / "alone.c"
-    source.write_text('#include "engine.h"\nint main(void) { return bd_game_new(0, 0) != 0; }\n')
+    source.write_text('#include "brandubh.h"\nint main(void) { return bd_game_new(0, 0) != 0; }\n')
     subprocess.run([CC, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                     f"-I{CSRC}", str(source)], check=True)
 
 
+
+# Who calls the library from outside csrc/: the Python package (lib.NAME),
+# the page's JavaScript over the WebAssembly build, the CodinGame bot's turn
+# loop, and the C driver that uses the public header alone.
+CALLERS = [(PACKAGE, "**/*.py"), (ROOT / "web", "*.js"), (PACKAGE / "codingame", "main.c"),
+           (ROOT / "tests" / "c", "engine_check.c")]
+
+
+def callers_text() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for folder, pattern in CALLERS for p in sorted(folder.glob(pattern)))
+
+
+def test_the_public_header_declares_nothing_internal():
+    # Every function it declares has a caller outside the engine; one only
+    # the engine calls belongs in its concept's header.
+    text = callers_text()
+    uncalled = [name for name in header_functions() if not re.search(rf"\b{name}\b", text)]
+    assert not uncalled, f"declared in brandubh.h, called by no caller outside csrc/: {uncalled}"
+    # And every name it declares is the library's: bd_ or BD_.
+    code = without_comments(section())
+    names = set(re.findall(r"#define\s+(\w+)|\b(?:struct|enum)\s+(\w+)|\}\s*(\w+)\s*;"
+                           r"|typedef\s+[\w\s]+?\b(\w+)\s*;|^\s*(\w+)\s*=", code, flags=re.M))
+    names = {n for group in names for n in group if n} | set(header_functions())
+    assert len(names) > 100
+    assert not {n for n in names if not n.lower().startswith("bd_")}
+
+
+def test_the_engine_reaches_the_public_header_through_core_h_alone():
+    # The engine's files include their base, core.h (directly or through a
+    # concept's header), never the public header itself: what is only the
+    # engine's goes in core.h, and brandubh.h stays the interface.
+    including = sorted(p.name for p in sorted(CSRC.glob("*.[ch]"))
+                       if re.search(r'^\s*#\s*include\s+"brandubh\.h"', p.read_text(encoding="utf-8"), flags=re.M))
+    assert including == ["core.h"]
+
+
 # -- 2. every constant reaches Python ----------------------------------------
 
-# Where Python shows each enum of engine.h whole: the C name of every member
+# Where Python shows each enum of brandubh.h whole: the C name of every member
 # and its value. An enum added to the header fails the test below until it
 # is named here or in USED_BY_NAME.
 MIRRORED = {
@@ -237,7 +274,7 @@ def test_constants_used_by_name_are_used():
     enums = header_enums()
     names = [name for tag in USED_BY_NAME for name in enums[tag]] + list(header_defines())
     unused = [name for name in names if f"lib.{name}" not in source and name not in C_ONLY]
-    assert not unused, f"constants of engine.h the package does not use: {unused}"
+    assert not unused, f"constants of brandubh.h the package does not use: {unused}"
     assert lib.BD_OUTCOMES == len(outcomes.Outcome) == len(outcomes.OUTCOME_NAMES)
 
 

@@ -492,3 +492,62 @@ def test_names_that_moved_lead_to_where_they_went():
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
                 assert value is getattr(importlib.import_module(new), attr)
+
+
+# -- the C engine: no circle -------------------------------------------------
+#
+# A file of csrc/ and its header are one unit (eval.c and eval.h: "eval").
+# A unit depends on another when one of its files includes the other's
+# header, or calls a function defined in the other's .c, whichever header
+# declares it (a call through the public header counts as surely as one
+# through the concept's own).
+
+CSRC = PACKAGE.parent / "csrc"
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_C_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A function defined at the top level: its head at the start of a line,
+# its body's brace after the parameters.
+_C_DEFINITION = re.compile(r"^(?!\s)(?:[\w*]+[ \t*]+)+?(bd_\w+)\s*\([^;{]*\)\s*\{", re.M)
+# A declaration at the top level, which calls nothing.
+_C_PROTOTYPE = re.compile(r"^(?!\s)(?:[\w*]+[ \t*]+)+?bd_\w+\s*\([^;{]*\)\s*;", re.M)
+
+
+def _c_graph(csrc: Path = CSRC) -> dict[str, set[str]]:
+    """The units of ``csrc`` and the units each depends on (itself left out)."""
+    texts = {p: _C_COMMENT.sub(" ", p.read_text(encoding="utf-8"))
+             for p in sorted(csrc.iterdir()) if p.suffix in (".c", ".h")}
+    graph: dict[str, set[str]] = {p.stem: set() for p in texts}
+    defined_in = {name: p.stem for p, text in texts.items() for name in _C_DEFINITION.findall(text)}
+    for p, text in texts.items():
+        graph[p.stem] |= {Path(name).stem for name in _C_INCLUDE.findall(text)}
+        calls = re.findall(r"\b(bd_\w+)\s*\(", _C_PROTOTYPE.sub(" ", text))
+        graph[p.stem] |= {defined_in[name] for name in calls if name in defined_in}
+    for unit, needs in graph.items():
+        needs.discard(unit)
+    return graph
+
+
+C_GRAPH = _c_graph()
+
+
+def test_no_circle_in_the_c_engine():
+    assert _cycle(C_GRAPH) == []
+    # The evaluations: the dispatch (eval) depends on the three, and none of
+    # them on it; what they share, the king's lanes, lies below them all.
+    assert {"learned", "nnue", "lanes"} <= C_GRAPH["eval"]
+    assert "lanes" in C_GRAPH["learned"] and "learned" in C_GRAPH["nnue"]
+    assert "eval" not in _reach("learned", C_GRAPH) | _reach("nnue", C_GRAPH) | _reach("lanes", C_GRAPH)
+    # The public header depends on nothing of the engine's.
+    assert C_GRAPH["brandubh"] == set()
+
+
+def test_the_c_graph_sees_a_circle_made_by_a_call(tmp_path):
+    # a.c calls b.c's function through the public header, b.c includes
+    # a.h: no include goes back, the call does.
+    (tmp_path / "pub.h").write_text("int bd_b(void);\n")
+    (tmp_path / "a.h").write_text('#include "pub.h"\n#define A 1\n')
+    (tmp_path / "a.c").write_text('#include "a.h"\nint bd_a(void) { return bd_b(); }\n')
+    (tmp_path / "b.c").write_text('#include "a.h"\nint bd_b(void) {\n    return A;\n}\n')
+    graph = _c_graph(tmp_path)
+    assert graph["pub"] == set() and graph["a"] == {"pub", "b"}
+    assert set(_cycle(graph)) == {"a", "b"}

@@ -1,4 +1,4 @@
-"""The table a caller keeps from search to search (bd_table, csrc/engine.h):
+"""The table a caller keeps from search to search (bd_table, csrc/brandubh.h):
 the exported CodinGame bot keeps one for its whole game."""
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from brandubh.learn.selfplay import HEADER, RECORD, TAGS, read_header  # noqa: E402
 
 TARGET = ROOT / "brandubh" / "chances.py"
-WIN = 29000  # BD_WIN of csrc/engine.h: beyond it a score is a found result
+WIN = 29000  # BD_WIN of csrc/brandubh.h: beyond it a score is a found result
 
 
 def load(path: str) -> np.ndarray:

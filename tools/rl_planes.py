@@ -16,6 +16,9 @@ from pathlib import Path
 from brandubh import Rules
 from brandubh.rl import PLANES, observe
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_common import write_or_check  # noqa: E402
+
 OUT = Path(__file__).resolve().parent.parent / "docs" / "rl_planes.svg"
 #: The picture's position: after these moves the defenders are to move and
 #: the position stands for the second time.
@@ -69,14 +72,7 @@ def picture() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = picture()
-    if argv[1:] == ["--check"]:
-        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale: run python tools/rl_planes.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(OUT, picture(), argv[1:] == ["--check"], "python tools/rl_planes.py")
 
 
 if __name__ == "__main__":

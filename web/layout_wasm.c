@@ -1,4 +1,4 @@
-/* Where the fields of engine.h's structs lie in WebAssembly's memory, for
+/* Where the fields of brandubh.h's structs lie in WebAssembly's memory, for
  * the JavaScript over the engine (web/brandubh.js), so that no offset is
  * written twice: the script reads them here once, when it loads.
  *
@@ -7,7 +7,7 @@
  * offset. Built only into the WebAssembly engine (tools/build-web). */
 #include <stddef.h>
 
-#include "engine.h"
+#include "brandubh.h"
 
 #define BDW_LAYOUT 26
 

@@ -7,7 +7,7 @@
  * under __wasm__), so it has one build: the bd_popcnt_* entry points that
  * csrc/selfplay.c and csrc/vecenv.c may call are the portable ones, and
  * bd_cpu_has_popcnt says 0, as it does wherever there is one build. */
-#include "engine.h"
+#include "brandubh.h"
 
 int bd_cpu_has_popcnt(void) { return 0; }
 

@@ -7,9 +7,9 @@ time, never a second copy kept by hand), the tables' start-up code
 bot's settings and the puzzle's turn loop (``main.c`` beside this module).
 
 How the engine is put in one file: the headers in the order their
-``#include "..."`` lines need (``engine.h`` first), then the sources the bot
-uses (:data:`SOURCES`; perft, the playouts, the accessors of ``engine.c``
-and the popcount build are left out); their local includes and include
+``#include "..."`` lines need (the public header ``brandubh.h`` first), then
+the sources the bot uses (:data:`SOURCES`; perft, the playouts, the
+accessors of ``handles.c`` and the popcount build are left out); their local includes and include
 guards go, their system includes are gathered once at the top, comments and
 blank lines go (the size limit is 100,000 characters). The tables' ``extern
 const`` declarations become plain static arrays, filled by
@@ -46,9 +46,12 @@ same share of its first (40%), in milliseconds. Its clock is read inside
 the search, so it needs less than the Python bot: at the real limits with
 both cores busy its worst answer in 200 games was 41.3 ms."""
 
-SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "learned.c", "eval.c", "tt.c", "movepick.c",
+SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "lanes.c", "learned.c", "eval.c", "tt.c", "movepick.c",
            "search.c")
 """The engine's sources the bot needs, in order (every header comes first)."""
+
+# The engine's public header (its interface): the first of the amalgamation.
+_PUBLIC_HEADER = "brandubh.h"
 
 DATA = Path(__file__).resolve().parent
 
@@ -62,7 +65,7 @@ def source_dir() -> Path:
     copy the build puts in the installed package."""
     package = Path(__file__).resolve().parent.parent   # brandubh/
     for d in (package.parent / "csrc", package / "_csrc"):
-        if (d / "engine.h").is_file() and (d / "search.c").is_file():
+        if (d / _PUBLIC_HEADER).is_file() and (d / "search.c").is_file():
             return d
     raise BrandubhError(f"the engine's C sources are in neither {package.parent / 'csrc'} "
                         f"nor {package / '_csrc'}")
@@ -116,7 +119,7 @@ def _header_order(src: Path) -> list[str]:
                 visit(m.group(1), path + (name,))
         order.append(name)
 
-    visit("engine.h", ())
+    visit(_PUBLIC_HEADER, ())
     for h in sorted(p.name for p in src.glob("*.h")):
         visit(h, ())
     return order

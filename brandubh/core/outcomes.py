@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 else:
     Outcome = IntEnum("Outcome", c_constants("bd_outcome", "BY_"), module=__name__, qualname="Outcome")
     Outcome.__doc__ = """How a game ended, in the order the endings are asked: ``enum
-    bd_outcome`` of csrc/engine.h (``BD_ONGOING``, ``BD_BY_CORNER``, ...),
+    bd_outcome`` of csrc/brandubh.h (``BD_ONGOING``, ``BD_BY_CORNER``, ...),
     read from the engine. ``ONGOING`` is 0, so an outcome is true exactly
     when the game is over.
 

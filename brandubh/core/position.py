@@ -35,7 +35,7 @@ from ..variant import MAX_PLY_CAP, Variant, VariantLike, as_variant
 
 
 def c_constants(tag: str, prefix: str = "") -> dict[str, int]:
-    """The constants of the C enum ``enum <tag>`` of csrc/engine.h, in the
+    """The constants of the C enum ``enum <tag>`` of csrc/brandubh.h, in the
     order of their values, by their C names with ``BD_`` dropped and then
     ``prefix`` where a name has it; every value is read from the compiled
     engine. A constant added to the enum in C is here with no edit.
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 else:
     Why = IntEnum("Why", c_constants("bd_why", "WHY_"), module=__name__, qualname="Why")
     Why.__doc__ = """Why a move is refused; ``OK`` (0) when it is not: ``enum bd_why`` of
-    csrc/engine.h, read from the engine.
+    csrc/brandubh.h, read from the engine.
 
     >>> Why.OK, Why(lib.BD_WHY_BLOCKED).name
     (<Why.OK: 0>, 'BLOCKED')

@@ -154,7 +154,7 @@ class SearchResult(NamedTuple):
 
 
 #: Search features that `brandubh match` can turn off to measure them, by
-#: name, and the bit of each: ``enum bd_off`` of csrc/engine.h (BD_OFF_TT is
+#: name, and the bit of each: ``enum bd_off`` of csrc/brandubh.h (BD_OFF_TT is
 #: "tt"), read from the engine.
 FEATURES = {name.lower(): bit for name, bit in c_constants("bd_off", "OFF_").items()}
 

@@ -45,7 +45,7 @@ SYMMETRIES = (
     lambda r, f: (f, N - 1 - r), lambda r, f: (N - 1 - f, r),
 )
 
-#: The four counts (enum bd_learned_input of csrc/engine.h, in its order).
+#: The four counts (enum bd_learned_input of csrc/brandubh.h, in its order).
 INPUTS = ("lane_one", "lane_two", "freedom", "to_move")
 
 #: The king_capture modes in the order of enum bd_king_capture: a net's

@@ -35,7 +35,7 @@ from ..errors import ArgumentError, MoveError, quote
 
 #: How many actions there are: 49 squares * 4 directions * 6 distances.
 ACTIONS: int = lib.BD_ACTIONS
-#: The planes of an observation, in order (``enum bd_plane`` of engine.h).
+#: The planes of an observation, in order (``enum bd_plane`` of csrc/brandubh.h).
 PLANES: tuple[str, ...] = tuple(name.lower() for name in c_constants("bd_plane", "PLANE_"))
 #: The directions of an action, in order (the engine's own order).
 DIRECTIONS = ("east", "west", "north", "south")

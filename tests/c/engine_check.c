@@ -1,6 +1,6 @@
 /* A C driver for memory checkers: a search, a long random game with undo,
  * playouts, perft and the move list, under every preset, with every
- * allocation freed. It uses nothing but the public interface (engine.h),
+ * allocation freed. It uses nothing but the public interface (brandubh.h),
  * handles and accessors included, so it also shows that a C caller needs no
  * more. Built and run by tests/test_valgrind.py (and usable with any
  * sanitizer):
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "brandubh.h"
 
 static const bd_variant PRESETS[4] = {
     /* esc pass re-entry hostile armed king         encircle nopieces nomove rep repeat start ply quiet */

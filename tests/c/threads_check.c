@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "brandubh.h"
 #include "thread.h"
 
 static const bd_variant PRESETS[4] = {

@@ -1,4 +1,4 @@
-/* The interface's own functions (engine.h): positions as handles, and what a
+/* The interface's own functions (brandubh.h): positions as handles, and what a
  * position or a game record holds, read through functions, so that no caller
  * depends on their layout. None of them is on a hot path: each is one C
  * call from Python. Compiled once, shared by both builds

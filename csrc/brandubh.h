@@ -1,4 +1,10 @@
-/* The engine's whole interface, for the Python bindings and for C callers.
+/* brandubh.h: the engine's public interface, and nothing else: what a caller
+ * of the library includes (the Python bindings, the WebAssembly build, the
+ * CodinGame export, a C program), standing alone (<stdint.h> is all it
+ * needs). The engine's own files include core.h, which includes this one:
+ * the types and constants written here are the engine's base types too,
+ * written once, here; what no caller sees (layouts, helpers, marks of the
+ * build) is in core.h and the concepts' headers.
  *
  * This file is the one place the interface is written. What lies between the
  * two marker lines BD_CDEF_BEGIN and BD_CDEF_END below is, word for word,
@@ -10,6 +16,12 @@
  * every value written, `#define NAME NUMBER`, function declarations (each
  * after the mark BD_FN, which the build takes out: see below) and
  * comments; no #include, #if, function-like macro or inline function.
+ *
+ * A new function a caller calls: its declaration here, between the markers,
+ * after BD_FN and under its concept's heading, and its definition in that
+ * concept's .c file. A function only the engine calls is declared in its
+ * concept's own header instead (tests/test_interface.py fails for a
+ * declaration here that no caller outside csrc/ uses).
  *
  * The game record (bd_game) and the position (bd_pos) are opaque here: their
  * layout is the engine's own (game.h, position.h), and callers read them
@@ -37,18 +49,15 @@
  * by constant, makes tests/test_interface.py fail until Python handles it.
  * How a new constant, rule field or feature bit travels, file by file:
  * docs/reliability.md, "One interface". */
-#ifndef BD_ENGINE_H
-#define BD_ENGINE_H
+#ifndef BD_BRANDUBH_H
+#define BD_BRANDUBH_H
 
 #include <stdint.h>
 
-/* BD_FN stands before every function of the engine, here and in the
- * internal headers. It is empty, except in csrc/popcnt_build.c, which
- * compiles the engine a second time for processors with the popcount
- * instruction and defines it as `static`: there every function of that copy
- * has internal linkage, and only its entry points (bd_popcnt_*, declared
- * without the mark) are seen outside it. The build takes the mark out of the
- * cdef (csrc/build_ffi.py), cffi's parser not knowing it. */
+/* BD_FN stands before every function of the engine, and is empty for a
+ * caller: the engine's second copy for the popcount instruction defines it
+ * as `static` (core.h says how). The build takes it out of the cdef
+ * (csrc/build_ffi.py), cffi's parser not knowing it. */
 #ifndef BD_FN
 #define BD_FN
 #endif
@@ -117,7 +126,7 @@ typedef struct bd_variant {
 BD_FN int bd_variant_normalize(bd_variant *v, int default_ply_cap);
 
 /* ---- A position: where the pieces stand and whose move it is, with its key
- * (position.c, engine.c). Opaque: made by bd_pos_new or bd_pos_copy, freed
+ * (position.c, handles.c). Opaque: made by bd_pos_new or bd_pos_copy, freed
  * by bd_pos_free, read by the functions below. */
 typedef struct bd_pos bd_pos;
 
@@ -188,7 +197,7 @@ BD_FN int bd_gen_moves(const bd_variant *v, const bd_pos *p, bd_move *out);
 BD_FN int bd_why_not(const bd_variant *v, const bd_pos *p, int from, int to);
 
 /* ---- A game: a start position, the moves played from it, and how it ended
- * (game.c, engine.c). Opaque.
+ * (game.c, handles.c). Opaque.
  *
  * The record keeps every position reached, so undo restores everything
  * exactly and repetition is judged over the whole game. Endings are asked in
