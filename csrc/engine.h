@@ -454,7 +454,9 @@ BD_FN int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_w
  * from there). */
 enum bd_solved {
     BD_SOLVED_OPEN = 0,     /* not settled yet: run it again */
-    BD_SOLVED_WIN = 1,      /* `winner` forces a win; the proof is ready */
+    BD_SOLVED_WIN = 1,      /* `winner` forces a win; a proof is ready (the
+                               stage says whether a shorter one is still
+                               looked for) */
     BD_SOLVED_DRAW = 2,     /* neither side can force a win */
     BD_SOLVED_UNKNOWN = 3,  /* neither side wins in the solver's model, which
                                these rules (a losing repetition, or a quiet
@@ -467,8 +469,8 @@ enum bd_solved {
 /* What a solver is doing. */
 enum bd_solve_stage {
     BD_STAGE_PROVE = 0,     /* looking for either side's win, in turns */
-    BD_STAGE_SHORTEN = 1,   /* a win found: looking for a shorter one */
-    BD_STAGE_EXTRACT = 2,   /* writing the proof down */
+    BD_STAGE_SHORTEN = 1,   /* a win proven: looking for a shorter one */
+    BD_STAGE_EXTRACT = 2,   /* a win proven: writing its proof down */
     BD_STAGE_DONE = 3
 };
 
@@ -500,14 +502,13 @@ typedef struct bd_solve_status {
 BD_FN bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes);
 BD_FN void bd_solver_free(bd_solver *s);
 /* Go on for up to `nodes` more positions, or until done, or until the stop
- * flag (NULL, or the caller's, as bd_search_limits.stop) is raised; `last`:
- * 1 when no more positions will be given, so that a win found but not yet
- * shown the shortest has its proof written now (which may search again
- * what the table lost, up to as many positions as were searched). Writes
- * where it stands into out. 0, or -1 when out of memory (the solver is
- * then of no more use). */
-BD_FN int bd_solver_run(bd_solver *s, uint64_t nodes, int last, const volatile int *stop,
-                        bd_solve_status *out);
+ * flag (NULL, or the caller's, as bd_search_limits.stop) is raised. A win
+ * found has its proof written down at once (which may search again what
+ * the table has lost, up to as many positions as were searched before):
+ * from then on the solver holds a proof, and looks for a shorter one.
+ * Writes where it stands into out. 0, or -1 when out of memory (the solver
+ * is then of no more use). */
+BD_FN int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_solve_status *out);
 /* The proof of a win, one position with the winner to move at a time
  * (0 <= i < proof_lines; the root's first when the winner is to move):
  * its position string (BD_POS_TEXT_MAX bytes at most) and the winner's

@@ -134,7 +134,7 @@ struct bd_solver {
     int root_ply, root_quiet;
     int limit;                  /* the root's bound: plies the rules leave */
     int exact;                  /* a disproof at `limit` settles the side */
-    int solved, winner, stage, lost;
+    int solved, winner, stage;
     /* The positions one more occurrence of which ends the game, sorted by key. */
     bd_pos *poison;
     int npoison;
@@ -155,15 +155,21 @@ struct bd_solver {
      * where the turn under way ends (0: none). */
     int side_state[2], level[2], turn;
     uint64_t turn_end;
+    int side_bound[2];          /* the bound each side's win is looked for within */
     int bound;                  /* the bound being searched */
     /* The root's facts for each prover, kept here as well as in the table. */
     int root_proof[2], root_dis[2];
-    /* The proof. */
+    /* The proof being extracted: its positions, and those with the
+     * winner to move in the order met. */
     pm_slot *pm;
     uint64_t pm_mask, pm_count;
     pm_line *lines;
     uint64_t nlines, lines_cap;
-    int plies;
+    /* The proof in hand, the last one extracted whole: its lines, its
+     * positions, the bound it needs, its longest line. */
+    pm_line *kept;
+    uint64_t nkept, kept_cap, kept_positions;
+    int kept_need, plies;
     bd_move first_move;
 };
 
@@ -229,14 +235,19 @@ static int find_poison(bd_solver *s, const bd_game *g) {
 
 /* ---- Exact tests at the frontier. */
 
-/* Whether the side to move has a move that wins at once by the first two
- * endings: the king reaching a square where he escapes, or an attacker
- * taking the king. */
-static int wins_at_once(const bd_variant *v, const bd_pos *p) {
+/* How many moves would win at once, by the first two endings, for `side`
+ * were it to move in p: the escape squares the king reaches in one move,
+ * or the squares beside the king where an attacker that slides there
+ * takes him. */
+static int threats(const bd_variant *v, const bd_pos *p, int side) {
     bd_bb takers, block;
+    bd_pos q;
+    int n = 0;
     if (p->king == BD_NONE) return 0;
-    if (p->side == BD_DEFENDERS) return bd_king_lanes(v, p) != 0;
-    takers = bd_king_takers(v, p) & BD_SOLDIER_STOPS;
+    if (side == BD_DEFENDERS) return bd_popcount(bd_king_lanes(v, p));
+    q = *p;
+    q.side = BD_ATTACKERS;
+    takers = bd_king_takers(v, &q) & BD_SOLDIER_STOPS;
     if (!takers) return 0;
     block = bd_blockers(v, p);
     while (takers) {
@@ -245,11 +256,19 @@ static int wins_at_once(const bd_variant *v, const bd_pos *p) {
             /* The nearest piece (or blocking throne) behind the square, that
              * way: an attacker there slides to it. */
             bd_bb behind = block & BD_BEHIND[d][t];
-            if (behind && (p->att & bd_bit(bd_slid_from(behind, t, d)))) return 1;
+            if (behind && (p->att & bd_bit(bd_slid_from(behind, t, d)))) {
+                n++;
+                break;
+            }
         }
     }
-    return 0;
+    return n;
 }
+
+/* Whether the side to move has a move that wins at once by the first two
+ * endings: the king reaching a square where he escapes, or an attacker
+ * taking the king. */
+static int wins_at_once(const bd_variant *v, const bd_pos *p) { return threats(v, p, p->side) > 0; }
 
 /* Whether the prover certainly cannot win within r plies from p, whatever
  * the other side does; 0 when that is not known. Only the plain cases:
@@ -397,10 +416,20 @@ static void value_of(bd_solver *s, sv_child *c, int r) {
     }
     if (hopeless(s, &c->pos, rc)) { set_disproven(c, r + 1); return; }
     {
+        /* Where the prover moves, one good move will do: pn 1, dn the moves
+         * to refute. Where the other side does, every move must be answered,
+         * unless the prover threatens to win at once: then only the moves
+         * that parry it count, few, and fewer against two threats. */
         num moves = (num)bd_count_moves(&s->v, &c->pos);
         if (moves == 0) moves = 1;
-        if (prover_moves) { c->pn = 1; c->dn = moves; }
-        else { c->pn = moves; c->dn = 1; }
+        if (prover_moves) {
+            c->pn = 1;
+            c->dn = moves;
+        } else {
+            int t = threats(&s->v, &c->pos, s->prover);
+            c->pn = t >= 2 ? 1 : t == 1 ? 1 + moves / 8 : moves;
+            c->dn = 1;
+        }
     }
 }
 
@@ -793,12 +822,13 @@ again:
     return EX_OK;
 }
 
-/* Extract the winner's proof from the root; 0, or -1 when out of memory.
- * On a failure every try, s->lost is set. */
+/* Extract the winner's proof from the root within the bound it is proven
+ * in, and keep it when whole. 1: kept; 0: it could not be rebuilt (the
+ * table lost facts it needed, and searching them again failed); -1: out
+ * of memory. */
 static int extract_root(bd_solver *s) {
     int tries, proof, dis;
     set_prover(s, s->winner);
-    s->lost = 0;
     for (tries = 0; tries < EXTRACT_TRIES; tries++) {
         int need = 0, plies = 0, got;
         pm_reset(s);
@@ -806,14 +836,23 @@ static int extract_root(bd_solver *s) {
         got = extract(s, &s->root, proof, 0, &need, &plies);
         if (got == EX_OOM) return -1;
         if (got == EX_OK) {
+            pm_line *swap = s->kept;
+            uint64_t cap = s->kept_cap;
+            s->kept = s->lines;
+            s->kept_cap = s->lines_cap;
+            s->nkept = s->nlines;
+            s->lines = swap;
+            s->lines_cap = cap;
+            s->kept_positions = s->pm_count;
+            s->kept_need = need;
             s->plies = plies;
-            s->first_move = s->root.side == s->winner ? s->lines[0].move : 0;
-            return 0;
+            s->first_move = s->root.side == s->winner ? s->kept[0].move : 0;
+            pm_reset(s);
+            return 1;
         }
         if (s->abort) break;
     }
     pm_reset(s);
-    s->lost = 1;
     return 0;
 }
 
@@ -856,8 +895,11 @@ bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes) {
     /* The side to move first: more often the one that wins, in a position
      * anyone asks about. */
     s->turn = s->root.side;
-    /* The root is not over: neither side has won within no ply. */
+    /* The root is not over: neither side has won within no ply. Each side's
+     * first bound: one ply for the side to move, two for the other. */
     s->root_dis[0] = s->root_dis[1] = 1;
+    s->side_bound[s->root.side] = 1;
+    s->side_bound[s->root.side ^ 1] = s->limit < 2 ? s->limit : 2;
     s->stage = BD_STAGE_PROVE;
     s->solved = BD_SOLVED_OPEN;
     return s;
@@ -872,6 +914,7 @@ void bd_solver_free(bd_solver *s) {
     free(s->poison);
     free(s->pm);
     free(s->lines);
+    free(s->kept);
     free(s);
 }
 
@@ -887,26 +930,44 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->stopped = s->stopped;
     if (s->solved == BD_SOLVED_WIN) {
         out->plies = s->plies;
-        out->shortest = s->root_dis[s->winner] >= s->root_proof[s->winner] && s->root_proof[s->winner] > 0;
+        out->shortest = s->kept_need > 0 && s->root_dis[s->winner] >= s->kept_need;
         out->first_move = s->first_move;
-        out->proof_positions = s->pm_count;
-        out->proof_lines = s->nlines;
+        out->proof_positions = s->kept_positions;
+        out->proof_lines = s->nkept;
     }
 }
 
-/* One step of the prove stage: a turn (or what is left of it) for the side
- * whose turn it is. */
+/* The bound after b: the bounds a side's win is looked for within go up
+ * by two plies (the prover's move and the reply) to 16, then by an eighth
+ * each time, up to the limit. Searching the shortest bounds first finds
+ * the shortest win first, and keeps df-pn from following a line of
+ * threats, each parried, far deeper than the win it looks for (with the
+ * whole ply cap as its bound it spent 20 million positions on a win in 8
+ * that it proves in 50,000 within 15). */
+static int bound_after(const bd_solver *s, int b) {
+    int next = b < 16 ? b + 2 : b + b / 8;
+    return next < s->limit ? next : s->limit;
+}
+
+/* One step of the prove stage: a turn (or what is left of it) for the
+ * side whose turn it is, the two in turn, each turn of a side twice as
+ * long as its last. Within a turn, a bound disproven gives way to the next. */
 static void prove_step(bd_solver *s, uint64_t until) {
-    int x = s->turn, got;
-    if (s->side_state[x] != SIDE_OPEN) x ^= 1;
-    if (!s->turn_end) s->turn_end = s->nodes + ((uint64_t)QUANTUM << s->level[x]);
+    int x, got;
+    if (!s->turn_end) {
+        if (s->side_state[s->turn] != SIDE_OPEN) s->turn ^= 1;
+        s->turn_end = s->nodes + ((uint64_t)QUANTUM << s->level[s->turn]);
+    }
+    x = s->turn;
     s->pause = until < s->turn_end ? until : s->turn_end;
-    got = search_root(s, x, s->limit);
+    got = search_root(s, x, s->side_bound[x]);
     if (got == 1) {
         s->side_state[x] = SIDE_PROVEN;
         s->winner = x;
-        s->stage = BD_STAGE_SHORTEN;
+        s->stage = BD_STAGE_EXTRACT;
         s->turn_end = 0;
+    } else if (got == 0 && s->side_bound[x] < s->limit) {
+        s->side_bound[x] = bound_after(s, s->side_bound[x]);
     } else if (got == 0) {
         s->side_state[x] = SIDE_DISPROVEN;
         s->turn_end = 0;
@@ -916,26 +977,27 @@ static void prove_step(bd_solver *s, uint64_t until) {
             s->solved = s->exact ? BD_SOLVED_DRAW : BD_SOLVED_UNKNOWN;
         }
     } else if (!s->stopped && !s->oom && s->nodes >= s->turn_end) {
-        /* The turn is spent: the other side's, twice as long next time. */
+        /* The turn is spent: the next is twice as long for this side. */
         s->level[x]++;
         s->turn_end = 0;
-        if (s->side_state[x ^ 1] == SIDE_OPEN) s->turn = x ^ 1;
+        s->turn = x ^ 1;
     }
 }
 
+/* Look for a win shorter than the proof in hand: the same search within
+ * one ply fewer than the proof needs. */
 static void shorten_step(bd_solver *s, uint64_t until) {
-    int proof, dis, x = s->winner;
-    root_facts(s, x, &proof, &dis);
-    if (dis >= proof) { s->stage = BD_STAGE_EXTRACT; return; }
+    int x = s->winner, got;
+    if (s->root_dis[x] >= s->kept_need) { s->stage = BD_STAGE_DONE; return; }
     s->pause = until;
-    search_root(s, x, proof - 1);
+    got = search_root(s, x, s->kept_need - 1);
+    if (got == 1) s->stage = BD_STAGE_EXTRACT;
 }
 
-int bd_solver_run(bd_solver *s, uint64_t nodes, int last, const volatile int *stop, bd_solve_status *out) {
+int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_solve_status *out) {
     uint64_t until = s->nodes + nodes;
     s->stop = stop;
     s->stopped = 0;
-    s->abort = 0;
     s->next_stop = s->nodes;
     while (s->stage != BD_STAGE_DONE && !s->stopped && !s->oom) {
         s->abort = 0;
@@ -943,21 +1005,24 @@ int bd_solver_run(bd_solver *s, uint64_t nodes, int last, const volatile int *st
             if (s->nodes >= until) break;
             prove_step(s, until);
         } else if (s->stage == BD_STAGE_SHORTEN) {
-            if (s->nodes >= until) {
-                if (!last) break;
-                s->stage = BD_STAGE_EXTRACT;   /* out of budget: the proof found */
-                continue;
-            }
+            if (s->nodes >= until) break;
             shorten_step(s, until);
         } else {
-            /* Extracting may need to search again what the table lost: as
-             * much again as the whole search, at most. */
+            /* Extracting may search again what the table lost: up to as many
+             * positions again as the search has expanded, past the budget. */
+            int got;
             s->pause = s->nodes + (s->nodes > (1u << 20) ? s->nodes : (1u << 20));
-            s->abort = 0;
-            if (extract_root(s) != 0) s->oom = 1;
-            if (s->oom || s->stopped) break;
-            s->stage = BD_STAGE_DONE;
-            s->solved = s->lost ? BD_SOLVED_LOST : BD_SOLVED_WIN;
+            got = extract_root(s);
+            if (got < 0) { s->oom = 1; break; }
+            if (s->stopped) break;
+            if (got == 1) {
+                s->solved = BD_SOLVED_WIN;
+                s->stage = BD_STAGE_SHORTEN;
+            } else {
+                /* Keep the proof in hand, if any; it is not shown the shortest. */
+                s->stage = BD_STAGE_DONE;
+                if (!s->nkept) s->solved = BD_SOLVED_LOST;
+            }
         }
     }
     status(s, out);
@@ -965,8 +1030,8 @@ int bd_solver_run(bd_solver *s, uint64_t nodes, int last, const volatile int *st
 }
 
 int bd_solver_proof_line(const bd_solver *s, uint64_t i, char *position, bd_move *move) {
-    if (s->solved != BD_SOLVED_WIN || i >= s->nlines) return 0;
-    bd_pos_to_string(&s->lines[i].pos, position);
-    *move = s->lines[i].move;
+    if (s->solved != BD_SOLVED_WIN || i >= s->nkept) return 0;
+    bd_pos_to_string(&s->kept[i].pos, position);
+    *move = s->kept[i].move;
     return 1;
 }

@@ -154,10 +154,9 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     while True:
         step = min(left, SLICE)
         left -= step
-        last = int(left == 0)
 
-        def job(flag: Any, step: int = step, last: int = last) -> int:
-            return lib.bd_solver_run(solver, step, last, flag, status)
+        def job(flag: Any, step: int = step) -> int:
+            return lib.bd_solver_run(solver, step, flag, status)
 
         try:
             code = stopping.run(job, stop, None, True)
