@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
-from .core.record import Rules
+from .core.record import Rules, outcome_name
 from .core.solve import DEFAULT_BUDGET, Progress, Solved, solve_rules
 from .errors import ArgumentError
 from .game import Game
@@ -46,6 +46,9 @@ class Solution:
     start: str
     moves: tuple[str, ...]
     budget: int
+    #: The ending's name when the game was over before the solver began
+    #: (``'corner'``, ``'no_pieces'``...): its result is the game's own.
+    ended: Optional[str] = None
 
     @property
     def result(self) -> str:
@@ -81,6 +84,8 @@ class Solution:
         """What was found, in words: the first line ``brandubh solve``
         prints."""
         s = self.solved
+        if self.ended is not None:
+            return f"the game is over: {self.result} ({self.ended})"
         if s.outcome == "win":
             length = plies_text(s.plies or 0)
             how = "the shortest win" if s.shortest else "not shown to be the shortest within the budget"
@@ -122,6 +127,8 @@ class Solution:
         the proof reaches with the winner to move and the winner's move.
         Only a win has one: an ArgumentError otherwise."""
         s = self.solved
+        if self.ended is not None:
+            raise ArgumentError(f"the game is over already ({self.ended}): there is nothing to prove")
         if s.outcome != "win":
             raise ArgumentError(f"only a win has a proof file; this is {self.result}")
         shortest = "the shortest win" if s.shortest else "not shown to be the shortest"
@@ -158,5 +165,6 @@ def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = 
     rules = Rules(start, rules_set)
     for move in moves:
         rules.play(move)
+    ended = outcome_name(rules.outcome) if rules.is_over() else None
     return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress),
-                    rules_set, rules.start, moves, budget)
+                    rules_set, rules.start, moves, budget, ended)

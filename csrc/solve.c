@@ -930,7 +930,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->stopped = s->stopped;
     if (s->solved == BD_SOLVED_WIN) {
         out->plies = s->plies;
-        out->shortest = s->kept_need > 0 && s->root_dis[s->winner] >= s->kept_need;
+        /* A game over already (limit 0) is its own shortest win. */
+        out->shortest = !s->limit || (s->kept_need > 0 && s->root_dis[s->winner] >= s->kept_need);
         out->first_move = s->first_move;
         out->proof_positions = s->kept_positions;
         out->proof_lines = s->nkept;

@@ -4,6 +4,8 @@
     brandubh selfplay --out FILE [--positions N] [--seed S] [--variant V] [--budget B]
     brandubh train DATA --out NET [--epochs N] [--blend L]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
+    brandubh solve POSITION_OR_GAME [--variant V] [--budget N] [--proof FILE] [--json [OUT]]
+    brandubh solve --check FILE
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
     brandubh codingame [--level N] [--budget N] [--seed N]
@@ -37,10 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     # One module a command, in the order --help lists them.
     from . import (analyse, bench, codingame, host, match, opentafl, perft, play, referee, selfplay, serve, show,
-                   train, tune)
+                   solve, train, tune)
 
-    for command in (perft, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play, analyse,
-                    serve, host):
+    for command in (perft, solve, bench, match, tune, selfplay, train, codingame, opentafl, referee, show, play,
+                    analyse, serve, host):
         command.register(sub)
     return parser
 
