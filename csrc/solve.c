@@ -309,9 +309,10 @@ static sv_entry *probe(const bd_solver *s, uint64_t key) {
     return NULL;
 }
 
-/* How much an entry is worth keeping: facts most, then the work below it. */
+/* How much an entry is worth keeping: a proof most (a proof found is
+ * extracted from the table), then a disproof, then the work below it. */
 static uint64_t worth(const sv_entry *e) {
-    return (uint64_t)e->work + ((e->proof || e->dis) ? (1ULL << 32) : 0);
+    return (uint64_t)e->work + (e->proof ? (2ULL << 32) : 0) + (e->dis ? (1ULL << 32) : 0);
 }
 
 static void store(bd_solver *s, uint64_t key, int r, num pn, num dn, int proof, int dis, bd_move move,
@@ -612,6 +613,19 @@ static int search_node(bd_solver *s, const bd_pos *p, int r, int depth) {
     }
 }
 
+/* Prove p within bound r again, from its moves: for a position whose own
+ * fact survived in the table while those of the moves below it were
+ * replaced (search_node would take the fact and look no further). 1:
+ * proven, 0: not, -1: cut. */
+static int research(bd_solver *s, const bd_pos *p, int r, int depth) {
+    sv_result got;
+    do {
+        if (s->abort) return -1;
+        got = mid(s, p, p->key ^ s->salt, r, INF, INF, depth);
+    } while (got.pn != 0 && got.dn != 0 && !s->abort);
+    return got.pn == 0 ? 1 : got.dn == 0 ? 0 : -1;
+}
+
 static int search_root(bd_solver *s, int prover, int r) {
     int result, proof, dis;
     set_prover(s, prover);
@@ -767,7 +781,7 @@ again:
             /* The table lost this position's proof: search it again. */
             if (retried || s->abort) return s->oom ? EX_OOM : EX_FAIL;
             retried = 1;
-            if (search_node(s, p, b, depth + 1) != 1) return s->oom ? EX_OOM : EX_FAIL;
+            if (research(s, p, b, depth + 1) != 1) return s->oom ? EX_OOM : EX_FAIL;
             goto again;
         }
         {
@@ -802,7 +816,7 @@ again:
             k = child_need(s, &c, b);
             if (!k || k > b) {
                 /* Lost from the table: prove the reply again within what is left. */
-                if (s->abort || search_node(s, &c.pos, b - 1, depth + 1) != 1) return s->oom ? EX_OOM : EX_FAIL;
+                if (research(s, &c.pos, b - 1, depth + 1) != 1) return s->oom ? EX_OOM : EX_FAIL;
                 k = child_need(s, &c, b);
                 if (!k || k > b) return EX_FAIL;
             }
