@@ -273,14 +273,19 @@ static int wins_at_once(const bd_variant *v, const bd_pos *p) { return threats(v
 /* Whether the prover certainly cannot win within r plies from p, whatever
  * the other side does; 0 when that is not known. Only the plain cases:
  * the prover's moves in r plies are too few for the king to get home, or
- * for the attackers to bring a capture (without a rule by which the other
- * side's own move could lose it: encirclement, a blocked side's loss, a
- * losing repetition). */
+ * for the attackers to bring a capture, and no rule could hand the prover
+ * the win another way in that time: a blocked side's loss after one of
+ * the prover's moves before the last ply (on the last, the ply cap is
+ * judged first), a losing repetition after one of the other side's moves,
+ * or, for the attackers, encirclement (the defenders' own move can shut
+ * them in). */
 static int hopeless(const bd_solver *s, const bd_pos *p, int r) {
     const bd_variant *v = &s->v;
-    int mine = p->side == s->prover ? (r + 1) / 2 : r / 2;
-    if (v->no_move == BD_END_LOSS) return 0;
-    if (v->repetition == BD_END_LOSS && s->npoison) return 0;
+    int first = p->side == s->prover;
+    int mine = first ? (r + 1) / 2 : r / 2;
+    int mine_before_last = first ? r / 2 : (r - 1) / 2;
+    if (v->no_move == BD_END_LOSS && mine_before_last > 0) return 0;
+    if (v->repetition == BD_END_LOSS && s->npoison && r - mine > 0) return 0;
     if (s->prover == BD_DEFENDERS) {
         /* The king needs one move from a line that holds an escape square
          * (an edge, when he escapes at the edge), two from anywhere else;
@@ -293,8 +298,11 @@ static int hopeless(const bd_solver *s, const bd_pos *p, int r) {
         if (mine >= k) return 0;
         return !v->no_pieces || bd_popcount(p->att) > 3 * mine;
     }
-    /* The attackers: with no move of their own they cannot take the king. */
-    return mine == 0 && !v->encirclement;
+    /* The attackers win by taking the king: with no move of their own they
+     * cannot, and with one, only by a move that takes him at once. */
+    if (v->encirclement) return 0;
+    if (mine == 0) return 1;
+    return mine == 1 && first && r == 1 && !wins_at_once(v, p);
 }
 
 /* ---- The table. */
