@@ -453,6 +453,82 @@ typedef struct bd_search_result {
 BD_FN int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                     bd_search_result *out);
 
+/* ---- The proof solver (solve.c): depth-first proof-number search for a
+ * forced win from a game as it stands (its history counts: repetition and
+ * the move caps are the rules'), over the move generation and the endings
+ * above, with a transposition table of its own; docs/proofs.md.
+ *
+ * A solver is made for one game (copied: the game may change or go after),
+ * then run a slice of positions at a time until it is done; between calls
+ * it keeps everything. One thread. Deterministic: the same game, table
+ * size and slices give the same result, unless the stop flag ends a call
+ * (the search stops within a thousand positions, and the next call goes on
+ * from there). */
+enum bd_solved {
+    BD_SOLVED_OPEN = 0,     /* not settled yet: run it again */
+    BD_SOLVED_WIN = 1,      /* `winner` forces a win; a proof is ready (the
+                               stage says whether a shorter one is still
+                               looked for) */
+    BD_SOLVED_DRAW = 2,     /* neither side can force a win */
+    BD_SOLVED_UNKNOWN = 3,  /* neither side wins in the solver's model, which
+                               these rules (a losing repetition, or a quiet
+                               cap nearer than the ply cap) do not let settle
+                               a draw */
+    BD_SOLVED_LOST = 4      /* a win was proven, but its proof could not be
+                               rebuilt from a table that had lost too much of
+                               it: a larger table will do */
+};
+/* What a solver is doing. */
+enum bd_solve_stage {
+    BD_STAGE_PROVE = 0,     /* looking for either side's win, in turns */
+    BD_STAGE_SHORTEN = 1,   /* a win proven: looking for a shorter one */
+    BD_STAGE_EXTRACT = 2,   /* a win proven: writing its proof down */
+    BD_STAGE_DONE = 3
+};
+
+typedef struct bd_solver bd_solver;
+
+typedef struct bd_solve_status {
+    int solved;             /* enum bd_solved */
+    int winner;             /* BD_SOLVED_WIN: enum bd_side; else BD_NOBODY */
+    int stage;              /* enum bd_solve_stage */
+    int prover;             /* the side whose win is looked for now */
+    int bound;              /* ... within this many plies */
+    int limit;              /* the plies the rules leave from the game as it
+                               stands: the ply cap's, or the quiet cap's when
+                               that is nearer */
+    int plies;              /* BD_SOLVED_WIN: the longest line of the proof */
+    int shortest;           /* BD_SOLVED_WIN: 1 when no shorter win exists */
+    bd_move first_move;     /* BD_SOLVED_WIN with the winner to move: the
+                               proof's first move; else 0 */
+    uint64_t nodes;         /* positions expanded, every call together */
+    uint64_t proof_positions; /* BD_SOLVED_WIN: positions of the proof, with
+                               either side to move */
+    uint64_t proof_lines;   /* BD_SOLVED_WIN: those with the winner to move */
+    int stopped;            /* the stop flag ended the last call */
+} bd_solve_status;
+
+/* A solver for the game as it stands, with a table of the most entries of
+ * a power of two that fit in tt_bytes (at least 4,096); a game that is over
+ * is solved already. NULL when out of memory. */
+BD_FN bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes);
+BD_FN void bd_solver_free(bd_solver *s);
+/* Go on for up to `nodes` more positions, or until done, or until the stop
+ * flag (NULL, or the caller's, as bd_search_limits.stop) is raised. A win
+ * found has its proof written down at once (which may search again what
+ * the table has lost, up to as many positions as were searched before):
+ * from then on the solver holds a proof, and looks for a shorter one.
+ * Writes where it stands into out. 0, or -1 when out of memory (the solver
+ * is then of no more use). */
+BD_FN int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_solve_status *out);
+/* The proof of a win, one position with the winner to move at a time
+ * (0 <= i < proof_lines; the root's first when the winner is to move):
+ * its position string (BD_POS_TEXT_MAX bytes at most) and the winner's
+ * move there. Every position the proof reaches with the winner to move is
+ * one of them, and each line of play from the root through them ends in
+ * the winner's win. 1, or 0 for an i past the end. */
+BD_FN int bd_solver_proof_line(const bd_solver *s, uint64_t i, char *position, bd_move *move);
+
 /* ---- Self-play for learning (selfplay.c): whole games of the search
  * against itself, each position written down with the search's score and,
  * once the game is over, its result. */

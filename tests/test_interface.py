@@ -223,9 +223,17 @@ MIRRORED = {
     "bd_eval": lambda: {f"BD_EVAL_{name.upper()}": i for name, i in search.EVALS.items()},
     "bd_learned_input": lambda: {f"BD_INPUT_{name.upper()}": i for i, name in enumerate(learned_net().INPUTS)},
     "bd_sample_flag": lambda: {f"BD_SAMPLE_{name.upper()}": v for name, v in learned_selfplay().FLAGS.items()},
+    "bd_solved": lambda: {f"BD_SOLVED_{name.upper()}": v for v, name in solver().OUTCOMES.items()},
+    "bd_solve_stage": lambda: {f"BD_STAGE_{name.upper()}": v for v, name in solver().STAGES.items()},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
 USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
+
+
+def solver():
+    from brandubh.core import solve
+
+    return solve
 
 
 def learned_net():

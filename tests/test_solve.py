@@ -1,0 +1,472 @@
+"""The proof solver (``brandubh solve``, docs/proofs.md).
+
+1. Forced wins found by the search in self-play (tests/data/forced_wins.txt,
+   written by tools/forced_wins.py) are proven, the shortest, and every
+   proof is verified by the checker.
+2. The checker, written apart from the solver, refuses tampered proofs at
+   the line that fails: a defence left unanswered, an illegal move, a move
+   that does not win, a wrong claimed result, a line that goes round, a
+   line past the ply cap.
+3. The solver's verdicts agree with a plain exhaustive minimax over the
+   independent rules of tests/reference.py, on small positions with short
+   caps, where repetition (the game's history counted) or the caps decide.
+4. The command: its output, --proof and --check, --json, a saved game,
+   the errors, the progress line, Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import reference as ref
+from brandubh import Game, Rules, Stop
+from brandubh.cli import main
+from brandubh.core.position import move_text
+from brandubh.core.solve import SLICE, solve_rules
+from brandubh.notation import SETUP
+from brandubh.proof_check import check_proof
+from brandubh.solve import solve
+from brandubh.variant import as_variant
+from conftest import ROOT, SLOW, scale
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+SIDE = {"a": "attackers", "d": "defenders"}
+
+
+# -- 1. forced wins ----------------------------------------------------------
+
+
+def read_set(path: Path) -> list[dict]:
+    cases = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            variant, start, moves, winner, plies, search = (part.strip() for part in line.split("|"))
+            cases.append({"variant": variant, "start": start, "moves": moves.split(), "winner": winner,
+                          "plies": int(plies), "search": int(search)})
+    return cases
+
+
+FORCED = read_set(ROOT / "tests" / "data" / "forced_wins.txt")
+# The default run proves a few of each kind: the cases where the search's
+# claim was not the shortest win (but the 15-ply one, whose proof of some
+# 150,000 positions the checker takes seconds to walk), the first attackers'
+# win and the first win of 9 plies or more under each preset.
+PRESETS = ("brandubh", "codingame", "modern", "opentafl")
+QUICK = sorted({i for i, c in enumerate(FORCED) if c["search"] != c["plies"] and c["plies"] <= 11}
+               | {next(i for i, c in enumerate(FORCED) if c["variant"] == p and c["winner"] == "attackers")
+                  for p in PRESETS if any(c["variant"] == p and c["winner"] == "attackers" for c in FORCED)}
+               | {next(i for i, c in enumerate(FORCED) if c["variant"] == p and c["plies"] >= 9) for p in PRESETS})
+CHOSEN = range(len(FORCED)) if SLOW else QUICK
+
+
+def rules_of(case: dict) -> Rules:
+    rules = Rules(case["start"], case["variant"])
+    for move in case["moves"]:
+        assert rules.play(move) == Rules.PLAY_OK
+    return rules
+
+
+def test_the_set_holds_what_the_docs_say():
+    assert len(FORCED) >= 60 and max(c["plies"] for c in FORCED) >= 11
+    assert {c["variant"] for c in FORCED} == {"brandubh", "codingame", "modern", "opentafl"}
+    assert {c["winner"] for c in FORCED} == {"attackers", "defenders"}
+    assert len(QUICK) <= 12
+
+
+@pytest.mark.parametrize("index", CHOSEN)
+def test_forced_win_is_proven_the_shortest_and_verified(index):
+    case = FORCED[index]
+    game = Game.from_text(f"variant {case['variant']}\nstart {case['start']}\nmoves {' '.join(case['moves'])}\n").game
+    found = solve(game, budget=5_000_000, hash_mb=32)
+    assert (found.result, found.plies, found.shortest) == (f"{case['winner']} win", case["plies"], True)
+    verdict = check_proof(found.proof_text())
+    assert verdict.ok, verdict.sentence()
+    assert (verdict.winner, verdict.plies, verdict.positions) == (case["winner"], case["plies"],
+                                                                    found.solved.positions)
+
+
+def test_a_proof_the_table_lost_is_searched_again():
+    # With a table of 1 MiB (32,768 entries) for a search of some 100,000
+    # positions, full buckets give up facts the proof is later taken out of.
+    # A position whose own fact survived was once "searched again" by
+    # reading that fact back, and the proof was given up ("lost").
+    case = FORCED[1]
+    found = solve_rules(rules_of(case), 1_000_000, hash_mb=1)
+    assert (found.outcome, found.plies) == ("win", case["plies"])
+    assert check_proof(_text(case, found)).ok
+
+
+def test_the_same_budget_gives_the_same_proof():
+    case = FORCED[QUICK[0]]
+    first, second = (solve_rules(rules_of(case), 3_000_000, hash_mb=16) for _ in range(2))
+    assert first == second and first.outcome == "win"
+    # A budget that runs out part way, twice over, in slices and not.
+    cut = [solve_rules(Rules(variant="brandubh"), SLICE + 1000, hash_mb=8) for _ in range(2)]
+    assert cut[0] == cut[1] and cut[0].outcome == "open" and cut[0].nodes == SLICE + 1000
+
+
+def test_a_stop_handle_ends_a_solve():
+    stop = Stop()
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    try:
+        found = solve_rules(Rules(), 10**9, hash_mb=8, stop=stop)
+    finally:
+        timer.cancel()
+    assert found.stopped and found.outcome == "open" and 0 < found.nodes < 10**9
+
+
+def test_a_game_over_already_is_said_so_and_has_no_proof():
+    found = solve("7/7/7/3k3/7/7/7 a")
+    assert found.sentence() == "the game is over: defenders win (no_pieces)"
+    with pytest.raises(ValueError, match="over already"):
+        found.proof_text()
+
+
+def test_the_ply_cap_is_the_rules_own():
+    # The defenders win in 3 plies, unless the rules end the game sooner.
+    assert solve("7/7/7/3k3/7/7/a6 d", "brandubh ply_cap=3").result == "defenders win"
+    short = solve("7/7/7/3k3/7/7/a6 d", "brandubh ply_cap=2")
+    assert short.result == "draw" and short.sentence().startswith("draw: neither side can force a win in the 2")
+    # ... counted from the game's start: two moves played leave two.
+    game = Game(position="7/7/7/3k3/7/7/a6 d", variant="brandubh ply_cap=4")
+    game.play("d4d5")
+    game.play("a1a2")
+    assert solve(game).result == "draw"
+    # A losing repetition, or a quiet cap nearer than the ply cap: no draw is claimed.
+    assert solve("7/7/7/3k3/7/7/a6 d", "codingame ply_cap=2").result == "not proven"
+
+
+# -- 2. the checker against tampered proofs -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def proof() -> list[str]:
+    # A win in 5 plies with the winner to move, some hundred lines.
+    case = next(c for c in FORCED if c["plies"] == 5 and c["variant"] == "brandubh")
+    found = solve_rules(rules_of(case), 1_000_000, hash_mb=8)
+    text = _text(case, found)
+    assert check_proof(text).ok and len(found.proof) >= 20
+    return text.splitlines()
+
+
+def _text(case: dict, found) -> str:
+    head = [f"variant {case['variant']}", f"start {case['start']}", "moves " + " ".join(case["moves"]),
+            f"winner {found.winner}", f"plies {found.plies}", f"lines {len(found.proof)}"]
+    return "\n".join(head + [f"{p}: {m}" for p, m in found.proof]) + "\n"
+
+
+def _at(lines: list[str], word: str) -> int:
+    return next(i for i, line in enumerate(lines) if line.startswith(word + " "))
+
+
+def _fails(lines: list[str], line: int, *words: str) -> None:
+    verdict = check_proof("\n".join(lines) + "\n")
+    assert not verdict.ok and verdict.line == line, verdict.sentence()
+    for word in words:
+        assert word in verdict.reason, verdict.sentence()
+
+
+def test_a_missing_defence_fails_at_the_line_above_it(proof):
+    first = _at(proof, "lines") + 1
+    # The second position line is the answer to a reply to the first line's move.
+    gone = first + 1
+    lines = proof[:gone] + proof[gone + 1:]
+    lines[_at(lines, "lines")] = f"lines {len(lines) - first}"
+    missing = proof[gone].rsplit(":", 1)[0]
+    _fails(lines, first + 1, "has no line", "does not answer", missing)
+
+
+def test_an_illegal_move_fails_at_its_line(proof):
+    lines = list(proof)
+    at = _at(lines, "lines") + 3
+    position = lines[at].rsplit(":", 1)[0]
+    lines[at] = f"{position}: a1a1"
+    _fails(lines, 0 + at + 1, "not a legal move")
+
+
+def test_a_move_that_does_not_win_fails(proof):
+    lines = list(proof)
+    at = _at(lines, "lines") + 1
+    position, move = (part.strip() for part in lines[at].rsplit(":", 1))
+    rules = Rules(position, proof[_at(proof, "variant")].split(" ", 1)[1])
+    other = next(m for m in rules.moves() if move_text(m) != move and not rules.legal()[rules.moves().index(m)][2])
+    lines[at] = f"{position}: {move_text(other)}"
+    verdict = check_proof("\n".join(lines) + "\n")
+    assert not verdict.ok and verdict.line >= at + 1, verdict.sentence()
+
+
+def test_a_wrong_claimed_result_fails(proof):
+    lines = list(proof)
+    at = _at(lines, "winner")
+    winner = lines[at].split()[1]
+    lines[at] = "winner " + ("attackers" if winner == "defenders" else "defenders")
+    assert not check_proof("\n".join(lines)).ok
+    lines = list(proof)
+    plies = int(lines[_at(lines, "plies")].split()[1])
+    lines[_at(lines, "plies")] = f"plies {plies - 2}"
+    _fails(lines, _at(lines, "plies") + 1, f"longest line is {plies} plies")
+    lines = list(proof)
+    lines[_at(lines, "lines")] = "lines 3"
+    _fails(lines, _at(lines, "lines") + 1, "not 3")
+
+
+def test_lines_the_proof_never_reaches_or_gives_twice_fail(proof):
+    lines = list(proof) + ["7/7/7/3k3/7/7/a6 d: d4d1"]
+    lines[_at(lines, "lines")] = f"lines {len(lines) - _at(lines, 'lines') - 1}"
+    _fails(lines, len(lines), "no line of the proof reaches")
+    lines = list(proof) + [proof[-1]]
+    _fails(lines, len(lines), "has a line already")
+
+
+def test_a_proof_that_goes_round_fails():
+    # The attacker on a2 can only step to a3 and back; the king shuffles.
+    # Each answer exists, but the line comes back to where it began: a
+    # proof that goes round wins nothing.
+    text = ("variant brandubh\nstart 7/7/7/d3k2/1d5/ad5/7 d\nmoves\nwinner defenders\nplies 4\nlines 2\n"
+            "7/7/7/d3k2/1d5/ad5/7 d: e4e5\n7/7/4k2/d6/ad5/1d5/7 d: e5e4\n")
+    rules = Rules("7/7/7/d3k2/1d5/ad5/7 d")
+    rules.play("e4e5")
+    assert [move_text(m) for m in rules.moves()] == ["a2a3"]
+    verdict = check_proof(text)
+    assert not verdict.ok and verdict.line == 8 and "comes back to" in verdict.reason, verdict.sentence()
+
+
+def test_a_line_past_the_ply_cap_fails(proof):
+    lines = list(proof)
+    moves = len(lines[_at(lines, "moves")].split()) - 1
+    plies = int(lines[_at(lines, "plies")].split()[1])
+    variant = lines[_at(lines, "variant")].split(" ", 1)[1]
+    lines[_at(lines, "variant")] = f"variant {variant} ply_cap={moves + plies - 1}"
+    verdict = check_proof("\n".join(lines))
+    assert not verdict.ok and ("cap" in verdict.reason or "draw" in verdict.reason), verdict.sentence()
+    lines[_at(lines, "variant")] = f"variant {variant} ply_cap={moves + plies}"
+    assert check_proof("\n".join(lines)).ok
+
+
+def test_what_is_not_a_proof_fails_with_a_sentence():
+    for text, line in (("", 0), ("hello\n", 1), ("variant brandubh\nstart x\n", 0),
+                       ("variant nope\nstart 7/7/7/3k3/7/7/a6 d\nmoves\nwinner defenders\nplies 1\nlines 0\n", 1),
+                       ("variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d4\nwinner defenders\nplies 1\n"
+                        "lines 0\n", 3),
+                       ("variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves\nwinner kings\nplies 1\nlines 0\n", 4)):
+        verdict = check_proof(text)
+        assert not verdict.ok and verdict.line == line and verdict.reason, (text, verdict)
+    assert not check_proof(None).ok
+
+
+def test_the_checker_shares_nothing_with_the_solver():
+    # Read from the source: the checker imports neither the solver nor the
+    # module that writes proofs, nor the compiled engine itself.
+    tree = ast.parse((ROOT / "brandubh" / "proof_check.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {m for m in imported if m and ("solve" in m or "_engine" in m)}, imported
+
+
+# -- 3. against an exhaustive minimax over the reference rules ----------------
+
+
+def minimax(game: ref.RefGame, memo: dict, count: list) -> tuple:
+    """(winner or None, plies): the side to move wins as soon as it can,
+    loses as late as it can. Exact: a position is remembered with all that
+    its value depends on (the ply, the moves since the last capture, the
+    positions since it that the repetition rule counts)."""
+    if game.outcome != "ongoing":
+        return game.winner, 0
+    quiet = game.quiet()
+    first = len(game._keys) - quiet - 1
+    counted = game._keys[max(first, 0 if game.rules["repeat_counts_start"] else 1):]
+    key = (game.ply, quiet, game._keys[-1], tuple(sorted(counted)))
+    if key not in memo:
+        count[0] += 1
+        me = SIDE[game.side]
+        wins, draw, losses = [], False, []
+        for frm, to in game.moves():
+            game.play(frm, to)
+            winner, plies = minimax(game, memo, count)
+            game.undo()
+            if winner == me:
+                wins.append(plies + 1)
+            elif winner is None:
+                draw = True
+            else:
+                losses.append(plies + 1)
+        if wins:
+            memo[key] = (me, min(wins))
+        elif draw:
+            memo[key] = (None, 0)
+        else:
+            memo[key] = ("attackers" if me == "defenders" else "defenders", max(losses))
+    return memo[key]
+
+
+# Small positions and short caps, picked so that each side wins, draws
+# come, and repetition (a history before the position, repeat=2) or the
+# caps change the answer: the minimax needs a few hundred positions each.
+AGAINST_REFERENCE = [
+    ("codingame repetition=draw repeat=2 ply_cap=7", "3k1a1/7/7/7/7/7/7 a", "f7f3 d7f7 f3b3 f7d7"),
+    ("opentafl repeat=2 ply_cap=7", "2k4/1a5/7/7/7/7/7 a", "b6b7 c7d7 b7b3 d7c7"),
+    ("opentafl repeat=2 ply_cap=7", "2a4/7/7/k6/7/5d1/7 a", "c7c1 a4a5 c1c2 a5a4"),
+    ("opentafl repeat=2 ply_cap=7", "7/7/k6/7/3a3/4d2/7 a", "d3g3 e2e7 g3g4 e7e2"),
+    ("brandubh ply_cap=6", "1a2a2/2d4/7/7/7/6a/5k1 a", "b7b2 c6c1 b2b7 c1c6"),
+    ("modern ply_cap=6", "7/7/7/5a1/5k1/7/5a1 a", "f1c1 f3c3 c1f1 c3f3"),
+    ("brandubh repeat=2 ply_cap=6", "7/1k5/7/4a2/7/7/7 a", "e4c4 b6b2 c4f4"),
+    ("opentafl ply_cap=7", "5a1/5k1/7/5d1/7/7/7 d", "f4c4 f7c7 c4f4 c7f7"),
+    ("opentafl ply_cap=7", "7/7/7/2k4/1a5/7/7 d", "c4e4 b3g3 e4c4 g3b3"),
+    ("codingame repetition=draw repeat=2 ply_cap=6", "7/7/k6/5a1/7/7/5a1 a", "f1f2 a5a3 f2f1 a3a5"),
+    ("modern repetition=draw repeat=2 ply_cap=4 quiet_cap=3", "4kd1/7/7/7/2a4/7/7 a", ""),
+    ("brandubh repeat=2 ply_cap=7 quiet_cap=2", "7/7/a6/k6/7/6a/4d2 d", "e1c1"),
+]
+
+
+def _agrees(variant_text: str, start: str, moves: list[str]) -> str:
+    """Solve and minimax one case; the solver's outcome, having checked it
+    against the minimax and its proof with the checker."""
+    variant = as_variant(variant_text)
+    game = ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS})
+    for move in moves:
+        game.play(ref.square_index(move[:2]), ref.square_index(move[2:]))
+    winner, plies = minimax(game, {}, [0])
+    rules = Game.from_text(f"variant {variant.as_string()}\nstart {start}\nmoves {' '.join(moves)}\n").game
+    found = solve(rules, budget=200_000, hash_mb=1)
+    s = found.solved
+    where = (variant_text, start, moves, s, winner, plies)
+    # A repetition that loses, or a quiet cap nearer than the ply cap, the
+    # solver's model does not settle: it may say so, never the wrong thing.
+    exact = variant.repetition == "draw" and (not variant.quiet_cap or variant.quiet_cap >= variant.ply_cap)
+    if s.outcome == "win":
+        assert s.winner == winner and s.shortest and s.plies == plies, where
+        assert check_proof(found.proof_text()).ok, where
+    elif s.outcome == "draw":
+        assert winner is None, where
+    else:
+        assert s.outcome == "unknown" and not exact, where
+    return s.outcome
+
+
+@pytest.mark.parametrize("variant_text, start, moves", AGAINST_REFERENCE)
+def test_the_solver_agrees_with_an_exhaustive_minimax(variant_text, start, moves):
+    _agrees(variant_text, start, moves.split())
+
+
+@pytest.mark.slow
+def test_the_solver_agrees_with_an_exhaustive_minimax_on_random_positions():
+    rng = random.Random(7)
+    settled = tried = 0
+    while tried < 150:
+        cells = rng.sample([s for s in range(49) if s not in (0, 6, 24, 42, 48)], 1 + rng.randint(1, 3) + rng.randint(0, 1))
+        board = {cells[0]: "k", **{s: "a" for s in cells[1:-1]}, cells[-1]: rng.choice("ad")}
+        start = ref.format_position(board, rng.choice("ad"))
+        fields = {"ply_cap": rng.randint(2, 5)}
+        if rng.random() < 0.4:
+            fields["repeat"] = 2
+        if rng.random() < 0.3:
+            fields["repetition"] = rng.choice(["draw", "loss"])
+        if rng.random() < 0.2:
+            fields["quiet_cap"] = rng.randint(1, 4)
+        variant = as_variant(rng.choice(["brandubh", "codingame", "modern", "opentafl"])).replace(**fields)
+        game = ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS})
+        if game.outcome != "ongoing":
+            continue
+        tried += 1
+        settled += _agrees(variant.as_string(), start, []) in ("win", "draw")
+    assert settled > 100
+
+
+# -- 4. the command ------------------------------------------------------------
+
+
+def test_the_command_proves_writes_and_checks(tmp_path, capsys):
+    proof_file, json_file = tmp_path / "win.proof", tmp_path / "win.json"
+    assert main(["solve", "7/7/7/3k3/7/7/a6 a", "--proof", str(proof_file), "--json", str(json_file),
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "defenders win: the longest line is 4 plies (the shortest win)"
+    assert out[1].startswith("proof: ") and out[2].startswith("searched: ")
+    data = json.loads(json_file.read_text())
+    assert {k: data[k] for k in ("result", "winner", "plies", "first_move")} == {
+        "result": "defenders win", "winner": "defenders", "plies": 4, "first_move": None}
+    assert main(["solve", "--check", str(proof_file)]) == 0
+    assert capsys.readouterr().out.startswith("verified: the defenders win, the longest line 4 plies")
+    proof_file.write_text(proof_file.read_text().replace("plies 4", "plies 3"))
+    assert main(["solve", "--check", str(proof_file)]) == 1
+    assert capsys.readouterr().out.startswith("line 6: the proof's longest line is 4 plies, not 3")
+
+
+def test_the_command_solves_a_saved_game_as_it_stands(tmp_path, capsys):
+    saved = tmp_path / "game.txt"
+    saved.write_text("variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d5 a1a2\n")
+    assert main(["solve", str(saved), "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["result"], data["first_move"], data["moves"]) == ("defenders win", "d5d1", ["d4d5", "a1a2"])
+    assert data["plies"] == 3 and data["shortest"] is True
+
+
+def test_the_command_refuses_what_it_cannot_do(tmp_path, capsys):
+    for args in (["solve"], ["solve", "7/7/7/3k3/7/7/a6 d", "--check", "x"],
+                 ["solve", "7/7/7/3k3/7/7/a6 d", "--variant", "nope"],
+                 ["solve", str(tmp_path / "missing.txt")],
+                 ["solve", "7/7/7/3k3/7/7/a6 d", "--proof", str(tmp_path / "no" / "x")],
+                 ["solve", "--check", str(tmp_path / "missing.proof")]):
+        assert main(args) == 2, args
+        assert capsys.readouterr().err.startswith("brandubh solve: "), args
+    assert not (tmp_path / "no").exists()
+
+
+def test_the_command_shows_its_progress_on_a_terminal(monkeypatch, capsys):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["solve", SETUP, "--budget", str(2 * SLICE), "--hash", "4"]) == 0
+    assert f"\rsolving: {SLICE:,} of {2 * SLICE:,} positions; looking for the " in err.getvalue()
+    assert capsys.readouterr().out.startswith(f"not proven within the budget ({2 * SLICE:,} positions)")
+
+
+def test_ctrl_c_stops_a_solve_with_a_sentence():
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "solve", SETUP, "--budget", "1000000000",
+                             "--hash", "8"], stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env=ENV)
+    os.close(slave)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"solving: " not in seen and time.monotonic() < deadline:
+            if select.select([master], [], [], 1)[0]:
+                seen += os.read(master, 4096)
+        assert b"solving: " in seen, seen
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        while select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 130
+    assert b"stopped by Ctrl-C after " in seen and b"Traceback" not in seen, seen
