@@ -22,6 +22,7 @@ import json
 import os
 import random
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,7 +41,7 @@ from brandubh.notation import SETUP
 from brandubh.proof_check import check_proof
 from brandubh.solve import solve
 from brandubh.variant import as_variant
-from conftest import ROOT, SLOW, scale
+from conftest import ROOT, SLOW, build_c_driver
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 SIDE = {"a": "attackers", "d": "defenders"}
@@ -127,6 +128,20 @@ def test_a_stop_handle_ends_a_solve():
     finally:
         timer.cancel()
     assert found.stopped and found.outcome == "open" and 0 < found.nodes < 10**9
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (shutil.which("valgrind") and shutil.which("gcc")), reason="needs valgrind and gcc")
+def test_the_solver_under_memcheck(tmp_path):
+    # tests/c/solve_check.c: wins (one with the smallest table, searched
+    # again where it lost facts), draws, a history, a game over, a stop.
+    exe = build_c_driver("solve_check", tmp_path, "-O1", "-g", "-Werror")
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    run = subprocess.run(["valgrind", "--error-exitcode=9", "--leak-check=full",
+                          "--errors-for-leak-kinds=definite,indirect,possible", str(exe)],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    assert run.stdout.splitlines() == ["ok"] and "ERROR SUMMARY: 0 errors" in run.stderr
 
 
 def test_a_game_over_already_is_said_so_and_has_no_proof():
