@@ -44,13 +44,17 @@
  * thresholds, from the root each time, so it can stop and go on at any
  * node. Proof and disproof numbers start from the side to move's count of
  * moves (all must be answered where the loser moves, one suffices where
- * the winner does), and from two exact tests at the frontier: a side to
- * move that can take the king or bring him home at once (wins_at_once),
- * and a prover that cannot win in the plies left (hopeless). Each side's
- * win is looked for in turn, with budgets that double, until one is
- * proven or both are shown impossible; a proven win is then shortened
- * (the same search within one ply fewer than the best proof, until that
- * fails: the win is then the shortest) and its proof extracted.
+ * the winner does; fewer where the prover threatens to win at once, since
+ * only the replies that parry it count), and from two exact tests at the
+ * frontier: a side to move that can take the king or bring him home at
+ * once (wins_at_once), and a prover that cannot win in the plies left
+ * (hopeless). Each side's win is looked for in turn, with budgets that
+ * double, within bounds that grow from the shortest (bound_after), so the
+ * first win found is the shortest but for the plies between the last bound
+ * refuted and the one it was found within; its proof is extracted at once
+ * and kept, and where the bounds skipped plies a shorter win is looked for (the same
+ * search within one ply fewer than the proof needs, until that is
+ * refuted: the win is then the shortest).
  *
  * Deterministic: one thread, no clock; the same game, table size and
  * sequence of calls give the same result. */

@@ -139,8 +139,9 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                 stream.write(f"first move: {solution.first_move}\n")
             stream.write(f"proof: {found.positions:,} positions, {len(found.proof):,} of them with the "
                          f"{found.winner} to move\n")
-        rate = found.nodes / seconds if seconds > 0 else 0.0
-        stream.write(f"searched: {found.nodes:,} positions in {seconds:.2f} s ({rate:,.0f} a second)\n")
+        # The rate of a short run is mostly the table's making: given from a second on.
+        rate = f" ({found.nodes / seconds:,.0f} a second)" if seconds >= 1 else ""
+        stream.write(f"searched: {found.nodes:,} positions in {seconds:.2f} s{rate}\n")
     if args.proof is not None:
         _write_proof(solution, args.proof)
     if args.json is not None:
