@@ -99,13 +99,26 @@ class Solution:
         if s.outcome == "lost":
             return ("not proven: a win was found but its proof could not be rebuilt from the table; "
                     "give a larger table (--hash)")
-        return f"not proven within the budget ({s.nodes:,} positions)"
+        return f"not proven within the budget ({s.nodes:,} positions){self._no_win()}"
+
+    def _no_win(self) -> str:
+        """What the solver refuted on the way: ``; neither side wins within
+        11 plies``, or each side's, or nothing."""
+        within = {side: n for side, n in self.solved.no_win_within.items() if n}
+        if not within:
+            return ""
+        aside = " (short of forcing a repetition)" if self.variant.repetition == "loss" else ""
+        if len(within) == 2 and len(set(within.values())) == 1:
+            return f"; neither side wins within {plies_text(next(iter(within.values())))}{aside}"
+        return "; " + ", ".join(f"the {side} do not win within {plies_text(n)}" for side, n in within.items()) + aside
 
     def as_dict(self) -> dict[str, Any]:
         """The result for JSON: ``result``, ``winner``, ``plies`` (to the
         end), ``shortest``, ``first_move``, the proof's ``positions`` and
-        ``lines``, the positions ``searched`` of the ``budget``, and the game
-        (``variant``, ``start``, ``moves``)."""
+        ``lines``, the positions ``searched`` of the ``budget``, each
+        side's ``no_win_within`` (the most plies within which it is proven
+        not to win, repetitions aside), and the game (``variant``,
+        ``start``, ``moves``)."""
         s = self.solved
         return {
             "result": self.result,
@@ -116,6 +129,7 @@ class Solution:
             "positions": s.positions,
             "lines": len(s.proof),
             "searched": s.nodes,
+            "no_win_within": dict(s.no_win_within),
             "budget": self.budget,
             "variant": self.variant.as_string(),
             "start": self.start,

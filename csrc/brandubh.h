@@ -506,6 +506,11 @@ typedef struct bd_solve_status {
                                either side to move */
     uint64_t proof_lines;   /* BD_SOLVED_WIN: those with the winner to move */
     int stopped;            /* the stop flag ended the last call */
+    /* For each side (enum bd_side): the most plies within which it is
+     * proven not to win, repetitions aside (0: none proven yet). Under
+     * `repetition = loss` a win by forcing the other side to repeat is not
+     * ruled out. */
+    int no_win_within[2];
 } bd_solve_status;
 
 /* A solver for the game as it stands, with a table of the most entries of

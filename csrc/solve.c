@@ -954,6 +954,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->limit = s->limit;
     out->nodes = s->nodes;
     out->stopped = s->stopped;
+    out->no_win_within[0] = s->root_dis[0] > 0 ? s->root_dis[0] - 1 : 0;
+    out->no_win_within[1] = s->root_dis[1] > 0 ? s->root_dis[1] - 1 : 0;
     if (s->solved == BD_SOLVED_WIN) {
         out->plies = s->plies;
         /* A game over already (limit 0) is its own shortest win. */

@@ -21,7 +21,7 @@ Ctrl-C) is not deterministic.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import stopping
@@ -84,8 +84,9 @@ class Solved:
     is to move, the proof's ``positions`` (either side to move) and the
     ``proof`` itself: every position it reaches with the winner to move,
     as a position string, with the winner's move there (stored form), the
-    game's position first when the winner is to move. ``nodes``: the
-    positions expanded; ``limit``: the plies the rules leave (the ply cap's,
+    game's position first when the winner is to move. ``no_win_within``:
+    for each side, the most plies within which it is proven not to win
+    (0: none), repetitions aside. ``nodes``: the positions expanded; ``limit``: the plies the rules leave (the ply cap's,
     or the quiet cap's when nearer); ``stopped``: ``stop=`` ended it.
     """
 
@@ -99,6 +100,7 @@ class Solved:
     nodes: int
     limit: int
     stopped: bool = False
+    no_win_within: dict[str, int] = field(default_factory=dict)
 
 
 def table_mb(budget: int) -> int:
@@ -196,4 +198,5 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         nodes=status.nodes,
         limit=status.limit,
         stopped=bool(status.stopped),
+        no_win_within={side: status.no_win_within[i] for i, side in enumerate(SIDES)},
     )
