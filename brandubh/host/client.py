@@ -23,11 +23,14 @@ last state when the game ends.
 >>> def first_legal(state):
 ...     move = state['legal'][0]
 ...     return move['from'] + move['to']
->>> threading.Thread(target=lambda: me.play(first_legal), daemon=True).start()
+>>> player = threading.Thread(target=lambda: me.play(first_legal), daemon=True)
+>>> player.start()
 >>> maker = BotClient(url, made['id'], made['token'])
 >>> state = maker.wait(lambda s: s['ply'] == 1)          # the program has moved
 >>> maker.resign()['result']
 'the defenders resigned'
+>>> player.join(60); player.is_alive()   # the program saw the end, and stopped
+False
 >>> server.shutdown(); server.server_close(); server.api.hub.close()
 """
 
