@@ -165,7 +165,21 @@ def build_c_driver(name: str, directory: Path, *extra: str) -> Path:
     return exe
 
 
+# The test files that take longest, longest first. pytest-xdist hands a
+# worker a whole file at a time in the order of collection: these start
+# first, so that the workers end together instead of one running a long
+# file alone at the end (alphabetical order put test_typing, test_valgrind
+# and test_web_page last).
+LONGEST_FIRST = ("test_threads_search", "test_nothing_lost", "test_referee", "test_docs_site", "test_export",
+                 "test_serve_browser", "test_reference_vs_engine", "test_typing", "test_workers", "test_web_page",
+                 "test_solve", "test_serve_hardening", "test_stopping", "test_review", "test_left_behind",
+                 "test_fuzz", "test_reference", "test_opentafl", "test_cluster", "test_valgrind",
+                 "test_host_browser")
+
+
 def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).stem, len(rank)))  # stable: files stay whole
     if SLOW:
         return
     skip = pytest.mark.skip(reason="slow: set BRANDUBH_SLOW=1 to run")

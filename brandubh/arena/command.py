@@ -359,12 +359,13 @@ def signals_interrupt(names: Sequence[str] = ("SIGTERM", "SIGHUP")) -> Iterator[
     saved). A second signal while that is done is ignored. Outside the
     main thread, nothing changes.
 
-    >>> default = signal.getsignal(signal.SIGTERM)
+    >>> saved = signal.signal(signal.SIGTERM, signal.SIG_DFL)   # the default, as in a fresh process
     >>> with signals_interrupt():
-    ...     signal.getsignal(signal.SIGTERM) is default
+    ...     signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     False
-    >>> signal.getsignal(signal.SIGTERM) is default
+    >>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     True
+    >>> _ = signal.signal(signal.SIGTERM, saved)
     """
     raised = [False]
 
