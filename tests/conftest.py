@@ -165,6 +165,16 @@ def build_c_driver(name: str, directory: Path, *extra: str) -> Path:
     return exe
 
 
+def pytest_xdist_auto_num_workers(config: Any) -> int:
+    """``-n auto`` (pyproject.toml's setting): a worker a core, and one more
+    on a machine of four cores or fewer. Much of the suite waits (on the
+    browser, the servers, the programs it starts, their timeouts), and on
+    two cores a third worker fills that wait: 110 s where two workers took
+    118 to 120 s, on two free cores."""
+    cores = os.cpu_count() or 1
+    return cores + 1 if cores <= 4 else cores
+
+
 # The test files that take longest, longest first. pytest-xdist hands a
 # worker a whole file at a time in the order of collection: these start
 # first, so that the workers end together instead of one running a long
