@@ -446,19 +446,26 @@ static void value_of(bd_solver *s, sv_child *c, int r) {
     }
 }
 
+/* The child of p by move m, made and judged within r plies: judge_move's
+ * answer (0 when the move ends nothing). The search's expansion and the
+ * proof's extraction make their children alike. */
+static int make_child(const bd_solver *s, const bd_pos *p, bd_move m, int r, sv_child *c) {
+    bd_report rep;
+    c->pos = *p;
+    rep = bd_pos_make(&s->v, &c->pos, m, BD_MAKE_PLAY);
+    c->move = m;
+    c->key = c->pos.key ^ s->salt;
+    c->pr = c->dp = 0;
+    return judge_move(s, c, rep.flags, r);
+}
+
 /* Generate the node's moves into f, judged and valued; returns how many. */
 static int expand(bd_solver *s, const bd_pos *p, int r, sv_frame *f) {
     bd_move *moves = f->moves;
     int n = bd_gen_moves(&s->v, p, moves), i;
     for (i = 0; i < n; i++) {
         sv_child *c = &f->c[i];
-        bd_report rep;
-        c->pos = *p;
-        rep = bd_pos_make(&s->v, &c->pos, moves[i], BD_MAKE_PLAY);
-        c->move = moves[i];
-        c->key = c->pos.key ^ s->salt;
-        c->pr = c->dp = 0;
-        if (!judge_move(s, c, rep.flags, r)) {
+        if (!make_child(s, p, moves[i], r, c)) {
 #if defined(__GNUC__) || defined(__clang__)
             __builtin_prefetch(bucket(s, c->key));
 #endif
@@ -763,16 +770,7 @@ again:
     {
         bd_move *moves = f->moves;
         n = bd_gen_moves(&s->v, p, moves);
-        for (i = 0; i < n; i++) {
-            sv_child *c = &f->c[i];
-            bd_report rep;
-            c->pos = *p;
-            rep = bd_pos_make(&s->v, &c->pos, moves[i], BD_MAKE_PLAY);
-            c->move = moves[i];
-            c->key = c->pos.key ^ s->salt;
-            c->pr = c->dp = 0;
-            judge_move(s, c, rep.flags, b);
-        }
+        for (i = 0; i < n; i++) make_child(s, p, moves[i], b, &f->c[i]);
     }
     if (p->side == s->prover) {
         /* The move whose proof needs least; a move to a position on the line
