@@ -40,6 +40,7 @@ MOVED_MODULES = {
         "write_ini": "brandubh.opentafl.bot", "MARGIN_MS": "brandubh.opentafl.bot",
     },
     "brandubh.arena.engine": {"parse_setting": "brandubh.arena.bot_player", "make_bot": "brandubh.arena.bot_player"},
+    "brandubh.serve.host.client": {"BotClient": "brandubh.host.client", "HostError": "brandubh.host.client"},
 }
 
 # Names an old module gave that are renamed in their new home: old -> (home, new).
