@@ -60,16 +60,14 @@ def wait_until(condition: Callable[[], bool], patience: float = PATIENCE) -> boo
 
 def load_tool(name: str) -> Any:
     """A script of tools/ (they have no .py suffix) as a module, for a test
-    to call its functions."""
-    import importlib.machinery
+    to call its functions: through tools/scripts.py, their one loader."""
     import importlib.util
 
-    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(ROOT / "tools" / name))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    spec = importlib.util.spec_from_file_location("tool_scripts", ROOT / "tools" / "scripts.py")
+    assert spec is not None and spec.loader is not None
+    scripts = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scripts)
+    return scripts.load_script(name)
 
 
 def run_page(name: str) -> tuple[str, list[str], str]:
