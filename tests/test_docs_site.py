@@ -2,9 +2,11 @@
 warning an error, every public name has its page, and the code the pages
 show is run somewhere or at least names what is there.
 
-The build is ``tools/build-docs --check``: Sphinx's dummy builder, which
-reads, resolves and checks everything the HTML build does and writes no
-page; done once, for this file's tests (about 8 s of one core). It fails on a
+The build is ``tools/build-docs --check --cached``: Sphinx's dummy
+builder, which reads, resolves and checks everything the HTML build does
+and writes no page (about 8 s of one core), kept in build/docs-check/ under
+a digest of what it reads: tools/setup-tests runs it before the suite, and
+these tests replay it unless the docs or the package changed since. It fails on a
 broken link between the guides or to a heading, a docstring that is not
 valid reStructuredText, a reference to a name that is not in the package,
 and a guide that names (in code) a module or object that is gone.
@@ -65,13 +67,14 @@ def needs_sphinx() -> None:
 
 
 @pytest.fixture(scope="module")
-def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess, Path]:
+def checked() -> tuple[subprocess.CompletedProcess, Path]:
     """The check build, once: its run and its folder."""
     needs_sphinx()
-    out = tmp_path_factory.mktemp("site")
-    run = subprocess.run([sys.executable, str(TOOL), "--check", str(out)], cwd=str(ROOT), capture_output=True,
+    run = subprocess.run([sys.executable, str(TOOL), "--check", "--cached"], cwd=str(ROOT), capture_output=True,
                          text=True, timeout=600)
-    return run, out
+    last = run.stdout.rstrip("\n").rpartition("\n")[2]
+    assert last.startswith("checked: "), said(run)
+    return run, Path(last.removeprefix("checked: "))
 
 
 def said(run: subprocess.CompletedProcess) -> str:
@@ -241,3 +244,25 @@ def test_the_review_page_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the page reads game.txt from the current folder
     printed = run_blocks("docs/review.md").splitlines()
     assert printed[-1].split()[0].isdigit(), printed  # the worst move's ply
+
+
+def test_the_kept_check_is_that_of_what_it_reads(tmp_path, monkeypatch):
+    """The check kept in build/docs-check/ is replayed only while nothing it
+    reads has changed: a guide, the package's Python, the README."""
+    needs_sphinx()
+    from conftest import load_tool
+
+    tool = load_tool("build-docs")
+    for name in ("docs/index.md", "docs/api/brandubh.Game.rst", "brandubh/game.py", "README.md",
+                 "tools/build-docs"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("one\n", encoding="utf-8")
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    first = tool.digest()
+    (tmp_path / "docs/api/brandubh.Game.rst").write_text("written by each build\n", encoding="utf-8")
+    assert tool.digest() == first
+    for name in ("docs/index.md", "brandubh/game.py", "README.md"):
+        (tmp_path / name).write_text("two\n", encoding="utf-8")
+        changed = tool.digest()
+        assert changed != first, name
+        first = changed
