@@ -504,6 +504,10 @@ typedef struct bd_search_limits {
     int (*probe)(const bd_endgame *t, const bd_pos *p, int *plies);
 } bd_search_limits;
 
+/* Give a search the endgame tables t (endgame.c): limits->endgame and
+ * limits->probe set; t NULL takes them away. */
+BD_FN void bd_endgame_attach(bd_search_limits *limits, const bd_endgame *t);
+
 typedef struct bd_search_result {
     bd_move move;       /* 0 when the game is over */
     int score;          /* for the side to move */

@@ -242,6 +242,11 @@ int bd_endgame_probe(const bd_endgame *t, const bd_pos *p, int *plies) {
     return value_of_byte(entry_of(t, p), plies);
 }
 
+void bd_endgame_attach(bd_search_limits *limits, const bd_endgame *t) {
+    limits->endgame = t;
+    limits->probe = t ? bd_endgame_probe : NULL;
+}
+
 /* ---- The set. */
 
 bd_endgame *bd_endgame_new(const bd_variant *v) {

@@ -198,9 +198,7 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
     if threads is not None:
         limits.threads = threads
     if endgame is not None:
-        # The probe is handed over, not called by name (brandubh.h says why).
-        limits.endgame = endgame.c_tables()
-        limits.probe = ffi.addressof(lib, "bd_endgame_probe")
+        lib.bd_endgame_attach(limits, endgame.c_tables())
     out = ffi.new("bd_search_result *")
     long = budget > INLINE_BUDGET and (depth is None or depth > INLINE_DEPTH)
     if not stopping.must_wait(stop, time_ms, long):
