@@ -356,6 +356,67 @@ enum bd_learned_input {
     BD_INPUT_TO_MOVE = 3    /* 1 when the attackers are to move, else 0 */
 };
 
+/* ---- Endgame tables (endgame.c): every position with the king and up to
+ * BD_EG_MAX_SOLDIERS soldiers, won, drawn or lost for the side to move and
+ * in how many plies, by retrograde analysis over the moves, captures and
+ * endings above, judged with no history (no repetition, no cap: what that
+ * means under each rule, docs/proofs.md, "Endgame tables").
+ *
+ * A set of tables is made for one rule set, then filled a material
+ * signature at a time (`attackers` and `defenders` beside the king), each
+ * built (every smaller one a capture leads into must be there) or loaded
+ * from a caller's bytes. A table is one byte a position (endgame.h gives
+ * the bytes' meaning), the positions numbered up to the eight symmetries. */
+#define BD_EG_MAX_SOLDIERS 6
+/* What a probe says, for the side to move. */
+enum bd_eg { BD_EG_NONE = 0, BD_EG_WIN = 1, BD_EG_DRAW = 2, BD_EG_LOSS = 3 };
+
+typedef struct bd_endgame bd_endgame;
+
+typedef struct bd_endgame_stats {
+    uint64_t entries;    /* the table's bytes */
+    uint64_t positions;  /* those that are positions (the rest: mirror
+                            images, and positions already over) */
+    uint64_t wins;       /* positions won by the side to move */
+    uint64_t draws;
+    uint64_t losses;
+    int longest;         /* the most plies of a win or a loss */
+    int levels;          /* the retrograde passes made after the first */
+} bd_endgame_stats;
+
+/* An empty set for the variant (normalized). NULL when out of memory. */
+BD_FN bd_endgame *bd_endgame_new(const bd_variant *v);
+BD_FN void bd_endgame_free(bd_endgame *t);
+/* The bytes of a signature's table; 0 for a signature out of range. */
+BD_FN uint64_t bd_endgame_entries(int attackers, int defenders);
+/* Build one signature's table on `threads` threads (the caller's among
+ * them), the same bytes on any number. 0; 1 when the stop flag (NULL, or
+ * the caller's) ended it (nothing kept); -1 out of memory; -2 a signature
+ * out of range; -3 a smaller table it needs is not in the set; -4 a
+ * distance longer than a byte holds (BD_EG_MAX_PLIES, endgame.h). */
+BD_FN int bd_endgame_build(bd_endgame *t, int attackers, int defenders, int threads,
+                           const volatile int *stop, bd_endgame_stats *out);
+/* A signature's table as built or loaded (bd_endgame_entries bytes), or
+ * NULL when the set has none. It belongs to the set. */
+BD_FN const uint8_t *bd_endgame_data(const bd_endgame *t, int attackers, int defenders);
+/* Put a copy of `n` bytes in as a signature's table. 0; -1 out of memory;
+ * -2 a signature out of range or n not its size. */
+BD_FN int bd_endgame_load(bd_endgame *t, int attackers, int defenders, const uint8_t *data, uint64_t n);
+/* The value of p for its side to move (enum bd_eg), and in *plies the
+ * plies to the end with best play (a win: the fewest the winner needs; a
+ * loss: the most the loser can hold out); BD_EG_NONE when no table of the
+ * set holds it, or when it is over already. */
+BD_FN int bd_endgame_probe(const bd_endgame *t, const bd_pos *p, int *plies);
+/* Walk a table and work each position's value out again from its moves
+ * and the values of what they reach: how many disagree (0 for a sound
+ * table; the first's index in *first_bad), -1 when the set has no such
+ * table, -2 when the stop flag ended it. */
+BD_FN int64_t bd_endgame_check(const bd_endgame *t, int attackers, int defenders, const volatile int *stop,
+                               uint64_t *first_bad);
+/* The position at an index of a signature's table, whether it is one of the
+ * table's or not (the caller probes it): 0, or -1 out of range. */
+BD_FN int bd_endgame_position(int attackers, int defenders, uint64_t index, bd_pos *out);
+
 /* ---- The search (search.c): iterative deepening alpha-beta over the game
  * record, limited by a count of positions and never by a clock.
  *
@@ -433,7 +494,19 @@ typedef struct bd_search_limits {
      * the stop flag stops them all. Not deterministic: which thread
      * writes which entry first changes with the machine's timing. */
     int threads;
+    /* NULL, or endgame tables (above) and the function that probes them
+     * (bd_endgame_probe): a position they hold, reached below the root, is
+     * scored exactly (a win or a loss at its distance, a draw under
+     * `repetition = draw`), when the plies it needs fit under the caps. The
+     * function is given, not called by name, so that a build of the search
+     * without the tables (the CodinGame export) needs no endgame.c. */
+    const bd_endgame *endgame;
+    int (*probe)(const bd_endgame *t, const bd_pos *p, int *plies);
 } bd_search_limits;
+
+/* Give a search the endgame tables t (endgame.c): limits->endgame and
+ * limits->probe set; t NULL takes them away. */
+BD_FN void bd_endgame_attach(bd_search_limits *limits, const bd_endgame *t);
 
 typedef struct bd_search_result {
     bd_move move;       /* 0 when the game is over */

@@ -65,6 +65,8 @@ typedef struct ctx {
     int helper;                 /* 0 for the main thread, k for helper k */
     bd_move killers[BD_MAX_PLY][2];
     int32_t history[2][4096];
+    const bd_endgame *endgame;  /* NULL, or the tables probed (bd_search_limits) */
+    int (*probe)(const bd_endgame *t, const bd_pos *p, int *plies);
     bd_move pv[BD_MAX_PLY + 1][BD_MAX_PLY];
     int pv_len[BD_MAX_PLY + 1];
 #ifndef BD_NO_NNUE
@@ -263,6 +265,27 @@ static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
     }
 }
 
+/* The endgame tables' exact score of the position now, `ply` moves from the
+ * root, into *score: 1, or 0 when the tables do not hold it, when its
+ * distance does not fit under the caps (the ply cap, and the quiet cap
+ * counted from here: captures on the way only help), or when it is a
+ * table draw under `repetition = loss` (where a draw is not one:
+ * docs/proofs.md). */
+static BD_NOINLINE int table_score(const ctx *c, const bd_pos *p, int ply, int *score) {
+    const bd_variant *v = &c->g->v;
+    int plies, value = c->probe(c->endgame, p, &plies);
+    if (value == BD_EG_NONE) return 0;
+    if (value == BD_EG_DRAW) {
+        if (v->repetition != BD_END_DRAW) return 0;
+        *score = 0;
+        return 1;
+    }
+    if (c->g->ply + plies > v->ply_cap) return 0;
+    if (v->quiet_cap && c->g->hist[c->g->ply].quiet + plies > v->quiet_cap) return 0;
+    *score = value == BD_EG_WIN ? mate_in(ply + plies) : mated_in(ply + plies);
+    return 1;
+}
+
 /* Quiescence: captures only, until the position is quiet; but a king with
  * an open line home is like check: the attackers may not stand pat, and
  * only their moves that can stop him are looked at. */
@@ -343,6 +366,11 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     /* 3. The game ended with the last move: the record has judged it. */
     if (c->g->outcome != BD_ONGOING) return ended_score(c->g, ply);
     p = now(c);
+    /* 3b. A position of the endgame tables, below the root: exact. */
+    if (c->endgame && ply > 0) {
+        int s;
+        if (table_score(c, p, ply, &s)) return s;
+    }
     /* 4. The defenders to move with the king's line home open: a win, the
      *    king home with the next move. */
     if (p->side == BD_DEFENDERS && bd_king_lanes(v, p)) return mate_in(ply + 1);
@@ -472,6 +500,8 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     }
     c->w = w;
     c->off = limits->off;
+    c->probe = limits->probe;
+    c->endgame = limits->probe ? limits->endgame : NULL;
 #ifndef BD_NO_NNUE
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;

@@ -225,6 +225,7 @@ MIRRORED = {
     "bd_sample_flag": lambda: {f"BD_SAMPLE_{name.upper()}": v for name, v in learned_selfplay().FLAGS.items()},
     "bd_solved": lambda: {f"BD_SOLVED_{name.upper()}": v for v, name in solver().OUTCOMES.items()},
     "bd_solve_stage": lambda: {f"BD_STAGE_{name.upper()}": v for v, name in solver().STAGES.items()},
+    "bd_eg": lambda: {f"BD_EG_{name.upper()}": v for v, name in endgame_tables().VALUES.items()},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
 USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
@@ -234,6 +235,12 @@ def solver():
     from brandubh.core import solve
 
     return solve
+
+
+def endgame_tables():
+    from brandubh.core import endgame
+
+    return endgame
 
 
 def learned_net():

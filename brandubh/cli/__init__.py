@@ -6,6 +6,8 @@
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
     brandubh solve POSITION_OR_GAME [--variant V] [--budget N] [--proof FILE] [--json [OUT]]
     brandubh solve --check FILE
+    brandubh tables build --pieces N [--variant V] --out DIR
+    brandubh tables probe POSITION --dir DIR [--variant V]
     brandubh match A B [--games N] [--jobs N] [--ray ADDRESS] ...
     brandubh tune --out FILE [--steps N] [--budget N] [--ray ADDRESS] ...
     brandubh codingame [--level N] [--budget N] [--seed N]
@@ -31,7 +33,7 @@ from ..errors import BrandubhError
 
 #: Every command, one module of this package each, in the order --help
 #: lists them.
-COMMANDS = ("perft", "solve", "bench", "match", "tune", "selfplay", "train", "codingame", "opentafl", "referee", "show",
+COMMANDS = ("perft", "solve", "tables", "bench", "match", "tune", "selfplay", "train", "codingame", "opentafl", "referee", "show",
             "play", "analyse", "serve", "host")
 #: Other names of a command (the module that registers it knows them too).
 ALIASES = {"analyze": "analyse"}

@@ -66,6 +66,7 @@ from .position import (
     why_not_at,
 )
 from ..errors import ArgumentError, EngineError, quote
+from .endgame import EndgameTables, rules_key
 from .search import SearchResult, c_weights, default_weights, search_game
 
 from ..variant import Variant, VariantLike, as_variant
@@ -422,7 +423,7 @@ class Rules:
     def search(self, budget: Optional[int] = None, seed: int = 1, depth: Optional[int] = None,
                weights: "WeightsLike" = None, _off: int = 0, *, time_ms: Optional[float] = None,
                stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None,
-               threads: Optional[int] = None) -> Optional[SearchResult]:
+               threads: Optional[int] = None, endgame: Optional[EndgameTables] = None) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
         changed. No clock is read unless ``time_ms`` is given: the same game,
@@ -461,13 +462,22 @@ class Rules:
         deterministic limit. Ctrl-C raises KeyboardInterrupt within a
         fraction of a second.
 
+        ``endgame``: endgame tables for these rules
+        (:class:`~brandubh.core.endgame.EndgameTables`): a position they
+        hold, below the root, is scored exactly (docs/proofs.md, "Endgame
+        tables"). Without them nothing changes.
+
         >>> r = Rules('7/7/7/3k3/7/7/a6 d')
         >>> found = r.search(budget=5_000)
         >>> found.score > 29_000, found.mate_in, move_text(found.move)[:2]
         (True, 3, 'd4')
         """
         with self._lock:
-            return search_game(self._g, budget, seed, depth, weights, _off, time_ms, stop, hash_mb, threads)
+            if endgame is not None and rules_key(endgame.variant) != rules_key(self.variant):
+                raise ArgumentError(f"the endgame tables are for {endgame.variant.as_string()}, whose rules are "
+                                    f"not this game's ({self.variant.as_string()})")
+            return search_game(self._g, budget, seed, depth, weights, _off, time_ms, stop, hash_mb, threads,
+                               endgame)
 
     def evaluate(self, weights: "WeightsLike" = None) -> int:
         """The position as the search scores it when it looks no further:

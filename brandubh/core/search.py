@@ -28,6 +28,7 @@ from ..errors import ArgumentError, EngineError, quote
 from ..moves import Move
 
 if TYPE_CHECKING:
+    from .endgame import EndgameTables
     from .weights import WeightsLike
 
 MATE = lib.BD_MATE
@@ -185,7 +186,8 @@ def features_off(names: object) -> int:
 
 def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
                off: int = 0, time_ms: Optional[float] = None, stop=None,
-               hash_mb: Optional[int] = None, threads: Optional[int] = None) -> Optional[tuple]:
+               hash_mb: Optional[int] = None, threads: Optional[int] = None,
+               endgame: Optional[EndgameTables] = None) -> Optional[tuple]:
     """One C call; returns (move, score, depth, nodes, stopped, pv), the
     moves as :class:`~brandubh.Move` values, or None. The arguments are
     checked already. Ctrl-C raises KeyboardInterrupt."""
@@ -195,6 +197,8 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
         limits.tt_bytes = hash_mb << 20
     if threads is not None:
         limits.threads = threads
+    if endgame is not None:
+        lib.bd_endgame_attach(limits, endgame.c_tables())
     out = ffi.new("bd_search_result *")
     long = budget > INLINE_BUDGET and (depth is None or depth > INLINE_DEPTH)
     if not stopping.must_wait(stop, time_ms, long):
@@ -246,7 +250,7 @@ def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:
 
 def search_game(game_ptr: Any, budget: Optional[int], seed: int, depth: Optional[int], weights: "WeightsLike",
                 off: int = 0, time_ms: Optional[float] = None, stop: Any = None, hash_mb: Optional[int] = None,
-                threads: Optional[int] = None) -> Optional[SearchResult]:
+                threads: Optional[int] = None, endgame: Optional[EndgameTables] = None) -> Optional[SearchResult]:
     """The body of :meth:`brandubh.Rules.search` for the engine's game
     ``game_ptr`` (a ``bd_game *``, whose lock the caller holds): every
     argument checked, the defaults filled in, one search; None when the
@@ -263,7 +267,8 @@ def search_game(game_ptr: Any, budget: Optional[int], seed: int, depth: Optional
             return None  # no copy, no worker, no wait
     if hash_mb is None and time_ms is not None:
         hash_mb = timed_table_mb(budget, time_ms)
-    raw = run_search(game_ptr, budget, seed, depth, c_weights(weights), off, time_ms, stop, hash_mb, threads)
+    raw = run_search(game_ptr, budget, seed, depth, c_weights(weights), off, time_ms, stop, hash_mb, threads,
+                     endgame)
     if raw is None:
         return None
     return SearchResult(*raw)

@@ -1,0 +1,612 @@
+/* Endgame tables by retrograde analysis (docs/proofs.md, "Endgame tables").
+ *
+ * A table holds every position with the king, `a` attackers and `d`
+ * defenders (a material signature), with either side to move, up to the
+ * board's eight symmetries. Its index: the king's square brought into the
+ * triangle a1-d1-d4 by a symmetry (10 squares), then the attackers' squares
+ * as a combination of the soldiers' squares (BD_SOLDIER_STOPS, the king's
+ * left out), the defenders' as a combination of what is left, and the side
+ * to move. When the king stands on a line of the triangle's own symmetry
+ * (the diagonal, file d, rank 1... ) a position and its mirror image both
+ * have an index: the one whose soldiers' sets are the smaller is the
+ * table's, the other is no position (BD_EG_BYTE_NONE).
+ *
+ * The build, one signature at a time, the smaller ones first (a capture
+ * leads into one of them, where the value is read):
+ *   1. every position's moves are made with the engine's bd_pos_make and
+ *      judged with its bd_judge (with no history: no repetition, no cap):
+ *      a move that ends the game, or that captures (a smaller table), has a
+ *      value now; the others lead into this table, and are counted (each
+ *      position reached once, up to symmetry);
+ *   2. level by level, k = 1, 2, ...: every position won or lost in k
+ *      plies makes its predecessors (the moves that reach it, unmade,
+ *      and checked by making them again) won in k + 1 (it is lost) or one
+ *      count nearer lost (it is won); a position whose count reaches 0 is
+ *      lost in the longest way out, unless a way out draws;
+ *   3. what is left is a draw: neither side can force the end.
+ * Every core takes slices of the positions; the values do not depend on
+ * which thread did what (a level sets only values of the next levels, and
+ * the count reaches 0 once), so the result is the same on any number of
+ * threads. */
+#include "endgame.h"
+#include "thread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Positions a thread claims at once. */
+#define CHUNK 4096
+/* The king's squares of the triangle, one per class up to symmetry. */
+#define KING_CLASSES 10
+
+struct bd_endgame {
+    bd_variant v;
+    uint8_t *data[BD_EG_MAX_SOLDIERS + 1][BD_EG_MAX_SOLDIERS + 1];
+};
+
+/* ---- The index. Tables built once: they depend on nothing but the board. */
+
+static int ready;
+static uint64_t binom[BD_SQUARES + 1][BD_EG_MAX_SOLDIERS + 1];
+static int8_t sym[8][BD_SQUARES];          /* square -> its image */
+static int8_t king_class[BD_SQUARES];      /* the triangle's squares: 0..9, else -1 */
+static int8_t class_square[KING_CLASSES];
+/* The soldiers' squares for each king class, numbered 0.. (the king's own
+ * left out), and back. */
+static int8_t soldier_number[KING_CLASSES][BD_SQUARES];
+static int8_t soldier_square[KING_CLASSES][BD_SQUARES];
+static int soldier_squares[KING_CLASSES];
+
+static void init_index(void) {
+    int t, sq, f, r, kc = 0;
+    if (ready) return;
+    for (sq = 0; sq <= BD_SQUARES; sq++) {
+        binom[sq][0] = 1;
+        for (t = 1; t <= BD_EG_MAX_SOLDIERS; t++)
+            binom[sq][t] = sq == 0 ? 0 : binom[sq - 1][t - 1] + binom[sq - 1][t];
+    }
+    for (t = 0; t < 8; t++)
+        for (sq = 0; sq < BD_SQUARES; sq++) {
+            f = sq % 7;
+            r = sq / 7;
+            if (t & 1) f = 6 - f;
+            if (t & 2) r = 6 - r;
+            if (t & 4) { int x = f; f = r; r = x; }
+            sym[t][sq] = (int8_t)(r * 7 + f);
+        }
+    for (sq = 0; sq < BD_SQUARES; sq++) {
+        f = sq % 7;
+        r = sq / 7;
+        king_class[sq] = -1;
+        if (r <= f && f <= 3) {
+            king_class[sq] = (int8_t)kc;
+            class_square[kc++] = (int8_t)sq;
+        }
+    }
+    for (kc = 0; kc < KING_CLASSES; kc++) {
+        int n = 0;
+        for (sq = 0; sq < BD_SQUARES; sq++) {
+            soldier_number[kc][sq] = -1;
+            if ((BD_SOLDIER_STOPS & bd_bit(sq)) && sq != class_square[kc]) {
+                soldier_number[kc][sq] = (int8_t)n;
+                soldier_square[kc][n++] = (int8_t)sq;
+            }
+        }
+        soldier_squares[kc] = n;
+    }
+    ready = 1;
+}
+
+static bd_bb map_bb(int t, bd_bb b) {
+    bd_bb out = 0;
+    while (b) out |= bd_bit(sym[t][bd_pop_lsb(&b)]);
+    return out;
+}
+
+/* Positions of one king class in a table. */
+static uint64_t class_size(int kc, int a, int d) {
+    int m = soldier_squares[kc];
+    return binom[m][a] * binom[m - a][d] * 2;
+}
+
+uint64_t bd_endgame_entries(int attackers, int defenders) {
+    uint64_t n = 0;
+    int kc;
+    if (attackers < 0 || defenders < 0 || attackers + defenders > BD_EG_MAX_SOLDIERS) return 0;
+    init_index();
+    for (kc = 0; kc < KING_CLASSES; kc++) n += class_size(kc, attackers, defenders);
+    return n;
+}
+
+/* The colex rank of a set of numbers (bits of `set`, below 64). */
+static uint64_t rank_set(uint64_t set) {
+    uint64_t r = 0;
+    int i = 1;
+    while (set) r += binom[bd_pop_lsb(&set)][i++];
+    return r;
+}
+
+/* The set of k numbers below m whose colex rank is r. */
+static uint64_t unrank_set(uint64_t r, int k, int m) {
+    uint64_t set = 0;
+    int c = m - 1;
+    for (; k > 0; k--) {
+        while (binom[c][k] > r) c--;
+        r -= binom[c][k];
+        set |= 1ULL << c;
+        c--;
+    }
+    return set;
+}
+
+/* The symmetric image of p that is the table's own: the king in the
+ * triangle, the soldiers' sets the smallest among the images that put him
+ * there. */
+static bd_pos canonical(const bd_pos *p) {
+    bd_pos best = *p;
+    int t, found = 0;
+    for (t = 0; t < 8; t++) {
+        bd_pos q;
+        int k = sym[t][p->king];
+        if (king_class[k] < 0) continue;
+        q.king = (int8_t)k;
+        q.att = map_bb(t, p->att);
+        q.dfn = map_bb(t, p->dfn);
+        q.side = p->side;
+        q.key = 0;
+        if (!found || q.att < best.att || (q.att == best.att && q.dfn < best.dfn)) best = q;
+        found = 1;
+    }
+    return best;
+}
+
+/* The index of a canonical position of signature (a, d), or UINT64_MAX
+ * when a soldier stands where soldiers never stop. */
+static uint64_t index_of_canonical(const bd_pos *c, int a, int d) {
+    int kc = king_class[c->king], m = soldier_squares[kc], i;
+    uint64_t off = 0, att = 0, dfn = 0, ra, rd;
+    bd_bb b;
+    for (i = 0; i < kc; i++) off += class_size(i, a, d);
+    for (b = c->att; b;) {
+        int n = soldier_number[kc][bd_pop_lsb(&b)];
+        if (n < 0) return UINT64_MAX;
+        att |= 1ULL << n;
+    }
+    for (b = c->dfn; b;) {
+        int n = soldier_number[kc][bd_pop_lsb(&b)];
+        if (n < 0) return UINT64_MAX;
+        /* Numbered among the squares the attackers leave. */
+        n -= bd_popcount(att & ((1ULL << n) - 1));
+        dfn |= 1ULL << n;
+    }
+    ra = rank_set(att);
+    rd = rank_set(dfn);
+    return off + (ra * binom[m - a][d] + rd) * 2 + c->side;
+}
+
+/* The position at an index of signature (a, d). */
+static bd_pos position_at(uint64_t index, int a, int d) {
+    bd_pos p;
+    int kc = 0, m;
+    uint64_t size, ra, rd, att, dfn;
+    while (index >= (size = class_size(kc, a, d))) {
+        index -= size;
+        kc++;
+    }
+    m = soldier_squares[kc];
+    p.side = (uint8_t)(index & 1);
+    index >>= 1;
+    rd = index % binom[m - a][d];
+    ra = index / binom[m - a][d];
+    att = unrank_set(ra, a, m);
+    dfn = unrank_set(rd, d, m - a);
+    p.king = class_square[kc];
+    p.att = 0;
+    p.dfn = 0;
+    {
+        int n, j = 0;
+        for (n = 0; n < m; n++) {
+            if (att & (1ULL << n)) { p.att |= bd_bit(soldier_square[kc][n]); continue; }
+            if (dfn & (1ULL << j)) p.dfn |= bd_bit(soldier_square[kc][n]);
+            j++;
+        }
+    }
+    p.key = 0;
+    return p;
+}
+
+/* ---- Reading a table. */
+
+/* The entry of any position of a table that is there, or -1 when its
+ * table is not (or it is no table's: no king, too many soldiers). */
+static int entry_of(const bd_endgame *t, const bd_pos *p) {
+    int a = bd_popcount(p->att), d = bd_popcount(p->dfn);
+    bd_pos c;
+    uint64_t i;
+    if (p->king == BD_NONE || a + d > BD_EG_MAX_SOLDIERS || !t->data[a][d]) return -1;
+    c = canonical(p);
+    i = index_of_canonical(&c, a, d);
+    return i == UINT64_MAX ? BD_EG_BYTE_NONE : t->data[a][d][i];
+}
+
+static int value_of_byte(int byte, int *plies) {
+    *plies = 0;
+    if (byte <= BD_EG_BYTE_NONE) return BD_EG_NONE;
+    if (byte == BD_EG_BYTE_DRAW) return BD_EG_DRAW;
+    if (byte <= BD_EG_BYTE_LOSS) { *plies = byte - BD_EG_BYTE_WIN; return BD_EG_WIN; }
+    *plies = byte - BD_EG_BYTE_LOSS;
+    return BD_EG_LOSS;
+}
+
+int bd_endgame_probe(const bd_endgame *t, const bd_pos *p, int *plies) {
+    return value_of_byte(entry_of(t, p), plies);
+}
+
+void bd_endgame_attach(bd_search_limits *limits, const bd_endgame *t) {
+    limits->endgame = t;
+    limits->probe = t ? bd_endgame_probe : NULL;
+}
+
+/* ---- The set. */
+
+bd_endgame *bd_endgame_new(const bd_variant *v) {
+    bd_endgame *t = (bd_endgame *)calloc(1, sizeof *t);
+    if (!t) return NULL;
+    init_index();
+    t->v = *v;
+    return t;
+}
+
+void bd_endgame_free(bd_endgame *t) {
+    int a, d;
+    if (!t) return;
+    for (a = 0; a <= BD_EG_MAX_SOLDIERS; a++)
+        for (d = 0; d <= BD_EG_MAX_SOLDIERS; d++) free(t->data[a][d]);
+    free(t);
+}
+
+static int in_range(int a, int d) { return a >= 0 && d >= 0 && a + d <= BD_EG_MAX_SOLDIERS; }
+
+const uint8_t *bd_endgame_data(const bd_endgame *t, int attackers, int defenders) {
+    return in_range(attackers, defenders) ? t->data[attackers][defenders] : NULL;
+}
+
+int bd_endgame_load(bd_endgame *t, int attackers, int defenders, const uint8_t *data, uint64_t n) {
+    uint8_t *copy;
+    if (!in_range(attackers, defenders) || n != bd_endgame_entries(attackers, defenders)) return -2;
+    copy = (uint8_t *)malloc(n ? n : 1);
+    if (!copy) return -1;
+    memcpy(copy, data, n);
+    free(t->data[attackers][defenders]);
+    t->data[attackers][defenders] = copy;
+    return 0;
+}
+
+/* ---- The build. A position's state while its table is built, one word
+ * (so that threads change it with one compare-and-swap). */
+enum { K_OPEN = 0, K_WIN = 1, K_LOSS = 2, K_NONE = 3 };
+#define ST_KIND(s) ((int)((s) & 3))
+#define ST_PLIES(s) ((int)(((s) >> 8) & 0xffff))
+#define ST_COUNT(s) ((int)(((s) >> 24) & 0xffff))
+#define ST_FLOOR(s) ((int)(((s) >> 40) & 0xffff))
+#define ST_DRAWN (1ULL << 60)
+static inline uint64_t st_make(int kind, int plies, int count, int floor, int drawn) {
+    return (uint64_t)kind | (uint64_t)plies << 8 | (uint64_t)count << 24 | (uint64_t)floor << 40 |
+           (drawn ? ST_DRAWN : 0);
+}
+static inline uint64_t st_with(uint64_t s, int kind, int plies) {
+    return (s & ~(uint64_t)0xffff03) | (uint64_t)kind | (uint64_t)plies << 8;
+}
+
+typedef struct job {
+    bd_endgame *t;
+    int a, d;
+    uint64_t n;
+    uint64_t *st;
+    int level;          /* 0: the first pass; k: level k */
+    uint64_t next;      /* the next chunk to claim */
+    uint64_t longest;   /* the most plies of any value set */
+    uint64_t changed;   /* values set at this level */
+    const volatile int *stop;
+    int stopped;
+    int failed;         /* a capture led where no table answers */
+} job;
+
+static uint64_t add64(uint64_t *p, uint64_t x) {
+    uint64_t seen;
+    do seen = bd_load64(p);
+    while (!bd_cas64(p, seen, seen + x));
+    return seen;
+}
+
+static void max64(uint64_t *p, uint64_t x) {
+    uint64_t seen;
+    while ((seen = bd_load64(p)) < x && !bd_cas64(p, seen, x)) {
+    }
+}
+
+/* The ending a position is in as it stands, with no history, or
+ * BD_ONGOING: what bd_judge says of it after a move that neither took the
+ * king nor brought him home. */
+static int ending_of(const bd_variant *v, const bd_pos *p, int flags, int *winner) {
+    return bd_judge(v, p, flags, 1, 0, 0, -1, winner);
+}
+
+static int is_position(const bd_variant *v, const bd_pos *p) {
+    int winner;
+    if (bd_escapes(v) & bd_bit(p->king)) return 0;
+    return ending_of(v, p, 0, &winner) == BD_ONGOING;
+}
+
+static int cmp_u64(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Sort and drop repeats; returns how many are left. */
+static int unique(uint64_t *xs, int n) {
+    int i, k = 0;
+    qsort(xs, (size_t)n, sizeof *xs, cmp_u64);
+    for (i = 0; i < n; i++)
+        if (k == 0 || xs[k - 1] != xs[i]) xs[k++] = xs[i];
+    return k;
+}
+
+/* Step 1 for one position: its moves' values, and the count of those that
+ * stay in the table. */
+static uint64_t first_look(job *j, uint64_t i) {
+    const bd_variant *v = &j->t->v;
+    bd_pos p = position_at(i, j->a, j->d), c;
+    bd_move moves[BD_MAX_MOVES];
+    uint64_t inside[BD_MAX_MOVES];
+    int n, k, count = 0, win = 0, floor = 0, drawn = 0;
+    c = canonical(&p);
+    if (index_of_canonical(&c, j->a, j->d) != i || !is_position(v, &p)) return st_make(K_NONE, 0, 0, 0, 0);
+    n = bd_gen_moves(v, &p, moves);
+    for (k = 0; k < n; k++) {
+        bd_pos q = p;
+        bd_report r = bd_pos_make(v, &q, moves[k], BD_MAKE_CAPTURES | BD_MAKE_IF_BESIDE);
+        int winner, plies, value;
+        if (ending_of(v, &q, r.flags, &winner) != BD_ONGOING) {
+            if (winner == p.side) { win = 1; continue; }
+            if (winner == BD_NOBODY) drawn = 1;
+            else if (floor < 1) floor = 1;
+            continue;
+        }
+        if (!r.captured) {
+            bd_pos cq = canonical(&q);
+            inside[count++] = index_of_canonical(&cq, j->a, j->d);
+            continue;
+        }
+        value = bd_endgame_probe(j->t, &q, &plies);
+        if (value == BD_EG_LOSS) {
+            if (!win || plies + 1 < win) win = plies + 1;
+        } else if (value == BD_EG_WIN) {
+            if (plies + 1 > floor) floor = plies + 1;
+        } else if (value == BD_EG_DRAW) {
+            drawn = 1;
+        } else {
+            j->failed = 1;
+        }
+    }
+    count = unique(inside, count);
+    if (win) return st_make(K_WIN, win, count, floor, drawn);
+    if (count == 0 && !drawn) return st_make(K_LOSS, floor, 0, floor, 0);
+    return st_make(K_OPEN, 0, count, floor, drawn);
+}
+
+/* The positions with a move into x (canonical) that captures nothing, as
+ * indices, each once; returns how many. */
+static int predecessors(job *j, const bd_pos *x, uint64_t *out) {
+    const bd_variant *v = &j->t->v;
+    int mover = x->side ^ 1, n = 0;
+    bd_bb occ = bd_occupied(x);
+    bd_bb pieces = mover == BD_ATTACKERS ? x->att : x->dfn | bd_bit(x->king);
+    while (pieces) {
+        int to = bd_pop_lsb(&pieces);
+        bd_bb origins = bd_slides(to, occ);
+        while (origins) {
+            int from = bd_pop_lsb(&origins);
+            bd_pos q = *x, r;
+            bd_report rep;
+            uint64_t i;
+            bd_bb fromto = bd_bit(from) | bd_bit(to);
+            if (to == x->king) q.king = (int8_t)from;
+            else if (mover == BD_ATTACKERS) q.att ^= fromto;
+            else q.dfn ^= fromto;
+            q.side = (uint8_t)mover;
+            /* The move must be legal there, and capture nothing. */
+            if (!(bd_targets(v, &q, from) & bd_bit(to))) continue;
+            r = q;
+            rep = bd_pos_make(v, &r, BD_MOVE(from, to), BD_MAKE_CAPTURES | BD_MAKE_IF_BESIDE);
+            if (rep.captured || (rep.flags & BD_DID_KING_HOME)) continue;
+            r = canonical(&q);
+            i = index_of_canonical(&r, j->a, j->d);
+            if (i == UINT64_MAX || ST_KIND(bd_load64(&j->st[i])) == K_NONE) continue;
+            out[n++] = i;
+        }
+    }
+    return unique(out, n);
+}
+
+/* Step 2 for one position won or lost at this level. */
+static void spread(job *j, uint64_t i, int kind) {
+    uint64_t preds[4 * BD_MAX_MOVES];
+    bd_pos x = position_at(i, j->a, j->d);
+    int k, n = predecessors(j, &x, preds), next = j->level + 1;
+    for (k = 0; k < n; k++) {
+        uint64_t *slot = &j->st[preds[k]], seen, want;
+        for (;;) {
+            seen = bd_load64(slot);
+            if (kind == K_LOSS) {
+                /* A move into a loss: won in one ply more, unless already
+                 * won sooner. */
+                if (ST_KIND(seen) == K_WIN && ST_PLIES(seen) <= next) break;
+                want = st_with(seen, K_WIN, next);
+            } else {
+                int count;
+                if (ST_KIND(seen) != K_OPEN) break;
+                count = ST_COUNT(seen) - 1;
+                want = (seen & ~(0xffffULL << 24)) | (uint64_t)count << 24;
+                if (count == 0 && !(seen & ST_DRAWN)) {
+                    int plies = ST_FLOOR(seen) > next ? ST_FLOOR(seen) : next;
+                    want = st_with(want, K_LOSS, plies);
+                }
+            }
+            if (bd_cas64(slot, seen, want)) {
+                if (ST_KIND(want) != K_OPEN) {
+                    max64(&j->longest, (uint64_t)ST_PLIES(want));
+                    add64(&j->changed, 1);
+                }
+                break;
+            }
+        }
+    }
+}
+
+static void work(void *arg) {
+    job *j = (job *)arg;
+    for (;;) {
+        uint64_t start, end, i;
+        if (j->stop && bd_load_flag(j->stop)) { j->stopped = 1; return; }
+        start = add64(&j->next, CHUNK);
+        if (start >= j->n) return;
+        end = start + CHUNK < j->n ? start + CHUNK : j->n;
+        for (i = start; i < end; i++) {
+            if (j->level == 0) {
+                uint64_t s = first_look(j, i);
+                j->st[i] = s;
+                if (ST_KIND(s) == K_WIN || ST_KIND(s) == K_LOSS) max64(&j->longest, (uint64_t)ST_PLIES(s));
+            } else {
+                uint64_t s = bd_load64(&j->st[i]);
+                int kind = ST_KIND(s);
+                if ((kind == K_WIN || kind == K_LOSS) && ST_PLIES(s) == j->level) spread(j, i, kind);
+            }
+        }
+    }
+}
+
+/* One pass over the table on `threads` threads (the caller's among them). */
+static void pass(job *j, int threads) {
+    bd_thread *helpers[BD_MAX_THREADS];
+    int h, started = 0;
+    j->next = 0;
+    for (h = 1; h < threads && h < BD_MAX_THREADS; h++) {
+        helpers[started] = bd_thread_start(work, j);
+        if (!helpers[started]) break;
+        started++;
+    }
+    work(j);
+    for (h = 0; h < started; h++) bd_thread_join(helpers[h]);
+}
+
+int bd_endgame_build(bd_endgame *t, int attackers, int defenders, int threads, const volatile int *stop,
+                     bd_endgame_stats *out) {
+    job j;
+    uint64_t i;
+    int a, d;
+    memset(out, 0, sizeof *out);
+    if (!in_range(attackers, defenders)) return -2;
+    /* Every smaller table a capture may lead into. */
+    for (a = 0; a <= attackers; a++)
+        for (d = 0; d <= defenders; d++)
+            if (a + d < attackers + defenders && !t->data[a][d]) return -3;
+    memset(&j, 0, sizeof j);
+    j.t = t;
+    j.a = attackers;
+    j.d = defenders;
+    j.n = bd_endgame_entries(attackers, defenders);
+    j.stop = stop;
+    j.st = (uint64_t *)malloc((size_t)j.n * sizeof *j.st);
+    if (!j.st) return -1;
+    if (threads < 1) threads = 1;
+    pass(&j, threads);
+    if (j.failed) { free(j.st); return -3; }
+    for (j.level = 1; !j.stopped && (uint64_t)j.level <= bd_load64(&j.longest); j.level++) pass(&j, threads);
+    if (j.stopped) { free(j.st); return 1; }
+    if (j.longest > BD_EG_MAX_PLIES) { free(j.st); return -4; }
+    {
+        uint8_t *bytes = (uint8_t *)malloc(j.n ? (size_t)j.n : 1);
+        if (!bytes) { free(j.st); return -1; }
+        for (i = 0; i < j.n; i++) {
+            uint64_t s = j.st[i];
+            switch (ST_KIND(s)) {
+            case K_NONE: bytes[i] = BD_EG_BYTE_NONE; break;
+            case K_OPEN: bytes[i] = BD_EG_BYTE_DRAW; out->draws++; break;
+            case K_WIN: bytes[i] = (uint8_t)(BD_EG_BYTE_WIN + ST_PLIES(s)); out->wins++; break;
+            default: bytes[i] = (uint8_t)(BD_EG_BYTE_LOSS + ST_PLIES(s)); out->losses++; break;
+            }
+        }
+        free(t->data[attackers][defenders]);
+        t->data[attackers][defenders] = bytes;
+    }
+    out->entries = j.n;
+    out->positions = out->wins + out->draws + out->losses;
+    out->longest = (int)j.longest;
+    out->levels = j.level - 1;
+    free(j.st);
+    return 0;
+}
+
+/* ---- The check, apart from the build: every position's value worked out
+ * again from its moves alone (made and judged by the engine, the values of
+ * the positions they reach read from the tables), with no predecessor, no
+ * count and no level. */
+
+/* What one position's value must be, as a byte. */
+static int value_from_moves(const bd_endgame *t, const bd_pos *p) {
+    const bd_variant *v = &t->v;
+    bd_move moves[BD_MAX_MOVES];
+    int n = bd_gen_moves(v, p, moves), k, win = 0, drawn = 0, lose = 0;
+    for (k = 0; k < n; k++) {
+        bd_pos q = *p;
+        bd_report r = bd_pos_make(v, &q, moves[k], BD_MAKE_CAPTURES | BD_MAKE_IF_BESIDE);
+        int winner, plies, value;
+        if (ending_of(v, &q, r.flags, &winner) != BD_ONGOING) {
+            if (winner == p->side) value = BD_EG_LOSS, plies = 0;
+            else if (winner == BD_NOBODY) value = BD_EG_DRAW, plies = 0;
+            else value = BD_EG_WIN, plies = 0;
+        } else {
+            value = bd_endgame_probe(t, &q, &plies);
+        }
+        if (value == BD_EG_LOSS) { if (!win || plies + 1 < win) win = plies + 1; }
+        else if (value == BD_EG_WIN) { if (plies + 1 > lose) lose = plies + 1; }
+        else drawn = 1; /* a draw, or no table: never so for a built set */
+    }
+    if (win) return BD_EG_BYTE_WIN + win;
+    if (drawn) return BD_EG_BYTE_DRAW;
+    return BD_EG_BYTE_LOSS + lose;
+}
+
+int64_t bd_endgame_check(const bd_endgame *t, int attackers, int defenders, const volatile int *stop,
+                         uint64_t *first_bad) {
+    uint64_t n, i;
+    int64_t bad = 0;
+    const uint8_t *data;
+    *first_bad = 0;
+    if (!in_range(attackers, defenders) || !(data = t->data[attackers][defenders])) return -1;
+    n = bd_endgame_entries(attackers, defenders);
+    for (i = 0; i < n; i++) {
+        bd_pos p = position_at(i, attackers, defenders), c = canonical(&p);
+        int want;
+        if ((i & 1023) == 0 && stop && bd_load_flag(stop)) return -2;
+        if (index_of_canonical(&c, attackers, defenders) != i || !is_position(&t->v, &p))
+            want = BD_EG_BYTE_NONE;
+        else
+            want = value_from_moves(t, &p);
+        if (want != data[i]) {
+            if (!bad) *first_bad = i;
+            bad++;
+        }
+    }
+    return bad;
+}
+
+int bd_endgame_position(int attackers, int defenders, uint64_t index, bd_pos *out) {
+    if (!in_range(attackers, defenders)) return -1;
+    init_index();
+    if (index >= bd_endgame_entries(attackers, defenders)) return -1;
+    *out = position_at(index, attackers, defenders);
+    bd_pos_rekey(out);
+    return 0;
+}

@@ -1,0 +1,263 @@
+"""Endgame tables (brandubh.core.endgame, brandubh.endgame, brandubh tables):
+a small set built (the king and up to two soldiers, a fraction of a second)
+and checked two ways, apart from the build: every position's value against
+its moves (the C walk, and a sample through the rules' public Python
+interface), and positions against the proof solver and a deep search.
+Larger sets under BRANDUBH_SLOW=1."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import threading
+
+import pytest
+from conftest import scale
+
+from brandubh import Rules
+from brandubh.cli import main
+from brandubh.core.endgame import EndgameTables, entries, position_at, signatures
+from brandubh.core.outcomes import Outcome
+from brandubh.core.solve import solve_rules
+from brandubh.endgame import build_tables, load_tables, probe, table_path
+from brandubh.errors import ArgumentError
+
+PIECES = 2
+
+
+def _build(variant: str, pieces: int, threads: int = 2) -> EndgameTables:
+    tables = EndgameTables(variant)
+    for attackers, defenders in signatures(pieces):
+        tables.build(attackers, defenders, threads=threads)
+    return tables
+
+
+@pytest.fixture(scope="module", params=["brandubh", "codingame"])
+def tables(request: pytest.FixtureRequest) -> EndgameTables:
+    return _build(request.param, PIECES)
+
+
+def _sample(tables: EndgameTables, n: int, seed: int = 1) -> list[str]:
+    """n positions that the tables hold, drawn at random (a fixed seed)."""
+    rng = random.Random(seed)
+    sigs = [s for s in tables.tables if tables.tables[s].positions]
+    found: list[str] = []
+    while len(found) < n:
+        a, d = rng.choice(sigs)
+        text = position_at(a, d, rng.randrange(entries(a, d)))
+        if tables.probe(text) is not None:
+            found.append(text)
+    return found
+
+
+def _value_from_moves(tables: EndgameTables, text: str) -> tuple[str, int]:
+    """A position's value worked out from its moves through Rules alone
+    (the rules' public interface) and the tables' values of what they
+    reach: the value the table must hold."""
+    rules = Rules(text, tables.variant)
+    side = rules.side
+    wins, losses, drawn = [], [], False
+    for move, _captured, outcome, winner in rules.legal():
+        if outcome != Outcome.ONGOING:
+            (wins if winner == side else losses if winner else [None]).append(1)
+            drawn = drawn or winner is None
+            continue
+        rules.play(move)
+        child = tables.probe(rules.position)
+        rules.undo()
+        assert child is not None, f"{rules.position}: a move leads out of the tables"
+        if child.value == "loss":
+            wins.append(child.plies + 1)
+        elif child.value == "win":
+            losses.append(child.plies + 1)
+        else:
+            drawn = True
+    if wins:
+        return "win", min(wins)
+    if drawn:
+        return "draw", 0
+    return "loss", max(losses)
+
+
+def test_every_position_agrees_with_its_moves(tables: EndgameTables) -> None:
+    # The C walk, apart from the build: no predecessor, no count, no level.
+    for attackers, defenders in tables.tables:
+        assert tables.check(attackers, defenders) == (0, None)
+
+
+def test_a_sample_agrees_with_its_moves_through_the_rules(tables: EndgameTables) -> None:
+    for text in _sample(tables, scale(150, 3000)):
+        found = tables.probe(text)
+        assert found is not None
+        assert (found.value, found.plies) == _value_from_moves(tables, text), text
+
+
+def test_the_proof_solver_agrees(tables: EndgameTables) -> None:
+    # Each position solved afresh, under the preset's own rules: the winner
+    # and, where the solver shows its win is the shortest, the distance.
+    for text in _sample(tables, scale(25, 400), seed=2):
+        found = tables.probe(text)
+        solved = solve_rules(Rules(text, tables.variant), budget=200_000)
+        assert found is not None
+        if found.value == "draw":
+            assert solved.outcome != "win", text
+            continue
+        assert solved.outcome == "win", text
+        winner = solved.winner
+        assert (winner == Rules(text, tables.variant).side) == (found.value == "win"), text
+        if solved.shortest:
+            assert solved.plies == found.plies, text
+
+
+def test_a_deep_search_never_wins_sooner_and_agrees_on_the_winner(tables: EndgameTables) -> None:
+    for text in _sample(tables, scale(25, 400), seed=3):
+        found = tables.probe(text)
+        result = Rules(text, tables.variant).search(budget=50_000)
+        assert found is not None and result is not None
+        if result.mate_in is not None:
+            assert found.value != "draw", text
+            assert (result.score > 0) == (found.value == "win"), text
+            assert result.mate_in >= found.plies if found.value == "win" else result.mate_in <= found.plies, text
+
+
+def test_the_search_scores_table_positions_exactly(tables: EndgameTables) -> None:
+    # With the tables, every position below the root is exact, so one ply
+    # of search gives the win at its table distance.
+    for text in _sample(tables, 20, seed=4):
+        found = tables.probe(text)
+        assert found is not None
+        if found.value != "win":
+            continue
+        result = Rules(text, tables.variant).search(budget=5_000, depth=1, endgame=tables)
+        assert result is not None and result.mate_in == found.plies, text
+
+
+def test_the_search_without_table_positions_is_unchanged(tables: EndgameTables) -> None:
+    # The start has twelve soldiers: the tables hold nothing it reaches, so
+    # the search with them is the search without, node for node.
+    rules = Rules(variant=tables.variant)
+    assert rules.search(budget=20_000, endgame=tables) == rules.search(budget=20_000)
+
+
+def test_the_search_refuses_tables_of_other_rules() -> None:
+    other = EndgameTables("brandubh")
+    with pytest.raises(ArgumentError, match="not this game's"):
+        Rules(variant="modern").search(budget=100, endgame=other)
+
+
+def test_mirror_images_have_one_value(tables: EndgameTables) -> None:
+    # The eight symmetries, written here on the position string.
+    def rows(text: str) -> list[list[str]]:
+        out = []
+        for row in text.split()[0].split("/"):
+            cells: list[str] = []
+            for c in row:
+                cells += ["."] * int(c) if c.isdigit() else [c]
+            out.append(cells)
+        return out
+
+    def write(board: list[list[str]], side: str) -> str:
+        parts = []
+        for row in board:
+            s, run = "", 0
+            for c in row:
+                if c == ".":
+                    run += 1
+                    continue
+                s += (str(run) if run else "") + c
+                run = 0
+            parts.append(s + (str(run) if run else ""))
+        return "/".join(parts) + " " + side
+
+    for text in _sample(tables, 30, seed=5):
+        board, side = rows(text), text.split()[1]
+        images = set()
+        for t in range(8):
+            b = [row[::-1] for row in board] if t & 1 else board
+            b = b[::-1] if t & 2 else b
+            b = [list(col) for col in zip(*b)] if t & 4 else b
+            images.add(write(b, side))
+        assert len({tables.probe(image) for image in images}) == 1, text
+
+
+def test_the_same_bytes_on_one_thread_and_on_several() -> None:
+    one, two = _build("brandubh", PIECES, threads=1), _build("brandubh", PIECES, threads=4)
+    assert all(one.data(*s) == two.data(*s) for s in signatures(PIECES))
+
+
+def test_a_table_needs_the_smaller_ones() -> None:
+    with pytest.raises(ArgumentError, match="smaller table"):
+        EndgameTables("brandubh").build(1, 1)
+
+
+def test_a_stopped_build_keeps_nothing() -> None:
+    tables = _build("brandubh", 1)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(ArgumentError, match="stopped"):
+        tables.build(1, 1, stop=stop)
+    assert (1, 1) not in tables.tables and tables.probe("7/7/7/3k3/2a4/4d2/7 a") is None
+
+
+def test_files_round_trip_and_a_build_goes_on_from_them(tmp_path: "os.PathLike[str]") -> None:
+    built = build_tables(PIECES, "brandubh", tmp_path)
+    read = load_tables(tmp_path, "brandubh")
+    assert read.soldiers == PIECES
+    assert all(read.data(*s) == built.data(*s) for s in signatures(PIECES))
+    # A second build reads every table from its file.
+    seen: list[bool] = []
+    build_tables(PIECES, "brandubh", tmp_path, progress=lambda stats, was_read: seen.append(was_read))
+    assert seen == [True] * len(signatures(PIECES))
+
+
+def test_a_damaged_file_is_refused_with_its_name(tmp_path: "os.PathLike[str]") -> None:
+    build_tables(1, "brandubh", tmp_path)
+    path = table_path(tmp_path, "brandubh", 1, 0)
+    data = bytearray(open(path, "rb").read())
+    data[-5] ^= 1
+    open(path, "wb").write(bytes(data))
+    with pytest.raises(ArgumentError, match="damaged"):
+        load_tables(tmp_path, "brandubh")
+    open(path, "wb").write(bytes(data[:-3]))
+    with pytest.raises(ArgumentError, match="cut short"):
+        load_tables(tmp_path, "brandubh")
+
+
+def test_tables_of_other_rules_are_refused(tmp_path: "os.PathLike[str]") -> None:
+    build_tables(1, "brandubh", tmp_path)
+    for a, d in signatures(1):
+        os.rename(table_path(tmp_path, "brandubh", a, d), table_path(tmp_path, "modern", a, d))
+    with pytest.raises(ArgumentError, match="other rules"):
+        load_tables(tmp_path, "modern", pieces=1)
+
+
+def test_the_command_builds_probes_and_checks(tmp_path: "os.PathLike[str]") -> None:
+    out = io.StringIO()
+    folder = str(tmp_path)
+    import contextlib
+
+    with contextlib.redirect_stdout(out):
+        assert main(["tables", "build", "--pieces", "2", "--out", folder, "--threads", "2"]) == 0
+        assert main(["tables", "probe", "7/7/7/3k3/7/7/1a5 a", "--dir", folder]) == 0
+        assert main(["tables", "probe", "7/7/7/3k3/7/7/1a1a1a1 a", "--dir", folder]) == 0
+        assert main(["tables", "check", "--dir", folder]) == 0
+    text = out.getvalue()
+    assert "king + 1 attackers + 1 defenders: 20,430 positions" in text
+    assert "the defenders win in 4 plies (a table win)" in text
+    assert "not in the tables" in text
+    assert text.count("every position agrees with its moves") == len(signatures(2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["brandubh", "codingame"])
+def test_three_soldiers_against_their_moves_and_the_solver(variant: str) -> None:
+    tables = _build(variant, 3)
+    for attackers, defenders in tables.tables:
+        assert tables.check(attackers, defenders) == (0, None)
+    for text in _sample(tables, 300, seed=6):
+        found = tables.probe(text)
+        solved = solve_rules(Rules(text, tables.variant), budget=1_000_000)
+        assert found is not None
+        if solved.outcome == "win" and solved.shortest:
+            assert solved.plies == found.plies
