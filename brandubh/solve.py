@@ -26,7 +26,7 @@ from typing import Any, Callable, Optional, Union
 
 from .core.outcomes import outcome_name
 from .core.rules import Rules
-from .core.solve import DEFAULT_BUDGET, Progress, Solved, solve_rules
+from .core.solve import DEFAULT_BUDGET, SAVE_EVERY, Progress, Solved, solve_rules
 from .errors import ArgumentError
 from .game import Game
 from .proof_check import HEADER, plies_text
@@ -163,11 +163,14 @@ class Solution:
 
 def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = DEFAULT_BUDGET,
           hash_mb: Optional[int] = None, stop: Optional[threading.Event] = None,
-          progress: Optional[Callable[[Progress], None]] = None) -> Solution:
+          progress: Optional[Callable[[Progress], None]] = None, state: Optional[str] = None,
+          save_every: int = SAVE_EVERY) -> Solution:
     """Solve a game as it stands (its history counts: repetition and the
     move caps), or a position string under ``variant`` (a game carries its
     own rule set: ``variant`` must then be None). ``budget``, ``hash_mb``,
-    ``stop`` and ``progress`` are :func:`brandubh.core.solve.solve_rules`'s;
+    ``stop``, ``progress``, ``state`` (a file the solver's state is saved in
+    as it goes, and resumed from) and ``save_every`` are
+    :func:`brandubh.core.solve.solve_rules`'s;
     Ctrl-C raises KeyboardInterrupt within a fraction of a second."""
     if isinstance(game, Game):
         if variant is not None:
@@ -181,5 +184,6 @@ def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = 
     for move in moves:
         rules.play(move)
     ended = outcome_name(rules.outcome) if rules.is_over() else None
-    return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress),
+    return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress, state=state,
+                                save_every=save_every),
                     rules_set, rules.start, moves, budget, ended)

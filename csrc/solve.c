@@ -130,6 +130,23 @@ typedef struct pm_line {
     bd_move move;
 } pm_line;
 
+#define SV_MAGIC 0x31766c6f73626462ULL   /* "bdbsolv1", read as little-endian */
+#define SV_VERSION 1u
+
+typedef struct sv_saved {
+    uint64_t magic;
+    uint32_t version, entry_size, line_size, ways;
+    uint64_t buckets;
+    /* The game: the root and what the rules leave from it. */
+    uint64_t root_key;
+    int32_t root_ply, root_quiet, limit, exact;
+    /* Where the solve stands. */
+    int32_t solved, winner, stage, prover, bound, turn;
+    int32_t side_state[2], level[2], side_bound[2], root_proof[2], root_dis[2];
+    int32_t kept_need, plies, first_move, pad;
+    uint64_t nodes, turn_end, nkept, kept_positions;
+} sv_saved;
+
 enum { SIDE_OPEN = 0, SIDE_PROVEN = 1, SIDE_DISPROVEN = 2 };
 
 struct bd_solver {
@@ -175,6 +192,7 @@ struct bd_solver {
     uint64_t nkept, kept_cap, kept_positions;
     int kept_need, plies;
     bd_move first_move;
+    sv_saved saved;             /* the header bd_solver_state hands out */
 };
 
 /* The salts that keep one prover's entries apart from the other's. */
@@ -1061,4 +1079,103 @@ int bd_solver_proof_line(const bd_solver *s, uint64_t i, char *position, bd_move
     bd_pos_to_string(&s->kept[i].pos, position);
     *move = s->kept[i].move;
     return 1;
+}
+
+/* ---- Saving and resuming (brandubh solve --state).
+ *
+ * What a solver needs to go on where it stopped: the table, the proof in
+ * hand, and the few numbers below; not the frames (a call starts from the
+ * root each time, so nothing is on the stack between calls), nor the proof
+ * map or lines being extracted (an extraction cut short starts again), nor
+ * the positions that end the game by repetition (the game gives them
+ * again). Written in the machine's byte order, and refused by a solver
+ * whose layout, game or table differs. */
+uint64_t bd_solver_state(bd_solver *s, int part, void **at) {
+    sv_saved head;
+    switch (part) {
+    case 0:
+        memset(&head, 0, sizeof head);
+        head.magic = SV_MAGIC;
+        head.version = SV_VERSION;
+        head.entry_size = (uint32_t)sizeof(sv_entry);
+        head.line_size = (uint32_t)sizeof(pm_line);
+        head.ways = WAYS;
+        head.buckets = s->tt ? s->mask + 1 : 0;
+        head.root_key = s->root.key;
+        head.root_ply = s->root_ply;
+        head.root_quiet = s->root_quiet;
+        head.limit = s->limit;
+        head.exact = s->exact;
+        head.solved = s->solved;
+        head.winner = s->winner;
+        head.stage = s->stage;
+        head.prover = s->prover;
+        head.bound = s->bound;
+        head.turn = s->turn;
+        memcpy(head.side_state, s->side_state, sizeof head.side_state);
+        memcpy(head.level, s->level, sizeof head.level);
+        memcpy(head.side_bound, s->side_bound, sizeof head.side_bound);
+        memcpy(head.root_proof, s->root_proof, sizeof head.root_proof);
+        memcpy(head.root_dis, s->root_dis, sizeof head.root_dis);
+        head.kept_need = s->kept_need;
+        head.plies = s->plies;
+        head.first_move = s->first_move;
+        head.nodes = s->nodes;
+        head.turn_end = s->turn_end;
+        head.nkept = s->nkept;
+        head.kept_positions = s->kept_positions;
+        s->saved = head;
+        *at = &s->saved;
+        return sizeof head;
+    case 1:
+        *at = s->tt;
+        return s->tt ? (uint64_t)s->tt_bytes : 0;
+    case 2:
+        *at = s->kept;
+        return s->nkept * (uint64_t)sizeof(pm_line);
+    default:
+        *at = NULL;
+        return 0;
+    }
+}
+
+int bd_solver_restore(bd_solver *s, const void *data, uint64_t len) {
+    sv_saved head;
+    if (len != sizeof head) return BD_RESTORE_FORMAT;
+    memcpy(&head, data, sizeof head);
+    if (head.magic != SV_MAGIC || head.version != SV_VERSION || head.entry_size != sizeof(sv_entry)
+        || head.line_size != sizeof(pm_line) || head.ways != WAYS)
+        return BD_RESTORE_FORMAT;
+    if (head.root_key != s->root.key || head.root_ply != s->root_ply || head.root_quiet != s->root_quiet
+        || head.limit != s->limit || head.exact != s->exact)
+        return BD_RESTORE_GAME;
+    if (head.buckets != (s->tt ? s->mask + 1 : 0)) return BD_RESTORE_TABLE;
+    if (head.stage < BD_STAGE_PROVE || head.stage > BD_STAGE_DONE || head.turn < 0 || head.turn > 1
+        || head.prover < 0 || head.prover > 1 || head.nkept > ((uint64_t)1 << 40))
+        return BD_RESTORE_FORMAT;
+    if (head.nkept > s->kept_cap) {
+        pm_line *grown = (pm_line *)realloc(s->kept, (size_t)head.nkept * sizeof *grown);
+        if (!grown) return BD_RESTORE_MEMORY;
+        s->kept = grown;
+        s->kept_cap = head.nkept;
+    }
+    s->solved = head.solved;
+    s->winner = head.winner;
+    s->stage = head.stage;
+    set_prover(s, head.prover);
+    s->bound = head.bound;
+    s->turn = head.turn;
+    memcpy(s->side_state, head.side_state, sizeof head.side_state);
+    memcpy(s->level, head.level, sizeof head.level);
+    memcpy(s->side_bound, head.side_bound, sizeof head.side_bound);
+    memcpy(s->root_proof, head.root_proof, sizeof head.root_proof);
+    memcpy(s->root_dis, head.root_dis, sizeof head.root_dis);
+    s->kept_need = head.kept_need;
+    s->plies = head.plies;
+    s->first_move = (bd_move)head.first_move;
+    s->nodes = head.nodes;
+    s->turn_end = head.turn_end;
+    s->nkept = head.nkept;
+    s->kept_positions = head.kept_positions;
+    return 0;
 }

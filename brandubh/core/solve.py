@@ -20,13 +20,18 @@ Ctrl-C) is not deterministic.
 
 from __future__ import annotations
 
+import json
+import os
 import threading
+import zlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import stopping
 from .._engine import ffi, lib
 from ..errors import ArgumentError, EngineError, quote
+from ..files import WholeFile, check_writable, open_regular
+from ..words import plural
 from .position import SIDES, c_constants, move_text
 from .search import MAX_HASH_MB
 from .stopping import check_stop
@@ -35,7 +40,7 @@ if TYPE_CHECKING:
     from .rules import Rules  # only named: the solver is below the record it is given
 
 __all__ = ["solve_rules", "Solved", "Progress", "DEFAULT_BUDGET", "MAX_BUDGET", "SLICE", "OUTCOMES", "STAGES",
-           "table_mb"]
+           "table_mb", "SAVE_EVERY", "STATE_FORMAT"]
 
 #: The positions a solve expands unless told otherwise: a few seconds here.
 DEFAULT_BUDGET = 2_000_000
@@ -45,6 +50,21 @@ MAX_BUDGET = 1 << 40
 #: slices of this size (the last one what is left), so that the same budget
 #: gives the same result whoever calls.
 SLICE = 1 << 18
+#: How often a solve given a state file saves it, in positions (rounded up
+#: to whole slices): about three minutes here.
+SAVE_EVERY = 1 << 26
+#: The first line of a state file names it, with its version.
+STATE_FORMAT = "brandubh solver state 1"
+#: The most a state file's first line (its description, JSON) may take.
+_HEAD_LIMIT = 1 << 20
+#: How much of a part is read or checked at a time.
+_CHUNK = 1 << 24
+#: bd_solver_restore's refusals, in words.
+_REFUSED = {
+    lib.BD_RESTORE_FORMAT: "it was written by another version of the solver or on another kind of machine",
+    lib.BD_RESTORE_GAME: "it was saved for another game",
+    lib.BD_RESTORE_TABLE: "it was saved with a table of another size",
+}
 #: The table's size when the caller gives none: about a 32-byte entry for
 #: each position of the budget, as a power of two of MiB from 1 to this.
 DEFAULT_MAX_MB = 256
@@ -130,50 +150,235 @@ def _progress(status: Any, budget: int) -> Progress:
     return Progress(STAGES[status.stage], SIDES[status.prover], status.bound, status.nodes, budget)
 
 
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _identity(rules: Rules) -> dict[str, Any]:
+    """The game a state belongs to: its rules, its start and the moves made."""
+    return {"variant": rules.variant.as_string(), "start": rules.start,
+            "moves": [move_text(m) for m in rules.log()]}
+
+
+def _game_words(game: dict[str, Any]) -> str:
+    moves = game["moves"]
+    played = f"after {plural(len(moves), 'move')} ({' '.join(moves)})" if moves else "with no move made"
+    return f"{game['start']} under {game['variant']}, {played}"
+
+
+def _parts(solver: Any) -> list[Any]:
+    """The solver's state as three buffers over its own memory (no copy):
+    the header, filled in now, the table, the proof in hand."""
+    out = []
+    for part in range(3):
+        at = ffi.new("void **")
+        size = lib.bd_solver_state(solver, part, at)
+        out.append(memoryview(ffi.buffer(at[0], size)) if size else memoryview(b""))
+    return out
+
+
+def _save_state(path: PathLike, solver: Any, head: dict[str, Any]) -> None:
+    """Write the solver's state to ``path`` whole (:class:`~brandubh.files.WholeFile`:
+    a crash, a full disk or Ctrl-C while it is written leaves the last one):
+    a line of JSON saying what it is, then the three parts, their CRC-32 in
+    the line."""
+    parts = _parts(solver)
+    crc = 0
+    for part in parts:
+        for at in range(0, len(part), _CHUNK):
+            crc = zlib.crc32(part[at:at + _CHUNK], crc)
+    line = json.dumps({**head, "parts": [len(p) for p in parts], "crc32": crc}, separators=(",", ":")) + "\n"
+    with WholeFile(path) as new:
+        new.file.write(line.encode("utf-8"))
+        for part in parts:
+            new.file.write(part)
+
+
+def _read_head(path: PathLike, rules: Rules) -> dict[str, Any]:
+    """A state file's description, checked against the game: an
+    ArgumentError with a sentence for a file that is no solver's state, or
+    one saved for another game."""
+    where = quote(os.fspath(path), 200)
+    with open_regular(path, what="state file") as f:
+        line = f.readline(_HEAD_LIMIT)
+    try:
+        head = json.loads(line.decode("utf-8"))
+        ok = isinstance(head, dict) and head.get("format") == STATE_FORMAT
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ArgumentError(f"cannot resume from {where}: it is not a state file of this solver "
+                            f"(its first line should name {STATE_FORMAT!r}); give another --state file")
+    game = _identity(rules)
+    saved = {key: head.get(key) for key in game}
+    if saved != game:
+        raise ArgumentError(f"cannot resume from {where}: it holds the solve of {_game_words(saved)}, "
+                            f"not of {_game_words(game)}; give another --state file, or remove it to start afresh")
+    return head
+
+
+def _load_state(path: PathLike, solver: Any, head: dict[str, Any]) -> None:
+    """Read a state file's parts into a solver made for its game and table
+    size: an ArgumentError, the solver then of no use, for one that is cut
+    short, damaged or refused."""
+    where = quote(os.fspath(path), 200)
+    sizes = head.get("parts")
+    with open_regular(path, what="state file") as f:
+        f.readline(_HEAD_LIMIT)
+        try:
+            first = f.read(sizes[0]) if isinstance(sizes, list) and len(sizes) == 3 else b""
+        except (TypeError, ValueError):
+            first = b""
+        got = lib.bd_solver_restore(solver, first, len(first)) if first else lib.BD_RESTORE_FORMAT
+        if got == lib.BD_RESTORE_MEMORY:
+            raise EngineError("out of memory for the solver's proof")
+        if got != 0:
+            raise ArgumentError(f"cannot resume from {where}: {_REFUSED[got]}")
+        crc = zlib.crc32(first)
+        parts = _parts(solver)
+        for part, size in zip(parts[1:], sizes[1:]):
+            if len(part) != size:
+                raise ArgumentError(f"cannot resume from {where}: {_REFUSED[lib.BD_RESTORE_TABLE]}")
+            for at in range(0, size, _CHUNK):
+                chunk = part[at:at + _CHUNK]
+                if f.readinto(chunk) != len(chunk):
+                    raise ArgumentError(f"cannot resume from {where}: the file is cut short")
+                crc = zlib.crc32(chunk, crc)
+        if f.read(1) or crc != head.get("crc32"):
+            raise ArgumentError(f"cannot resume from {where}: the file is damaged (its checksum does not match)")
+
+
+def _finish_slice(job: Callable[[Any], int], stop: Optional[threading.Event]) -> tuple[int, bool]:
+    """``job(flag)`` run in a worker to the end of its slice even when Ctrl-C
+    comes (a second Ctrl-C cuts it), so that the state saved after it is
+    the one a run straight through passes by; the code, and whether Ctrl-C
+    came."""
+    flag = ffi.new("int *")
+    box: list[int] = []
+    worker = threading.Thread(target=lambda: box.append(job(flag)), name="brandubh-solve", daemon=True)
+    interrupted = False
+    worker.start()
+    while worker.is_alive():
+        try:
+            if stop is not None and stop.is_set():
+                flag[0] = 1
+            worker.join(stopping.POLL_SECONDS if stop is not None else stopping.SLICE_SECONDS)
+        except KeyboardInterrupt:
+            if interrupted:
+                flag[0] = 1
+            interrupted = True
+    return box[0], interrupted
+
+
 def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional[int] = None,
                 stop: Optional[threading.Event] = None,
-                progress: Optional[Callable[[Progress], None]] = None) -> Solved:
+                progress: Optional[Callable[[Progress], None]] = None,
+                state: Optional[PathLike] = None, save_every: int = SAVE_EVERY,
+                slice_nodes: int = SLICE) -> Solved:
     """Solve the game as it stands, within ``budget`` positions: see
     :class:`Solved`. The record is not changed (the solver copies it).
 
     ``hash_mb``: the table's size in MiB (1 to 16384; by default
     :func:`table_mb` of the budget); the result depends on it,
     deterministically. ``progress`` is called between slices of
-    :data:`SLICE` positions, and once more when a slice is cut by Ctrl-C,
-    before KeyboardInterrupt goes on. ``stop`` (a :class:`~brandubh.Stop`
-    or a ``threading.Event``) ends the solve early, with ``stopped=True``:
-    not deterministic.
+    ``slice_nodes`` positions (:data:`SLICE`), and once more when a slice
+    is cut by Ctrl-C, before KeyboardInterrupt goes on. ``stop`` (a
+    :class:`~brandubh.Stop` or a ``threading.Event``) ends the solve early,
+    with ``stopped=True``: not deterministic.
+
+    ``state``: a file the solver's state is saved in, whole, every
+    ``save_every`` positions (rounded up to slices), at the end and on
+    Ctrl-C (which then lets the slice under way end first, under a second,
+    so that what is saved is what a run straight through passes by); where
+    the file exists, the solve goes on from it (its table size and slices
+    are the saved ones; ``budget`` counts the positions before too) and a
+    file saved for another game is refused with a sentence. With a state
+    file the budget is rounded up to whole slices, so that every save falls
+    where a run straight through passes: a run stopped and resumed gives
+    exactly what one run straight through gives.
     """
     _check(budget, hash_mb)
     check_stop(stop)
+    if not isinstance(save_every, int) or isinstance(save_every, bool) or save_every < 1:
+        raise ArgumentError(f"save_every must be a whole number of positions above 0, not {quote(save_every)}")
+    head: dict[str, Any] = {}
+    if state is not None:
+        if os.path.exists(state):
+            head = _read_head(state, rules)
+            saved_mb, slice_nodes = head.get("hash_mb"), head.get("slice")
+            if not isinstance(saved_mb, int) or not isinstance(slice_nodes, int) or slice_nodes < 1:
+                raise ArgumentError(f"cannot resume from {quote(os.fspath(state), 200)}: "
+                                    f"{_REFUSED[lib.BD_RESTORE_FORMAT]}")
+            if hash_mb is not None and hash_mb != saved_mb:
+                raise ArgumentError(f"cannot resume from {quote(os.fspath(state), 200)} with a {hash_mb} MiB table: "
+                                    f"it was saved with {saved_mb} MiB; give that, or no table size")
+            hash_mb = saved_mb
+        else:
+            check_writable(state)
     mb = table_mb(budget) if hash_mb is None else hash_mb
     with rules.lock:
         raw = lib.bd_solver_new(rules.c_game(), mb << 20)
     if raw == ffi.NULL:
         raise EngineError("out of memory for the solver")
     solver = ffi.gc(raw, lib.bd_solver_free)
+    spent = 0
+    if head:
+        _load_state(state, solver, head)  # type: ignore[arg-type]
+        spent = int(head.get("spent", 0))
     status = ffi.new("bd_solve_status *")
-    left = budget
     done = lib.BD_STAGE_DONE
-    while True:
-        step = min(left, SLICE)
+    game = _identity(rules)
+
+    def save() -> None:
+        if state is not None:
+            _save_state(state, solver, {"format": STATE_FORMAT, **game, "hash_mb": mb, "slice": slice_nodes,
+                                        "spent": spent, "budget": budget, "nodes": status.nodes})
+
+    if state is not None:
+        # Whole slices only: a call's end is where the search starts again
+        # from the root, so a run stopped part way through a slice would
+        # go on differently from one that ran straight through it.
+        budget = -(-budget // slice_nodes) * slice_nodes
+    left = budget - spent
+    next_save = spent + save_every
+    if left <= 0:
+        lib.bd_solver_run(solver, 0, ffi.NULL, status)  # where the saved solve stands
+    while left > 0:
+        step = min(left, slice_nodes)
         left -= step
 
         def job(flag: Any, step: int = step) -> int:
             return lib.bd_solver_run(solver, step, flag, status)
 
+        interrupted = False
         try:
-            code = stopping.run(job, stop, None, True)
+            if state is None:
+                code = stopping.run(job, stop, None, True)
+            else:
+                code, interrupted = _finish_slice(job, stop)
         except KeyboardInterrupt:
             if progress is not None:
                 progress(_progress(status, budget))
             raise
         if code != 0:
             raise EngineError("out of memory while solving: give a smaller table (hash_mb)")
-        if status.stage == done or left == 0 or status.stopped:
+        spent += step
+        over = status.stage == done or left == 0 or status.stopped
+        if interrupted or over or spent >= next_save:
+            save()
+            next_save = spent + save_every
+        if interrupted:
+            if progress is not None:
+                progress(_progress(status, budget))
+            raise KeyboardInterrupt
+        if over:
             break
         if progress is not None:
-            progress(_progress(status, budget))
+            try:
+                progress(_progress(status, budget))
+            except KeyboardInterrupt:
+                # Between slices: what is saved is where a straight run passes.
+                save()
+                raise
     if progress is not None:
         progress(_progress(status, budget))
     outcome = OUTCOMES[status.solved]
