@@ -20,8 +20,10 @@ Ctrl-C) is not deterministic.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import threading
 import zlib
 from dataclasses import dataclass, field
@@ -222,13 +224,14 @@ def _load_state(path: PathLike, solver: Any, head: dict[str, Any]) -> None:
     short, damaged or refused."""
     where = quote(os.fspath(path), 200)
     sizes = head.get("parts")
-    with open_regular(path, what="state file") as f:
+    if not (isinstance(sizes, list) and len(sizes) == 3 and all(isinstance(n, int) and n >= 0 for n in sizes)):
+        raise ArgumentError(f"cannot resume from {where}: {_REFUSED[lib.BD_RESTORE_FORMAT]}")
+    reader: Any   # a buffered file, which has readinto
+    with open_regular(path, what="state file") as reader:
+        f = reader
         f.readline(_HEAD_LIMIT)
-        try:
-            first = f.read(sizes[0]) if isinstance(sizes, list) and len(sizes) == 3 else b""
-        except (TypeError, ValueError):
-            first = b""
-        got = lib.bd_solver_restore(solver, first, len(first)) if first else lib.BD_RESTORE_FORMAT
+        first = f.read(sizes[0])
+        got = lib.bd_solver_restore(solver, first, len(first))
         if got == lib.BD_RESTORE_MEMORY:
             raise EngineError("out of memory for the solver's proof")
         if got != 0:
@@ -247,26 +250,56 @@ def _load_state(path: PathLike, solver: Any, head: dict[str, Any]) -> None:
             raise ArgumentError(f"cannot resume from {where}: the file is damaged (its checksum does not match)")
 
 
-def _finish_slice(job: Callable[[Any], int], stop: Optional[threading.Event]) -> tuple[int, bool]:
-    """``job(flag)`` run in a worker to the end of its slice even when Ctrl-C
-    comes (a second Ctrl-C cuts it), so that the state saved after it is
-    the one a run straight through passes by; the code, and whether Ctrl-C
-    came."""
-    flag = ffi.new("int *")
+class _Interrupts:
+    """Ctrl-C counted rather than raised while a solve with a state file
+    runs (in the main thread, where signals are handled): the first lets
+    the slice under way end and the state be saved at its end, where a run
+    straight through passes; a second cuts the slice short (the state saved
+    then is sound, but a run resumed from it may differ from one straight
+    through)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.flag: Any = None
+        self._old: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.count += 1
+        if self.count > 1 and self.flag is not None:
+            self.flag[0] = 1
+
+    def __enter__(self) -> "_Interrupts":
+        if stopping.in_main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def _run_slice(job: Callable[[Any], int], stop: Optional[threading.Event], interrupts: _Interrupts) -> int:
+    """``job(flag)`` in a worker while this thread waits, raising the flag
+    when ``stop`` is set or Ctrl-C comes twice."""
+    flag = interrupts.flag = ffi.new("int *")
+    if interrupts.count > 1:
+        flag[0] = 1
     box: list[int] = []
-    worker = threading.Thread(target=lambda: box.append(job(flag)), name="brandubh-solve", daemon=True)
-    interrupted = False
-    worker.start()
-    while worker.is_alive():
+    done = threading.Event()
+
+    def work() -> None:
         try:
-            if stop is not None and stop.is_set():
-                flag[0] = 1
-            worker.join(stopping.POLL_SECONDS if stop is not None else stopping.SLICE_SECONDS)
-        except KeyboardInterrupt:
-            if interrupted:
-                flag[0] = 1
-            interrupted = True
-    return box[0], interrupted
+            box.append(job(flag))
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="brandubh-solve", daemon=True).start()
+    while not done.is_set():
+        if stop is not None and stop.is_set():
+            flag[0] = 1
+        done.wait(stopping.POLL_SECONDS if stop is not None else stopping.SLICE_SECONDS)
+    interrupts.flag = None
+    return box[0]
 
 
 def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional[int] = None,
@@ -288,7 +321,8 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     ``state``: a file the solver's state is saved in, whole, every
     ``save_every`` positions (rounded up to slices), at the end and on
     Ctrl-C (which then lets the slice under way end first, under a second,
-    so that what is saved is what a run straight through passes by); where
+    so that what is saved is what a run straight through passes by; a
+    second Ctrl-C cuts the slice); where
     the file exists, the solve goes on from it (its table size and slices
     are the saved ones; ``budget`` counts the positions before too) and a
     file saved for another game is refused with a sentence. With a state
@@ -304,10 +338,11 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     if state is not None:
         if os.path.exists(state):
             head = _read_head(state, rules)
-            saved_mb, slice_nodes = head.get("hash_mb"), head.get("slice")
-            if not isinstance(saved_mb, int) or not isinstance(slice_nodes, int) or slice_nodes < 1:
+            saved_mb, saved_slice = head.get("hash_mb"), head.get("slice")
+            if not isinstance(saved_mb, int) or not isinstance(saved_slice, int) or saved_slice < 1:
                 raise ArgumentError(f"cannot resume from {quote(os.fspath(state), 200)}: "
                                     f"{_REFUSED[lib.BD_RESTORE_FORMAT]}")
+            slice_nodes = saved_slice
             if hash_mb is not None and hash_mb != saved_mb:
                 raise ArgumentError(f"cannot resume from {quote(os.fspath(state), 200)} with a {hash_mb} MiB table: "
                                     f"it was saved with {saved_mb} MiB; give that, or no table size")
@@ -342,43 +377,41 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     next_save = spent + save_every
     if left <= 0:
         lib.bd_solver_run(solver, 0, ffi.NULL, status)  # where the saved solve stands
-    while left > 0:
-        step = min(left, slice_nodes)
-        left -= step
+    with (_Interrupts() if state is not None else contextlib.nullcontext()) as interrupts:
+        while left > 0:
+            step = min(left, slice_nodes)
+            left -= step
 
-        def job(flag: Any, step: int = step) -> int:
-            return lib.bd_solver_run(solver, step, flag, status)
+            def job(flag: Any, step: int = step) -> int:
+                return lib.bd_solver_run(solver, step, flag, status)
 
-        interrupted = False
-        try:
-            if state is None:
-                code = stopping.run(job, stop, None, True)
-            else:
-                code, interrupted = _finish_slice(job, stop)
-        except KeyboardInterrupt:
-            if progress is not None:
-                progress(_progress(status, budget))
-            raise
-        if code != 0:
-            raise EngineError("out of memory while solving: give a smaller table (hash_mb)")
-        spent += step
-        over = status.stage == done or left == 0 or status.stopped
-        if interrupted or over or spent >= next_save:
-            save()
-            next_save = spent + save_every
-        if interrupted:
-            if progress is not None:
-                progress(_progress(status, budget))
-            raise KeyboardInterrupt
-        if over:
-            break
-        if progress is not None:
             try:
-                progress(_progress(status, budget))
+                code = stopping.run(job, stop, None, True) if interrupts is None else _run_slice(job, stop, interrupts)
             except KeyboardInterrupt:
-                # Between slices: what is saved is where a straight run passes.
-                save()
+                if progress is not None:
+                    progress(_progress(status, budget))
                 raise
+            if code != 0:
+                raise EngineError("out of memory while solving: give a smaller table (hash_mb)")
+            spent += step
+            over = status.stage == done or left == 0 or status.stopped
+            ctrl_c = interrupts is not None and interrupts.count > 0
+            if ctrl_c or over or spent >= next_save:
+                save()
+                next_save = spent + save_every
+            if ctrl_c:
+                if progress is not None:
+                    progress(_progress(status, budget))
+                raise KeyboardInterrupt
+            if over:
+                break
+            if progress is not None:
+                try:
+                    progress(_progress(status, budget))
+                except KeyboardInterrupt:
+                    # Between slices: what is saved is where a straight run passes.
+                    save()
+                    raise
     if progress is not None:
         progress(_progress(status, budget))
     outcome = OUTCOMES[status.solved]
