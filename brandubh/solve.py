@@ -29,7 +29,7 @@ from .core.rules import Rules
 from .core.solve import DEFAULT_BUDGET, SAVE_EVERY, Progress, Solved, solve_rules
 from .errors import ArgumentError
 from .game import Game
-from .proof_check import HEADER, plies_text
+from .proof_check import HEADER, NO_WINNER, plies_text
 from .variant import Variant, VariantLike, as_variant
 
 __all__ = ["solve", "Solution", "Progress", "DEFAULT_BUDGET"]
@@ -140,21 +140,33 @@ class Solution:
         """The proof as a proof file (the format :mod:`brandubh.proof_check`
         reads): the game, the winner, the longest line, then every position
         the proof reaches with the winner to move and the winner's move.
-        Only a win has one: an ArgumentError otherwise."""
+        A draw's is both sides' wins refuted (``winner none``, ``plies``
+        the plies the rules leave, then every position a refutation reaches
+        with the refuting side to move, and its move). Only a win, or a
+        draw whose refutations were written down, has one: an
+        ArgumentError otherwise."""
         s = self.solved
         if self.ended is not None:
             raise ArgumentError(f"the game is over already ({self.ended}): there is nothing to prove")
-        if s.outcome != "win":
-            raise ArgumentError(f"only a win has a proof file; this is {self.result}")
-        shortest = "the shortest win" if s.shortest else "not shown to be the shortest"
+        if s.outcome == "draw" and s.proof:
+            said = (f"# brandubh solve: a draw; neither side wins in the {plies_text(s.limit)} the rules leave; "
+                    f"{s.positions:,} positions")
+            winner, plies = NO_WINNER, s.limit
+        elif s.outcome == "win":
+            shortest = "the shortest win" if s.shortest else "not shown to be the shortest"
+            said = (f"# brandubh solve: the {s.winner} win; the longest line is {plies_text(s.plies or 0)} "
+                    f"({shortest}); {s.positions:,} positions")
+            winner, plies = s.winner or "", s.plies or 0
+        else:
+            why = " (its refutations are too large to write down)" if s.outcome == "draw" else ""
+            raise ArgumentError(f"only a win or a draw has a proof file; this is {self.result}{why}")
         head = [
-            f"# brandubh solve: the {s.winner} win; the longest line is {plies_text(s.plies or 0)} ({shortest}); "
-            f"{s.positions:,} positions",
+            said,
             f"variant {self.variant.as_string()}",
             f"start {self.start}",
             "moves" + "".join(f" {m}" for m in self.moves),
-            f"winner {s.winner}",
-            f"plies {s.plies}",
+            f"winner {winner}",
+            f"plies {plies}",
             f"lines {len(s.proof)}",
         ]
         assert [line.split(" ", 1)[0] for line in head[1:]] == list(HEADER)

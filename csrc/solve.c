@@ -123,6 +123,7 @@ typedef struct pm_slot {
     bd_move move;
     uint16_t need;      /* the bound its proof needs */
     uint16_t plies;     /* the longest line from it, in plies */
+    uint64_t line;      /* a refutation's: its line, where its side moves */
 } pm_slot;
 
 typedef struct pm_line {
@@ -192,6 +193,7 @@ struct bd_solver {
     uint64_t nkept, kept_cap, kept_positions;
     int kept_need, plies;
     bd_move first_move;
+    uint64_t refuted_positions; /* the last refutation written down */
     sv_saved saved;             /* the header bd_solver_state hands out */
 };
 
@@ -897,6 +899,119 @@ static int extract_root(bd_solver *s) {
     pm_reset(s);
     return 0;
 }
+
+/* ---- A draw's proof: each side's win refuted, written down.
+ *
+ * The refutation of the prover's win within bound r below p: where the
+ * prover moves, every move refuted; where the other side (the refuter)
+ * moves, one move that refutes, the one whose fact covers the most plies
+ * (so that a position met again within more plies keeps its move), a move
+ * that ends the game first among equals. A position is written down once,
+ * and gone through again only when met within more plies than before (one
+ * on the line above is within more plies already: covered there). What
+ * the table lost is searched again. */
+static int refute(bd_solver *s, const bd_pos *p, int r, int depth, uint64_t most) {
+    pm_slot *slot = pm_slot_of(s, p);
+    sv_frame *f;
+    int n, i, retried = 0;
+    if (!slot) return EX_OOM;
+    if (slot->state == 1 || (slot->state == 2 && slot->need >= r)) return EX_OK;
+    if (!slot->state) {
+        if (++s->pm_count > most) return EX_FAIL;
+        if (p->side != s->prover) {
+            int line = add_line(s, p);
+            if (line < 0) return EX_OOM;
+            slot = pm_find(s, p);
+            slot->line = (uint64_t)line;
+        }
+    }
+    slot->state = 1;
+again:
+    f = frame_at(s, depth);
+    if (!f) return EX_OOM;
+    n = bd_gen_moves(&s->v, p, f->moves);
+    for (i = 0; i < n; i++) make_child(s, p, f->moves[i], r, &f->c[i]);
+    if (p->side == s->prover) {
+        for (i = 0; i < n; i++) {
+            sv_child c = s->frames[depth]->c[i];
+            int got;
+            if (c.end) {
+                if (c.pn == 0) return EX_FAIL;   /* the prover wins by it */
+                continue;
+            }
+            value_of(s, &c, r);
+            if (!(c.dn == 0 && c.dp > r)) {
+                if (research(s, &c.pos, r - 1, depth + 1) != 0) return s->oom ? EX_OOM : EX_FAIL;
+                value_of(s, &c, r);
+                if (!(c.dn == 0 && c.dp > r)) return EX_FAIL;
+            }
+            got = refute(s, &c.pos, r - 1, depth + 1, most);
+            if (got != EX_OK) return got;
+        }
+    } else {
+        int best = -1, best_dp = r;
+        sv_child c;
+        for (i = 0; i < n; i++) {
+            sv_child *d = &f->c[i];
+            int dp;
+            if (d->end) dp = d->pn == 0 ? 0 : d->dp;
+            else {
+                value_of(s, d, r);
+                dp = d->dn == 0 ? d->dp : 0;
+            }
+            if (dp > best_dp || (dp == best_dp && best >= 0 && d->end && !f->c[best].end)) {
+                best = i;
+                best_dp = dp;
+            }
+        }
+        if (best < 0) {
+            if (retried || s->abort) return s->oom ? EX_OOM : EX_FAIL;
+            retried = 1;
+            if (research(s, p, r, depth + 1) != 0) return s->oom ? EX_OOM : EX_FAIL;
+            goto again;
+        }
+        c = f->c[best];
+        slot = pm_find(s, p);
+        s->lines[slot->line].move = c.move;
+        if (!c.end) {
+            int got = refute(s, &c.pos, r - 1, depth + 1, most);
+            if (got != EX_OK) return got;
+        }
+    }
+    slot = pm_find(s, p);
+    slot->state = 2;
+    slot->need = (uint16_t)r;
+    return EX_OK;
+}
+
+int bd_solver_refutation(bd_solver *s, int prover, uint64_t most, uint64_t *lines) {
+    int got;
+    *lines = 0;
+    if (s->solved != BD_SOLVED_DRAW || !s->limit || prover < 0 || prover > 1) return 1;
+    set_prover(s, prover);
+    pm_reset(s);
+    s->abort = s->stopped = 0;
+    s->stop = NULL;
+    s->pause = (uint64_t)-1;
+    got = refute(s, &s->root, s->limit, 0, most);
+    s->refuted_positions = s->pm_count;
+    free(s->pm);
+    s->pm = NULL;
+    s->pm_mask = s->pm_count = 0;
+    if (got == EX_OOM) { s->nlines = 0; return -1; }
+    if (got != EX_OK) { s->nlines = 0; return 1; }
+    *lines = s->nlines;
+    return 0;
+}
+
+int bd_solver_refutation_line(const bd_solver *s, uint64_t i, char *position, bd_move *move) {
+    if (i >= s->nlines) return 0;
+    bd_pos_to_string(&s->lines[i].pos, position);
+    *move = s->lines[i].move;
+    return 1;
+}
+
+uint64_t bd_solver_refuted_positions(const bd_solver *s) { return s->refuted_positions; }
 
 /* ---- The interface. */
 

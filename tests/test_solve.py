@@ -405,6 +405,8 @@ def _agrees(variant_text: str, start: str, moves: list[str], limit: int = 1 << 3
         assert check_proof(found.proof_text()).ok, where
     elif s.outcome == "draw":
         assert winner is None, where
+        verdict = check_proof(found.proof_text())
+        assert verdict.ok and verdict.winner is None and verdict.plies == s.limit, (where, verdict)
     else:
         assert s.outcome == "unknown" and not exact, where
     return s.outcome
@@ -656,3 +658,39 @@ def test_ctrl_c_saves_the_state_and_the_same_command_goes_on(tmp_path):
     done = subprocess.run(command[:6] + [str(saved["nodes"])] + command[7:] + ["--json", "--quiet"],
                           capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60)
     assert json.loads(done.stdout)["searched"] == saved["nodes"], done.stderr
+
+
+# -- 6. draws proven, and their proofs checked -------------------------------
+
+
+def test_a_draw_has_a_proof_the_checker_verifies_and_tampering_fails(tmp_path, capsys):
+    # codingame with repetition drawing and the ply cap at 6: four plies
+    # made, two left; the attackers' rook-like threats are all parried.
+    game = tmp_path / "draw.txt"
+    game.write_text("variant codingame repetition=draw repeat=2 ply_cap=6\nstart 7/7/k6/5a1/7/7/5a1 a\n"
+                    "moves f1f2 a5a3 f2f1 a3a5\n")
+    proof_file = tmp_path / "draw.proof"
+    assert main(["solve", str(game), "--proof", str(proof_file), "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "draw: neither side can force a win in the 2 plies the rules leave"
+    assert out[1] == "proof: each side's win refuted, 17 positions, 16 of them with the refuting side to move"
+    assert main(["solve", "--check", str(proof_file)]) == 0
+    assert capsys.readouterr().out == "verified: a draw, neither side wins in the 2 plies the rules leave, " \
+                                      "17 positions checked\n"
+    text = proof_file.read_text()
+    at = text.splitlines().index("7/7/k6/5a1/7/7/1a5 d: a5a1") + 1
+    # A refutation that lets a side's win through: brandubh, three plies to
+    # the cap; the defenders' f1f2 there leaves the attackers a way in.
+    wider = solve("7/1k5/7/1aa4/7/6a/5d1 a", "brandubh ply_cap=5", budget=100_000, hash_mb=1)
+    assert wider.result == "draw" and check_proof(wider.proof_text()).ok
+    for tampered, said in (
+            (text.replace("1a5 d: a5a1", "1a5 d: d4d1"), f"line {at}: d4d1 is not a legal move of the defenders here"),
+            (text.replace("7/7/k6/5a1/7/7/1a5 d: a5a1\n", "").replace("lines 16", "lines 15"),
+             "leaves 7/7/k6/5a1/7/7/1a5 d, which has no line: the refutation of the attackers' win does not answer it"),
+            (text.replace("plies 2", "plies 3"), "line 6: the rules leave 2 plies, not 3"),
+            (text.replace("winner none", "winner nobody"), "line 5: the winner must be 'attackers', 'defenders' or "
+                                                           "'none' (a draw), not 'nobody'"),
+            (wider.proof_text().replace("7/1k5/7/1aa4/7/a6/5d1 d: b6b5", "7/1k5/7/1aa4/7/a6/5d1 d: f1b1"),
+             "the attackers' win does not answer it")):
+        verdict = check_proof(tampered)
+        assert not verdict.ok and said in verdict.sentence(), verdict.sentence()

@@ -148,6 +148,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                 stream.write(f"first move: {solution.first_move}\n")
             stream.write(f"proof: {found.positions:,} positions, {len(found.proof):,} of them with the "
                          f"{found.winner} to move\n")
+        elif found.outcome == "draw" and solution.ended is None:
+            stream.write(f"proof: each side's win refuted, {found.positions:,} positions, {len(found.proof):,} of "
+                         "them with the refuting side to move\n" if found.proof else
+                         "proof: not written down (a side's refutation is too large)\n")
         # The rate of a short run is mostly the table's making: given from a second on.
         rate = f" ({found.nodes / seconds:,.0f} a second)" if seconds >= 1 else ""
         stream.write(f"searched: {found.nodes:,} positions in {seconds:.2f} s{rate}\n")
@@ -189,8 +193,9 @@ def _game_of(args: argparse.Namespace) -> Any:
 def _write_proof(solution: Any, path: str) -> None:
     from ..files import write_whole
 
-    if solution.ended is not None or solution.solved.outcome != "win":
-        why = f"the game is over already ({solution.ended})" if solution.ended else f"only a win has one ({solution.result})"
+    if solution.ended is not None or not solution.solved.proof:
+        why = (f"the game is over already ({solution.ended})" if solution.ended
+               else f"only a win or a draw has one, when written down ({solution.result})")
         print(f"no proof written: {why}", file=sys.stderr)
         return
     if path == "-":

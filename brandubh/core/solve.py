@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .rules import Rules  # only named: the solver is below the record it is given
 
 __all__ = ["solve_rules", "Solved", "Progress", "DEFAULT_BUDGET", "MAX_BUDGET", "SLICE", "OUTCOMES", "STAGES",
-           "table_mb", "SAVE_EVERY", "STATE_FORMAT"]
+           "table_mb", "SAVE_EVERY", "STATE_FORMAT", "REFUTATION_MOST"]
 
 #: The positions a solve expands unless told otherwise: a few seconds here.
 DEFAULT_BUDGET = 2_000_000
@@ -61,6 +61,9 @@ STATE_FORMAT = "brandubh solver state 1"
 _HEAD_LIMIT = 1 << 20
 #: How much of a part is read or checked at a time.
 _CHUNK = 1 << 24
+#: The most positions a draw's proof, one side's refutation, is written
+#: down with: a draw far from the ply cap has a refutation far larger.
+REFUTATION_MOST = 1 << 21
 #: bd_solver_restore's refusals, in words.
 _REFUSED = {
     lib.BD_RESTORE_FORMAT: "it was written by another version of the solver or on another kind of machine",
@@ -106,7 +109,13 @@ class Solved:
     is to move, the proof's ``positions`` (either side to move) and the
     ``proof`` itself: every position it reaches with the winner to move,
     as a position string, with the winner's move there (stored form), the
-    game's position first when the winner is to move. ``no_win_within``:
+    game's position first when the winner is to move. For a ``draw``: the
+    ``proof`` is each side's win refuted (every position the refutation of
+    a side's win reaches with the other side to move, with that side's
+    move: the side to move tells which refutation a line is of), its
+    ``positions`` those the two refutations reach; empty, with 0
+    positions, where a refutation is larger than :data:`REFUTATION_MOST`
+    positions (the draw is proven all the same). ``no_win_within``:
     for each side, the most plies within which it is proven not to win
     (0: none), repetitions aside. ``nodes``: the positions expanded; ``limit``: the plies the rules leave (the ply cap's,
     or the quiet cap's when nearer); ``stopped``: ``stop=`` ended it.
@@ -302,6 +311,34 @@ def _run_slice(job: Callable[[Any], int], stop: Optional[threading.Event], inter
     return box[0]
 
 
+def _lines(solver: Any, line_of: Callable[..., int], count: int) -> tuple[tuple[str, str], ...]:
+    """The lines a solver has written down: positions and moves, as text."""
+    text = ffi.new("char[]", lib.BD_POS_TEXT_MAX)
+    move = ffi.new("bd_move *")
+    lines = []
+    for i in range(count):
+        line_of(solver, i, text, move)
+        lines.append((ffi.string(text).decode("ascii"), move_text(move[0])))
+    return tuple(lines)
+
+
+def _refutations(solver: Any) -> tuple[tuple[tuple[str, str], ...], int]:
+    """A draw's proof: both sides' wins refuted, and the positions they
+    reach; nothing where one is larger than :data:`REFUTATION_MOST`."""
+    lines: tuple[tuple[str, str], ...] = ()
+    positions = 0
+    count = ffi.new("uint64_t *")
+    for prover in range(len(SIDES)):
+        got = lib.bd_solver_refutation(solver, prover, REFUTATION_MOST, count)
+        if got < 0:
+            raise EngineError("out of memory while writing the draw's proof down")
+        if got:
+            return (), 0
+        lines += _lines(solver, lib.bd_solver_refutation_line, count[0])
+        positions += lib.bd_solver_refuted_positions(solver)
+    return lines, positions
+
+
 def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional[int] = None,
                 stop: Optional[threading.Event] = None,
                 progress: Optional[Callable[[Progress], None]] = None,
@@ -416,14 +453,11 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         progress(_progress(status, budget))
     outcome = OUTCOMES[status.solved]
     proof: tuple[tuple[str, str], ...] = ()
+    positions = status.proof_positions if outcome == "win" else 0
     if outcome == "win":
-        text = ffi.new("char[]", lib.BD_POS_TEXT_MAX)
-        move = ffi.new("bd_move *")
-        lines = []
-        for i in range(status.proof_lines):
-            lib.bd_solver_proof_line(solver, i, text, move)
-            lines.append((ffi.string(text).decode("ascii"), move_text(move[0])))
-        proof = tuple(lines)
+        proof = _lines(solver, lib.bd_solver_proof_line, status.proof_lines)
+    elif outcome == "draw" and status.limit:
+        proof, positions = _refutations(solver)
     win = outcome == "win"
     return Solved(
         outcome=outcome,
@@ -431,7 +465,7 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         plies=status.plies if win else None,
         shortest=bool(status.shortest) if win else False,
         first_move=status.first_move if win and status.first_move else None,
-        positions=status.proof_positions if win else 0,
+        positions=positions,
         proof=proof,
         nodes=status.nodes,
         limit=status.limit,
