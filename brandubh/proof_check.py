@@ -40,6 +40,18 @@ capture before it, are worked out over the whole graph); the longest line
 is ``plies`` long; and every line of the file is a position the proof
 reaches, given once.
 
+A draw's proof (``winner none``; ``plies``, the plies the rules leave) is
+both sides' wins refuted: its lines are the positions each refutation
+reaches with the refuting side to move (the side to move says whose win a
+line refutes), with the refuting move. For each side, every line where it
+moves is played with all its moves, every other with the proof's move,
+under the rules (the game's history, repetition and the caps counted),
+each to its end: none may end in that side's win. A position is walked
+once for each state of the game it is reached in (the position, the ply,
+and the positions since the last capture: all its future depends on under
+the rules), so a refutation that relies on a repetition is checked for
+the history it was reached by, and no other.
+
 >>> text = '''variant brandubh
 ... start 7/7/7/3k3/7/7/a6 d
 ... moves
@@ -64,10 +76,12 @@ from .notation import SIDES, move_parse, position_ok
 from .variant import as_variant
 from .words import plural
 
-__all__ = ["check_proof", "Verdict", "ProofError", "HEADER", "plies_text"]
+__all__ = ["check_proof", "Verdict", "ProofError", "HEADER", "NO_WINNER", "plies_text"]
 
 #: The header's keywords, in their order.
 HEADER = ("variant", "start", "moves", "winner", "plies", "lines")
+#: A draw's ``winner``.
+NO_WINNER = "none"
 
 
 class ProofError(BrandubhError):
@@ -84,8 +98,10 @@ class ProofError(BrandubhError):
 class Verdict:
     """What :func:`check_proof` found: ``ok``, or the ``line`` that fails
     (0 for the file as a whole) and the ``reason``; for a verified proof,
-    the ``winner``, the longest line in ``plies`` and the ``positions`` the
-    proof reaches (either side to move)."""
+    the ``winner`` (None for a draw), the longest line in ``plies`` (a
+    draw's: the plies the rules leave) and the ``positions`` the proof
+    reaches (either side to move; a draw's, each side's refutation's
+    together)."""
 
     ok: bool
     line: int = 0
@@ -96,6 +112,9 @@ class Verdict:
 
     def sentence(self) -> str:
         """``verified: ...`` or the failing line and why."""
+        if self.ok and self.winner is None:
+            return (f"verified: a draw, neither side wins in the {plies_text(self.plies)} the rules leave, "
+                    f"{plural(self.positions, 'position')} checked")
         if self.ok:
             return (f"verified: the {self.winner} win, the longest line {plies_text(self.plies)}, "
                     f"{plural(self.positions, 'position')} checked")
@@ -173,8 +192,9 @@ class _Checker:
             if stored is None or rules.play(stored) != Rules.PLAY_OK:
                 raise ProofError(number, f"move {i}, {quote(text)}, cannot be played in the game")
         number, winner = self.header["winner"]
-        if winner not in SIDES:
-            raise ProofError(number, f"the winner must be 'attackers' or 'defenders', not {quote(winner)}")
+        if winner not in SIDES and winner != NO_WINNER:
+            raise ProofError(number, f"the winner must be 'attackers', 'defenders' or {NO_WINNER!r} (a draw), "
+                                     f"not {quote(winner)}")
         if rules.is_over():
             raise ProofError(number, "the game is over before the proof starts")
         return rules
@@ -184,6 +204,8 @@ class _Checker:
     def run(self) -> Verdict:
         rules = self._setup()
         winner = self.header["winner"][1]
+        if winner == NO_WINNER:
+            return self._run_draw(rules)
         variant = rules.variant
         root_ply = rules.ply
         root_quiet = 0
@@ -309,6 +331,87 @@ class _Checker:
             if position not in ids:
                 raise ProofError(self.answers[position][0], "no line of the proof reaches this position")
         return Verdict(True, 0, "", winner, height[0], len(state))
+
+
+    def _run_draw(self, rules: Rules) -> Verdict:
+        """A draw's proof: each side's win refuted (the module's doc)."""
+        left = rules.variant.ply_cap - rules.ply
+        plies = self._number("plies")
+        if plies != left:
+            raise ProofError(self.header["plies"][0], f"the rules leave {plies_text(left)}, not {plies}")
+        root_ply = rules.ply
+        since = [rules.key_at(root_ply)]
+        for ply in range(root_ply, 0, -1):
+            report = rules.report(ply)
+            if report is None or report.captures:
+                break
+            since.append(rules.key_at(ply - 1))
+        reached: set[str] = set()
+        positions = 0
+        for prover in SIDES:
+            seen: set[tuple[str, int, tuple[Optional[str], ...]]] = set()
+            # A frame: the moves to try, the next, the file line nearest above,
+            # the positions since the last capture.
+            stack: list[tuple[list[int], list[int], int, tuple[Optional[str], ...]]] = []
+
+            def enter(above: int, came: str, history: tuple[Optional[str], ...]) -> bool:
+                """Put the position now on the board on the walk, unless it
+                was walked in this state of the game already."""
+                position = rules.position
+                key = (position, rules.ply, history)
+                if key in seen:
+                    return False
+                seen.add(key)
+                line = above
+                if rules.side == prover:
+                    moves = rules.moves()
+                else:
+                    if position not in self.answers:
+                        raise ProofError(above, f"{came}leaves {position}, which has no line: the refutation "
+                                                f"of the {prover}' win does not answer it")
+                    line, stored = self.answers[position]
+                    move = next((m for m in rules.moves() if move_text(m) == stored), None)
+                    if move is None:
+                        raise ProofError(line, f"{stored} is not a legal move of the {rules.side} here")
+                    moves = [move]
+                    reached.add(position)
+                stack.append((moves, [0], line, history))
+                return True
+
+            enter(0, "the start ", tuple(reversed(since)))
+            while stack:
+                moves, index, line, history = stack[-1]
+                if index[0] == len(moves):
+                    stack.pop()
+                    if stack:
+                        rules.undo()
+                    continue
+                move = moves[index[0]]
+                index[0] += 1
+                said = f"after {move_text(move)}, " if rules.side != prover else f"the {prover}' {move_text(move)} "
+                rules.play(move)
+                if rules.is_over():
+                    if rules.winner == prover:
+                        ending = outcome_name(rules.outcome)
+                        rules.undo()
+                        raise ProofError(line, f"{said}ends the game in the {prover}' win ({ending}): the "
+                                               "refutation of their win fails")
+                    rules.undo()
+                    continue
+                report = rules.report()
+                key = rules.key_at(rules.ply)
+                after = (key,) if report is not None and report.captures else history + (key,)
+                if not enter(line, said, after):
+                    rules.undo()
+            positions += len(seen)
+        lines = self._number("lines")
+        if lines != len(self.order):
+            raise ProofError(self.header["lines"][0],
+                             f"the proof has {plural(len(self.order), 'line')} of positions, not {lines}")
+        for position in self.order:
+            if position not in reached:
+                raise ProofError(self.answers[position][0], "no line of the proof reaches this position")
+        return Verdict(True, 0, "", None, plies, positions)
 
 
 def plies_text(n: int) -> str:

@@ -26,10 +26,10 @@ from typing import Any, Callable, Optional, Union
 
 from .core.outcomes import outcome_name
 from .core.rules import Rules
-from .core.solve import DEFAULT_BUDGET, Progress, Solved, solve_rules
+from .core.solve import DEFAULT_BUDGET, SAVE_EVERY, Progress, Solved, solve_rules
 from .errors import ArgumentError
 from .game import Game
-from .proof_check import HEADER, plies_text
+from .proof_check import HEADER, NO_WINNER, plies_text
 from .variant import Variant, VariantLike, as_variant
 
 __all__ = ["solve", "Solution", "Progress", "DEFAULT_BUDGET"]
@@ -140,21 +140,33 @@ class Solution:
         """The proof as a proof file (the format :mod:`brandubh.proof_check`
         reads): the game, the winner, the longest line, then every position
         the proof reaches with the winner to move and the winner's move.
-        Only a win has one: an ArgumentError otherwise."""
+        A draw's is both sides' wins refuted (``winner none``, ``plies``
+        the plies the rules leave, then every position a refutation reaches
+        with the refuting side to move, and its move). Only a win, or a
+        draw whose refutations were written down, has one: an
+        ArgumentError otherwise."""
         s = self.solved
         if self.ended is not None:
             raise ArgumentError(f"the game is over already ({self.ended}): there is nothing to prove")
-        if s.outcome != "win":
-            raise ArgumentError(f"only a win has a proof file; this is {self.result}")
-        shortest = "the shortest win" if s.shortest else "not shown to be the shortest"
+        if s.outcome == "draw" and s.proof:
+            said = (f"# brandubh solve: a draw; neither side wins in the {plies_text(s.limit)} the rules leave; "
+                    f"{s.positions:,} positions")
+            winner, plies = NO_WINNER, s.limit
+        elif s.outcome == "win":
+            shortest = "the shortest win" if s.shortest else "not shown to be the shortest"
+            said = (f"# brandubh solve: the {s.winner} win; the longest line is {plies_text(s.plies or 0)} "
+                    f"({shortest}); {s.positions:,} positions")
+            winner, plies = s.winner or "", s.plies or 0
+        else:
+            why = " (its refutations are too large to write down)" if s.outcome == "draw" else ""
+            raise ArgumentError(f"only a win or a draw has a proof file; this is {self.result}{why}")
         head = [
-            f"# brandubh solve: the {s.winner} win; the longest line is {plies_text(s.plies or 0)} ({shortest}); "
-            f"{s.positions:,} positions",
+            said,
             f"variant {self.variant.as_string()}",
             f"start {self.start}",
             "moves" + "".join(f" {m}" for m in self.moves),
-            f"winner {s.winner}",
-            f"plies {s.plies}",
+            f"winner {winner}",
+            f"plies {plies}",
             f"lines {len(s.proof)}",
         ]
         assert [line.split(" ", 1)[0] for line in head[1:]] == list(HEADER)
@@ -163,11 +175,14 @@ class Solution:
 
 def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = DEFAULT_BUDGET,
           hash_mb: Optional[int] = None, stop: Optional[threading.Event] = None,
-          progress: Optional[Callable[[Progress], None]] = None) -> Solution:
+          progress: Optional[Callable[[Progress], None]] = None, state: Optional[str] = None,
+          save_every: int = SAVE_EVERY) -> Solution:
     """Solve a game as it stands (its history counts: repetition and the
     move caps), or a position string under ``variant`` (a game carries its
     own rule set: ``variant`` must then be None). ``budget``, ``hash_mb``,
-    ``stop`` and ``progress`` are :func:`brandubh.core.solve.solve_rules`'s;
+    ``stop``, ``progress``, ``state`` (a file the solver's state is saved in
+    as it goes, and resumed from) and ``save_every`` are
+    :func:`brandubh.core.solve.solve_rules`'s;
     Ctrl-C raises KeyboardInterrupt within a fraction of a second."""
     if isinstance(game, Game):
         if variant is not None:
@@ -181,5 +196,6 @@ def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = 
     for move in moves:
         rules.play(move)
     ended = outcome_name(rules.outcome) if rules.is_over() else None
-    return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress),
+    return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress, state=state,
+                                save_every=save_every),
                     rules_set, rules.start, moves, budget, ended)

@@ -606,6 +606,36 @@ BD_FN int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, 
  * one of them, and each line of play from the root through them ends in
  * the winner's win. 1, or 0 for an i past the end. */
 BD_FN int bd_solver_proof_line(const bd_solver *s, uint64_t i, char *position, bd_move *move);
+/* A draw's proof (BD_SOLVED_DRAW only): the refutation of `prover`'s win
+ * within the plies the rules leave, written down as every position it
+ * reaches with the other side to move, with that side's move there (every
+ * move of the prover answered). Gives up past `most` positions. 0 with
+ * *lines set; 1 when it is larger than that or could not be rebuilt (or
+ * the solver holds no draw); -1 out of memory. The lines, read by
+ * bd_solver_refutation_line as bd_solver_proof_line reads a win's, last
+ * until the next call; bd_solver_refuted_positions gives the positions
+ * the last refutation reaches, either side to move. */
+BD_FN int bd_solver_refutation(bd_solver *s, int prover, uint64_t most, uint64_t *lines);
+BD_FN int bd_solver_refutation_line(const bd_solver *s, uint64_t i, char *position, bd_move *move);
+BD_FN uint64_t bd_solver_refuted_positions(const bd_solver *s);
+/* The solver's state, saved to go on later (brandubh solve --state), in
+ * three parts read and written in place: 0, a header (what resuming needs
+ * besides the rest, with the game's root and the table's size to check it
+ * by; filled in when asked for); 1, the table; 2, the proof in hand. The
+ * machine's byte order. bd_solver_state gives a part's address and length.
+ * To resume: a new solver for the same game and table size, given the
+ * header by bd_solver_restore (0, or one of enum bd_restore, the solver
+ * then unchanged), then the table and the proof read into the parts that
+ * bd_solver_state names now. Between calls of bd_solver_run only; the
+ * solver resumed goes on exactly as the one saved would have. */
+enum bd_restore {
+    BD_RESTORE_FORMAT = -1, /* not a header of this solver's layout and version */
+    BD_RESTORE_GAME = -2,   /* saved for another game (position, history, rules) */
+    BD_RESTORE_TABLE = -3,  /* saved with a table of another size */
+    BD_RESTORE_MEMORY = -4  /* out of memory for the proof */
+};
+BD_FN uint64_t bd_solver_state(bd_solver *s, int part, void **at);
+BD_FN int bd_solver_restore(bd_solver *s, const void *head, uint64_t len);
 
 /* ---- Self-play for learning (selfplay.c): whole games of the search
  * against itself, each position written down with the search's score and,

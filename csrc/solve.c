@@ -123,12 +123,30 @@ typedef struct pm_slot {
     bd_move move;
     uint16_t need;      /* the bound its proof needs */
     uint16_t plies;     /* the longest line from it, in plies */
+    uint64_t line;      /* a refutation's: its line, where its side moves */
 } pm_slot;
 
 typedef struct pm_line {
     bd_pos pos;
     bd_move move;
 } pm_line;
+
+#define SV_MAGIC 0x31766c6f73626462ULL   /* "bdbsolv1", read as little-endian */
+#define SV_VERSION 1u
+
+typedef struct sv_saved {
+    uint64_t magic;
+    uint32_t version, entry_size, line_size, ways;
+    uint64_t buckets;
+    /* The game: the root and what the rules leave from it. */
+    uint64_t root_key;
+    int32_t root_ply, root_quiet, limit, exact;
+    /* Where the solve stands. */
+    int32_t solved, winner, stage, prover, bound, turn;
+    int32_t side_state[2], level[2], side_bound[2], root_proof[2], root_dis[2];
+    int32_t kept_need, plies, first_move, pad;
+    uint64_t nodes, turn_end, nkept, kept_positions;
+} sv_saved;
 
 enum { SIDE_OPEN = 0, SIDE_PROVEN = 1, SIDE_DISPROVEN = 2 };
 
@@ -175,6 +193,8 @@ struct bd_solver {
     uint64_t nkept, kept_cap, kept_positions;
     int kept_need, plies;
     bd_move first_move;
+    uint64_t refuted_positions; /* the last refutation written down */
+    sv_saved saved;             /* the header bd_solver_state hands out */
 };
 
 /* The salts that keep one prover's entries apart from the other's. */
@@ -880,6 +900,119 @@ static int extract_root(bd_solver *s) {
     return 0;
 }
 
+/* ---- A draw's proof: each side's win refuted, written down.
+ *
+ * The refutation of the prover's win within bound r below p: where the
+ * prover moves, every move refuted; where the other side (the refuter)
+ * moves, one move that refutes, the one whose fact covers the most plies
+ * (so that a position met again within more plies keeps its move), a move
+ * that ends the game first among equals. A position is written down once,
+ * and gone through again only when met within more plies than before (one
+ * on the line above is within more plies already: covered there). What
+ * the table lost is searched again. */
+static int refute(bd_solver *s, const bd_pos *p, int r, int depth, uint64_t most) {
+    pm_slot *slot = pm_slot_of(s, p);
+    sv_frame *f;
+    int n, i, retried = 0;
+    if (!slot) return EX_OOM;
+    if (slot->state == 1 || (slot->state == 2 && slot->need >= r)) return EX_OK;
+    if (!slot->state) {
+        if (++s->pm_count > most) return EX_FAIL;
+        if (p->side != s->prover) {
+            int line = add_line(s, p);
+            if (line < 0) return EX_OOM;
+            slot = pm_find(s, p);
+            slot->line = (uint64_t)line;
+        }
+    }
+    slot->state = 1;
+again:
+    f = frame_at(s, depth);
+    if (!f) return EX_OOM;
+    n = bd_gen_moves(&s->v, p, f->moves);
+    for (i = 0; i < n; i++) make_child(s, p, f->moves[i], r, &f->c[i]);
+    if (p->side == s->prover) {
+        for (i = 0; i < n; i++) {
+            sv_child c = s->frames[depth]->c[i];
+            int got;
+            if (c.end) {
+                if (c.pn == 0) return EX_FAIL;   /* the prover wins by it */
+                continue;
+            }
+            value_of(s, &c, r);
+            if (!(c.dn == 0 && c.dp > r)) {
+                if (research(s, &c.pos, r - 1, depth + 1) != 0) return s->oom ? EX_OOM : EX_FAIL;
+                value_of(s, &c, r);
+                if (!(c.dn == 0 && c.dp > r)) return EX_FAIL;
+            }
+            got = refute(s, &c.pos, r - 1, depth + 1, most);
+            if (got != EX_OK) return got;
+        }
+    } else {
+        int best = -1, best_dp = r;
+        sv_child c;
+        for (i = 0; i < n; i++) {
+            sv_child *d = &f->c[i];
+            int dp;
+            if (d->end) dp = d->pn == 0 ? 0 : d->dp;
+            else {
+                value_of(s, d, r);
+                dp = d->dn == 0 ? d->dp : 0;
+            }
+            if (dp > best_dp || (dp == best_dp && best >= 0 && d->end && !f->c[best].end)) {
+                best = i;
+                best_dp = dp;
+            }
+        }
+        if (best < 0) {
+            if (retried || s->abort) return s->oom ? EX_OOM : EX_FAIL;
+            retried = 1;
+            if (research(s, p, r, depth + 1) != 0) return s->oom ? EX_OOM : EX_FAIL;
+            goto again;
+        }
+        c = f->c[best];
+        slot = pm_find(s, p);
+        s->lines[slot->line].move = c.move;
+        if (!c.end) {
+            int got = refute(s, &c.pos, r - 1, depth + 1, most);
+            if (got != EX_OK) return got;
+        }
+    }
+    slot = pm_find(s, p);
+    slot->state = 2;
+    slot->need = (uint16_t)r;
+    return EX_OK;
+}
+
+int bd_solver_refutation(bd_solver *s, int prover, uint64_t most, uint64_t *lines) {
+    int got;
+    *lines = 0;
+    if (s->solved != BD_SOLVED_DRAW || !s->limit || prover < 0 || prover > 1) return 1;
+    set_prover(s, prover);
+    pm_reset(s);
+    s->abort = s->stopped = 0;
+    s->stop = NULL;
+    s->pause = (uint64_t)-1;
+    got = refute(s, &s->root, s->limit, 0, most);
+    s->refuted_positions = s->pm_count;
+    free(s->pm);
+    s->pm = NULL;
+    s->pm_mask = s->pm_count = 0;
+    if (got == EX_OOM) { s->nlines = 0; return -1; }
+    if (got != EX_OK) { s->nlines = 0; return 1; }
+    *lines = s->nlines;
+    return 0;
+}
+
+int bd_solver_refutation_line(const bd_solver *s, uint64_t i, char *position, bd_move *move) {
+    if (i >= s->nlines) return 0;
+    bd_pos_to_string(&s->lines[i].pos, position);
+    *move = s->lines[i].move;
+    return 1;
+}
+
+uint64_t bd_solver_refuted_positions(const bd_solver *s) { return s->refuted_positions; }
+
 /* ---- The interface. */
 
 bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes) {
@@ -1061,4 +1194,103 @@ int bd_solver_proof_line(const bd_solver *s, uint64_t i, char *position, bd_move
     bd_pos_to_string(&s->kept[i].pos, position);
     *move = s->kept[i].move;
     return 1;
+}
+
+/* ---- Saving and resuming (brandubh solve --state).
+ *
+ * What a solver needs to go on where it stopped: the table, the proof in
+ * hand, and the few numbers below; not the frames (a call starts from the
+ * root each time, so nothing is on the stack between calls), nor the proof
+ * map or lines being extracted (an extraction cut short starts again), nor
+ * the positions that end the game by repetition (the game gives them
+ * again). Written in the machine's byte order, and refused by a solver
+ * whose layout, game or table differs. */
+uint64_t bd_solver_state(bd_solver *s, int part, void **at) {
+    sv_saved head;
+    switch (part) {
+    case 0:
+        memset(&head, 0, sizeof head);
+        head.magic = SV_MAGIC;
+        head.version = SV_VERSION;
+        head.entry_size = (uint32_t)sizeof(sv_entry);
+        head.line_size = (uint32_t)sizeof(pm_line);
+        head.ways = WAYS;
+        head.buckets = s->tt ? s->mask + 1 : 0;
+        head.root_key = s->root.key;
+        head.root_ply = s->root_ply;
+        head.root_quiet = s->root_quiet;
+        head.limit = s->limit;
+        head.exact = s->exact;
+        head.solved = s->solved;
+        head.winner = s->winner;
+        head.stage = s->stage;
+        head.prover = s->prover;
+        head.bound = s->bound;
+        head.turn = s->turn;
+        memcpy(head.side_state, s->side_state, sizeof head.side_state);
+        memcpy(head.level, s->level, sizeof head.level);
+        memcpy(head.side_bound, s->side_bound, sizeof head.side_bound);
+        memcpy(head.root_proof, s->root_proof, sizeof head.root_proof);
+        memcpy(head.root_dis, s->root_dis, sizeof head.root_dis);
+        head.kept_need = s->kept_need;
+        head.plies = s->plies;
+        head.first_move = s->first_move;
+        head.nodes = s->nodes;
+        head.turn_end = s->turn_end;
+        head.nkept = s->nkept;
+        head.kept_positions = s->kept_positions;
+        s->saved = head;
+        *at = &s->saved;
+        return sizeof head;
+    case 1:
+        *at = s->tt;
+        return s->tt ? (uint64_t)s->tt_bytes : 0;
+    case 2:
+        *at = s->kept;
+        return s->nkept * (uint64_t)sizeof(pm_line);
+    default:
+        *at = NULL;
+        return 0;
+    }
+}
+
+int bd_solver_restore(bd_solver *s, const void *data, uint64_t len) {
+    sv_saved head;
+    if (len != sizeof head) return BD_RESTORE_FORMAT;
+    memcpy(&head, data, sizeof head);
+    if (head.magic != SV_MAGIC || head.version != SV_VERSION || head.entry_size != sizeof(sv_entry)
+        || head.line_size != sizeof(pm_line) || head.ways != WAYS)
+        return BD_RESTORE_FORMAT;
+    if (head.root_key != s->root.key || head.root_ply != s->root_ply || head.root_quiet != s->root_quiet
+        || head.limit != s->limit || head.exact != s->exact)
+        return BD_RESTORE_GAME;
+    if (head.buckets != (s->tt ? s->mask + 1 : 0)) return BD_RESTORE_TABLE;
+    if (head.stage < BD_STAGE_PROVE || head.stage > BD_STAGE_DONE || head.turn < 0 || head.turn > 1
+        || head.prover < 0 || head.prover > 1 || head.nkept > ((uint64_t)1 << 40))
+        return BD_RESTORE_FORMAT;
+    if (head.nkept > s->kept_cap) {
+        pm_line *grown = (pm_line *)realloc(s->kept, (size_t)head.nkept * sizeof *grown);
+        if (!grown) return BD_RESTORE_MEMORY;
+        s->kept = grown;
+        s->kept_cap = head.nkept;
+    }
+    s->solved = head.solved;
+    s->winner = head.winner;
+    s->stage = head.stage;
+    set_prover(s, head.prover);
+    s->bound = head.bound;
+    s->turn = head.turn;
+    memcpy(s->side_state, head.side_state, sizeof head.side_state);
+    memcpy(s->level, head.level, sizeof head.level);
+    memcpy(s->side_bound, head.side_bound, sizeof head.side_bound);
+    memcpy(s->root_proof, head.root_proof, sizeof head.root_proof);
+    memcpy(s->root_dis, head.root_dis, sizeof head.root_dis);
+    s->kept_need = head.kept_need;
+    s->plies = head.plies;
+    s->first_move = (bd_move)head.first_move;
+    s->nodes = head.nodes;
+    s->turn_end = head.turn_end;
+    s->nkept = head.nkept;
+    s->kept_positions = head.kept_positions;
+    return 0;
 }

@@ -37,6 +37,7 @@ from brandubh import Game, Rules, Stop
 from brandubh.cli import main
 from brandubh.core.position import move_text
 from brandubh.core.solve import SLICE, solve_rules
+from brandubh.errors import ArgumentError
 from brandubh.notation import SETUP
 from brandubh.proof_check import check_proof
 from brandubh.solve import solve
@@ -404,6 +405,8 @@ def _agrees(variant_text: str, start: str, moves: list[str], limit: int = 1 << 3
         assert check_proof(found.proof_text()).ok, where
     elif s.outcome == "draw":
         assert winner is None, where
+        verdict = check_proof(found.proof_text())
+        assert verdict.ok and verdict.winner is None and verdict.plies == s.limit, (where, verdict)
     else:
         assert s.outcome == "unknown" and not exact, where
     return s.outcome
@@ -525,3 +528,169 @@ def test_ctrl_c_stops_a_solve_with_a_sentence():
         os.close(master)
     assert proc.returncode == 130
     assert b"stopped by Ctrl-C after " in seen and b"Traceback" not in seen, seen
+
+
+# -- 5. the solver's state, saved and resumed --------------------------------
+
+#: A win of 9 plies the solver proves in some 20,000 positions, in slices
+#: small enough that a save falls part way through.
+RESUMED = FORCED[15]
+STATE_SLICE = 1024
+
+
+def _straight(case: dict) -> object:
+    return solve_rules(rules_of(case), 1_000_000, hash_mb=2, slice_nodes=STATE_SLICE)
+
+
+def test_a_solve_stopped_and_resumed_is_the_solve_straight_through(tmp_path):
+    straight = _straight(RESUMED)
+    assert straight.outcome == "win" and straight.nodes > 8 * STATE_SLICE
+    # Stopped by its budget, then by Ctrl-C between two slices (which saves
+    # where it stands first), then resumed to the end: the same proof, the
+    # same counts, as the run that went straight through.
+    state = tmp_path / "win.state"
+    first = solve_rules(rules_of(RESUMED), 3 * STATE_SLICE, hash_mb=2, slice_nodes=STATE_SLICE, state=state)
+    assert first.outcome == "open" and first.nodes == 3 * STATE_SLICE
+
+    def ctrl_c(progress) -> None:
+        if progress.nodes >= 6 * STATE_SLICE:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_rules(rules_of(RESUMED), 1_000_000, state=state, progress=ctrl_c)
+    saved = json.loads(state.read_bytes().split(b"\n", 1)[0])
+    assert saved["spent"] == saved["nodes"] == 6 * STATE_SLICE and saved["slice"] == STATE_SLICE
+    resumed = solve_rules(rules_of(RESUMED), 1_000_000, state=state)
+    assert resumed == straight
+    # Done, the state holds the answer: asked again, it is given at once.
+    assert solve_rules(rules_of(RESUMED), 1_000_000, state=state) == straight
+    assert check_proof(_text(RESUMED, resumed)).ok
+
+
+def test_a_state_is_refused_for_another_game_or_table_or_when_damaged(tmp_path):
+    state = tmp_path / "open.state"
+    solve_rules(Rules(), 2 * STATE_SLICE, hash_mb=1, slice_nodes=STATE_SLICE, state=state)
+    good = state.read_bytes()
+    name = repr(str(state))
+    after_one = Rules()
+    after_one.play("d2b2")
+    for rules, said in ((after_one, f"with no move made, not of {SETUP} under brandubh, after 1 move (d2b2);"),
+                        (Rules(variant="codingame"), f"with no move made, not of {SETUP} under codingame, with no"
+                                                     " move made;")):
+        with pytest.raises(ArgumentError) as refused:
+            solve_rules(rules, 10 * STATE_SLICE, state=state)
+        assert str(refused.value).startswith(f"cannot resume from {name}: it holds the solve of {SETUP} under brandubh")
+        assert said in str(refused.value) and "give another --state file" in str(refused.value)
+    with pytest.raises(ArgumentError, match=r"with a 2 MiB table: it was saved with 1 MiB; give that, or no table size"):
+        solve_rules(Rules(), 10 * STATE_SLICE, hash_mb=2, state=state)
+    damaged = bytearray(good)
+    damaged[len(good) // 2] ^= 1
+    for bad, why in ((good[:-100], "the file is cut short"), (bytes(damaged), "the file is damaged"),
+                     (b"variant brandubh\n", "it is not a state file of this solver")):
+        state.write_bytes(bad)
+        with pytest.raises(ArgumentError, match=f"cannot resume from .*: {why}"):
+            solve_rules(Rules(), 10 * STATE_SLICE, state=state)
+        assert state.read_bytes() == bad   # refused: nothing written over it
+    # The C solver checks the header too, whatever the first line says.
+    state.write_bytes(good)
+    head, rest = good.split(b"\n", 1)
+    told = json.loads(head)
+    told["moves"] = ["d2b2"]
+    state.write_bytes(json.dumps(told).encode() + b"\n" + rest)
+    with pytest.raises(ArgumentError, match="it was saved for another game"):
+        solve_rules(after_one, 10 * STATE_SLICE, state=state)
+
+
+def test_a_state_that_cannot_be_written_leaves_the_last_one(tmp_path):
+    # A real limit on the file's size (RLIMIT_FSIZE, in a child process):
+    # the save fails with a sentence, the state saved before is as it was.
+    state = tmp_path / "open.state"
+    assert main(["solve", SETUP, "--budget", "2000", "--hash", "1", "--state", str(state), "--quiet"]) == 0
+    before = state.read_bytes()
+    code = ("import resource, sys\n"
+            f"resource.setrlimit(resource.RLIMIT_FSIZE, ({len(before) // 2}, {len(before) // 2}))\n"
+            "from brandubh.cli import main\n"
+            f"sys.exit(main(['solve', {SETUP!r}, '--budget', '600000', '--state', {str(state)!r}, '--quiet']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=ENV,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot write {str(state)!r}: File too large; nothing was changed" in done.stderr
+    assert state.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["open.state"]
+
+
+def test_ctrl_c_saves_the_state_and_the_same_command_goes_on(tmp_path):
+    import pty
+
+    state = tmp_path / "open.state"
+    command = [sys.executable, "-m", "brandubh", "solve", SETUP, "--budget", "1000000000", "--hash", "4",
+               "--state", str(state)]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env=ENV)
+    os.close(slave)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"solving: " not in seen and time.monotonic() < deadline:
+            if select.select([master], [], [], 1)[0]:
+                seen += os.read(master, 4096)
+        assert b"solving: " in seen, seen
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        while select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 130, seen
+    assert f"the solver's state is saved in {state}: the same command goes on from there".encode() in seen, seen
+    saved = json.loads(state.read_bytes().split(b"\n", 1)[0])
+    # Saved at the end of a slice, where a run straight through passes.
+    assert saved["spent"] == saved["nodes"] and saved["nodes"] % SLICE == 0 and saved["nodes"] >= SLICE
+    done = subprocess.run(command[:6] + [str(saved["nodes"])] + command[7:] + ["--json", "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60)
+    assert json.loads(done.stdout)["searched"] == saved["nodes"], done.stderr
+
+
+# -- 6. draws proven, and their proofs checked -------------------------------
+
+
+def test_a_draw_has_a_proof_the_checker_verifies_and_tampering_fails(tmp_path, capsys):
+    # codingame with repetition drawing and the ply cap at 6: four plies
+    # made, two left; the attackers' rook-like threats are all parried.
+    game = tmp_path / "draw.txt"
+    game.write_text("variant codingame repetition=draw repeat=2 ply_cap=6\nstart 7/7/k6/5a1/7/7/5a1 a\n"
+                    "moves f1f2 a5a3 f2f1 a3a5\n")
+    proof_file = tmp_path / "draw.proof"
+    assert main(["solve", str(game), "--proof", str(proof_file), "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "draw: neither side can force a win in the 2 plies the rules leave"
+    assert out[1] == "proof: each side's win refuted, 17 positions, 16 of them with the refuting side to move"
+    assert main(["solve", "--check", str(proof_file)]) == 0
+    assert capsys.readouterr().out == "verified: a draw, neither side wins in the 2 plies the rules leave, " \
+                                      "17 positions checked\n"
+    text = proof_file.read_text()
+    at = text.splitlines().index("7/7/k6/5a1/7/7/1a5 d: a5a1") + 1
+    # A refutation that lets a side's win through: brandubh, three plies to
+    # the cap; the defenders' f1f2 there leaves the attackers a way in.
+    wider = solve("7/1k5/7/1aa4/7/6a/5d1 a", "brandubh ply_cap=5", budget=100_000, hash_mb=1)
+    assert wider.result == "draw" and check_proof(wider.proof_text()).ok
+    for tampered, said in (
+            (text.replace("1a5 d: a5a1", "1a5 d: d4d1"), f"line {at}: d4d1 is not a legal move of the defenders here"),
+            (text.replace("7/7/k6/5a1/7/7/1a5 d: a5a1\n", "").replace("lines 16", "lines 15"),
+             "leaves 7/7/k6/5a1/7/7/1a5 d, which has no line: the refutation of the attackers' win does not answer it"),
+            (text.replace("plies 2", "plies 3"), "line 6: the rules leave 2 plies, not 3"),
+            (text.replace("winner none", "winner nobody"), "line 5: the winner must be 'attackers', 'defenders' or "
+                                                           "'none' (a draw), not 'nobody'"),
+            (wider.proof_text().replace("7/1k5/7/1aa4/7/a6/5d1 d: b6b5", "7/1k5/7/1aa4/7/a6/5d1 d: f1b1"),
+             "the attackers' win does not answer it")):
+        verdict = check_proof(tampered)
+        assert not verdict.ok and said in verdict.sentence(), verdict.sentence()

@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Any, Optional, TextIO
 
-from ..core.solve import DEFAULT_BUDGET, MAX_BUDGET, Progress
+from ..core.solve import DEFAULT_BUDGET, MAX_BUDGET, SAVE_EVERY, Progress
 from ..errors import ArgumentError
 from .perft import _progress
 
@@ -42,6 +42,7 @@ examples:
   brandubh solve "7/7/7/3k3/7/7/a6 a" --variant codingame
   brandubh solve game.txt --budget 10000000 --proof win.proof
   brandubh solve games.txt --game 3 --json -
+  brandubh solve d2b2.txt --budget 1000000000 --hash 2048 --state d2b2.state
   brandubh solve --check win.proof
 
 Exit status: 0 with a result (proven or not); for --check, 0 verified and
@@ -81,6 +82,12 @@ def register(subparsers: Any) -> None:
                    help="write the result as JSON to OUT (standard output when no OUT is given, or '-')")
     p.add_argument("--check", metavar="FILE", default=None,
                    help="check a proof file instead: 'verified', or the first line that fails")
+    p.add_argument("--state", metavar="FILE", default=None,
+                   help="save the solver's state in FILE as it goes (whole, every --save-every positions, at the "
+                        "end and on Ctrl-C), and go on from it where FILE exists; the budget counts the positions "
+                        "before too")
+    p.add_argument("--save-every", type=_budget, default=SAVE_EVERY, metavar="POSITIONS",
+                   help=f"how often --state is saved, in positions (default {SAVE_EVERY:,})")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run)
 
@@ -108,7 +115,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     from ..solve import solve
 
     game = _game_of(args)
-    for path in (args.proof, args.json):
+    for path in (args.proof, args.json, args.state):
         if path is not None and path != "-":
             check_writable(path)
     show = (lambda text: None) if args.quiet else _progress(sys.stderr)
@@ -121,12 +128,14 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     t0 = time.perf_counter()
     try:
         solution = solve(game, args.variant if isinstance(game, str) else None, budget=args.budget,
-                         hash_mb=args.hash, progress=progress)
+                         hash_mb=args.hash, progress=progress, state=args.state, save_every=args.save_every)
     except KeyboardInterrupt:
         show("")
         done = last[0] if last else None
         had = f"; the {done.prover} win had been proven" if done and done.stage in ("shorten", "extract") else ""
-        print(f"stopped by Ctrl-C after {done.nodes if done else 0:,} positions: nothing proven is written{had}",
+        kept = (f"; the solver's state is saved in {args.state}: the same command goes on from there"
+                if args.state is not None else "")
+        print(f"stopped by Ctrl-C after {done.nodes if done else 0:,} positions: nothing proven is written{had}{kept}",
               file=sys.stderr, flush=True)
         return 130
     seconds = time.perf_counter() - t0
@@ -139,6 +148,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                 stream.write(f"first move: {solution.first_move}\n")
             stream.write(f"proof: {found.positions:,} positions, {len(found.proof):,} of them with the "
                          f"{found.winner} to move\n")
+        elif found.outcome == "draw" and solution.ended is None:
+            stream.write(f"proof: each side's win refuted, {found.positions:,} positions, {len(found.proof):,} of "
+                         "them with the refuting side to move\n" if found.proof else
+                         "proof: not written down (a side's refutation is too large)\n")
         # The rate of a short run is mostly the table's making: given from a second on.
         rate = f" ({found.nodes / seconds:,.0f} a second)" if seconds >= 1 else ""
         stream.write(f"searched: {found.nodes:,} positions in {seconds:.2f} s{rate}\n")
@@ -180,8 +193,9 @@ def _game_of(args: argparse.Namespace) -> Any:
 def _write_proof(solution: Any, path: str) -> None:
     from ..files import write_whole
 
-    if solution.ended is not None or solution.solved.outcome != "win":
-        why = f"the game is over already ({solution.ended})" if solution.ended else f"only a win has one ({solution.result})"
+    if solution.ended is not None or not solution.solved.proof:
+        why = (f"the game is over already ({solution.ended})" if solution.ended
+               else f"only a win or a draw has one, when written down ({solution.result})")
         print(f"no proof written: {why}", file=sys.stderr)
         return
     if path == "-":
