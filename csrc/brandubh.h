@@ -750,10 +750,12 @@ BD_FN bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int ma
 BD_FN void bd_vec_free(bd_vec *e);
 BD_FN int bd_vec_size(const bd_vec *e);
 /* How many threads (1 to BD_MAX_THREADS; 1 at first) the calls below split
- * the games over, in contiguous slices, each thread started and joined
- * within the call; a step, the masks and the random actions take a thread
- * only for every 32 games. Every array comes out the same, byte for byte,
- * on any number of threads. */
+ * the games over, in contiguous slices: the first in the calling thread,
+ * the others on threads - 1 workers that the environment keeps from call
+ * to call (made by the first call that splits, ended by bd_vec_free or
+ * another count); one call at a time. A step, the masks and the random
+ * actions take a thread only for every 32 games. Every array comes out the
+ * same, byte for byte, on any number of threads. */
 BD_FN void bd_vec_set_threads(bd_vec *e, int threads);
 /* Every game back to the start, the generators seeded from `seed`;
  * writes obs and masks, and clears the rest of `out` (final_obs aside). */

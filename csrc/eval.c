@@ -42,12 +42,10 @@ int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
 
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
     int score;
+#ifndef BD_NO_LEARNED /* the CodinGame export carries the NNUE, not these tables */
     if (w->eval == BD_EVAL_LEARNED) return bd_evaluate_learned(v, p, reach);
-#ifdef BD_NO_NNUE /* the CodinGame export leaves the NNUE out: the tables play in its place */
-    if (w->eval == BD_EVAL_NNUE) return bd_evaluate_learned(v, p, reach);
-#else
-    if (w->eval == BD_EVAL_NNUE) return bd_evaluate_nnue(v, p, reach);
 #endif
+    if (w->eval == BD_EVAL_NNUE) return bd_evaluate_nnue(v, p, reach);
     score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;

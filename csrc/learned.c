@@ -13,6 +13,7 @@ void bd_learned_counts(const bd_variant *v, const bd_pos *p, bd_bb reach, int *i
     in[BD_INPUT_TO_MOVE] = p->side == BD_ATTACKERS;
 }
 
+#ifndef BD_NO_LEARNED
 int bd_evaluate_learned(const bd_variant *v, const bd_pos *p, bd_bb reach) {
     /* Which set: the king's capture rule changes the game most between the
      * presets (king_capture is checked to be 0-3 before it reaches C). */
@@ -56,3 +57,4 @@ void bd_learned_inputs(const bd_variant *v, const bd_sample *samples, int n, int
         for (k = 0; k < BD_LEARNED_INPUTS; k++) out[i * BD_LEARNED_INPUTS + k] = (int16_t)in[k];
     }
 }
+#endif

@@ -7,6 +7,9 @@
 
 #include "movegen.h"
 
+/* Without BD_NO_LEARNED (the CodinGame export defines it: the NNUE plays
+ * there, and only its counts are kept), the tables and their sum. */
+#ifndef BD_NO_LEARNED
 /* How many pairs of squares there are up to the eight symmetries: of the
  * 49 * 49 pairs, 325 kinds (tools/gen_learned.py counts them). */
 #define BD_LEARNED_PAIRS 325
@@ -32,6 +35,7 @@ extern const int16_t BD_LEARNED_BIAS[];
 /* The learned evaluation, from the attackers' side, given the king's
  * reach (bd_king_reach). Within the scores of a position not yet won. */
 BD_FN int bd_evaluate_learned(const bd_variant *v, const bd_pos *p, bd_bb reach);
+#endif
 /* Its counts (enum bd_learned_input) for a position, into
  * in[BD_LEARNED_INPUTS]. */
 BD_FN void bd_learned_counts(const bd_variant *v, const bd_pos *p, bd_bb reach, int *in);

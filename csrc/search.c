@@ -34,9 +34,7 @@
 #include <string.h>
 
 #include "movepick.h"
-#ifndef BD_NO_NNUE
 #include "nnue.h"
-#endif
 #include "thread.h"
 #include "tt.h"
 
@@ -69,7 +67,6 @@ typedef struct ctx {
     int (*probe)(const bd_endgame *t, const bd_pos *p, int *plies);
     bd_move pv[BD_MAX_PLY + 1][BD_MAX_PLY];
     int pv_len[BD_MAX_PLY + 1];
-#ifndef BD_NO_NNUE
     /* The NNUE's sums (nnue.h) of each position on the search path, when it
      * evaluates and off does not say otherwise: sums[k] is that of the
      * position k moves from the root, g->hist[root + k], made from
@@ -78,7 +75,6 @@ typedef struct ctx {
     int incremental;
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
-#endif
 } ctx;
 
 /* How often, in positions, the search looks at the caller's stop flag:
@@ -165,7 +161,6 @@ static inline int visit(ctx *c) {
 
 static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].pos; }
 
-#ifndef BD_NO_NNUE
 /* The NNUE's sums of the position the last move reached, from the one
  * before, by what the record says of that move. */
 static inline void carry_sums(ctx *c) {
@@ -173,7 +168,6 @@ static inline void carry_sums(ctx *c) {
     const bd_entry *e = &c->g->hist[c->g->ply];
     bd_nnue_move(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
 }
-#endif
 
 /* Play a move on the private record and judge it as the game would:
  * repetition and the caps end lines inside the search too. The NNUE's sums
@@ -181,9 +175,7 @@ static inline void carry_sums(ctx *c) {
 static inline void push(ctx *c, bd_move m, bd_bb reach) {
     bd_game_push(c->g, m, bd_make_captures_in(reach, m));
     bd_tt_prefetch(c->tt, now(c)->key);
-#ifndef BD_NO_NNUE
     if (c->incremental) carry_sums(c);
-#endif
     bd_game_judge(c->g, -1);
 }
 
@@ -219,7 +211,6 @@ static int ended_score(const bd_game *g, int ply) {
  * with the choice inlined where the search evaluates, the classical
  * evaluation's searches ran 1% more instructions (the registers it took). */
 static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
-#ifndef BD_NO_NNUE
     if (c->incremental) {
         int s = bd_nnue_score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
@@ -227,7 +218,6 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
 #endif
         return s;
     }
-#endif
     return bd_evaluate_with(&c->g->v, p, c->w, king_reach);
 }
 
@@ -502,11 +492,9 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->off = limits->off;
     c->probe = limits->probe;
     c->endgame = limits->probe ? limits->endgame : NULL;
-#ifndef BD_NO_NNUE
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
-#endif
     c->asked = c->budget = limits->budget ? limits->budget : 1;
     return c;
 }

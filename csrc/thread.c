@@ -11,6 +11,7 @@
 #include <windows.h>
 #else
 #include <pthread.h>
+#include <unistd.h>
 #endif
 
 /* The helpers recurse as deep as the search does (BD_MAX_PLY plies, a move
@@ -82,6 +83,177 @@ void bd_thread_join(bd_thread *t) {
     pthread_join(t->handle, NULL);
 #endif
     free(t);
+}
+
+/* ---- The pool (thread.h).
+ *
+ * One lock guards the run's fields; `wake` tells the workers a run is
+ * there (or that they must end), `done` tells the caller the last of them
+ * finished. Before sleeping on either, a thread watches the counter it
+ * waits on for a while (BD_POOL_SPIN reads), unlocked and relaxed, since a
+ * run's work is a fraction of a millisecond and a sleeping thread takes
+ * tens of microseconds to wake; what it sees it then confirms under the
+ * lock, which also orders the run's results before the caller reads them. */
+#define BD_POOL_SPIN 20000
+
+#ifdef _WIN32
+typedef SRWLOCK bd_lock;
+typedef CONDITION_VARIABLE bd_cond;
+static void lock_init(bd_lock *m) { InitializeSRWLock(m); }
+static void lock_free(bd_lock *m) { (void)m; }
+static void lock(bd_lock *m) { AcquireSRWLockExclusive(m); }
+static void unlock(bd_lock *m) { ReleaseSRWLockExclusive(m); }
+static void cond_init(bd_cond *c) { InitializeConditionVariable(c); }
+static void cond_free(bd_cond *c) { (void)c; }
+static void cond_wait(bd_cond *c, bd_lock *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static void cond_wake_all(bd_cond *c) { WakeAllConditionVariable(c); }
+#else
+typedef pthread_mutex_t bd_lock;
+typedef pthread_cond_t bd_cond;
+static void lock_init(bd_lock *m) { pthread_mutex_init(m, NULL); }
+static void lock_free(bd_lock *m) { pthread_mutex_destroy(m); }
+static void lock(bd_lock *m) { pthread_mutex_lock(m); }
+static void unlock(bd_lock *m) { pthread_mutex_unlock(m); }
+static void cond_init(bd_cond *c) { pthread_cond_init(c, NULL); }
+static void cond_free(bd_cond *c) { pthread_cond_destroy(c); }
+static void cond_wait(bd_cond *c, bd_lock *m) { pthread_cond_wait(c, m); }
+static void cond_wake_all(bd_cond *c) { pthread_cond_broadcast(c); }
+#endif
+
+typedef struct pool_worker {
+    bd_pool *pool;
+    int k;              /* the part of each run it does (1, 2, ...) */
+    bd_thread *thread;
+} pool_worker;
+
+struct bd_pool {
+    bd_lock lock;
+    bd_cond wake, done;
+    uint64_t runs;      /* how many runs were asked: a worker waits for it to grow */
+    volatile int left;  /* workers of the run not yet done */
+    int count;          /* the run's parts */
+    void (*fn)(void *, int);
+    void *arg;
+    int quit;
+    int workers;
+    pool_worker *worker;
+#ifndef _WIN32
+    pid_t pid;          /* the process whose workers they are */
+#endif
+};
+
+/* The pool's workers, as the calling process sees them: none in a child
+ * forked after they started (fork copies only the calling thread), where
+ * the pool then does its runs in the calling thread and frees no thread. */
+static int workers_here(const bd_pool *pool) {
+#ifndef _WIN32
+    if (pool && pool->pid != getpid()) return 0;
+#endif
+    return pool ? pool->workers : 0;
+}
+
+static void pool_loop(void *p) {
+    pool_worker *me = (pool_worker *)p;
+    bd_pool *pool = me->pool;
+    uint64_t seen = 0;
+    for (;;) {
+        int i, mine;
+        void (*fn)(void *, int);
+        void *arg;
+        for (i = 0; i < BD_POOL_SPIN && bd_load64(&pool->runs) == seen; i++) {
+        }
+        lock(&pool->lock);
+        while (pool->runs == seen && !pool->quit) cond_wait(&pool->wake, &pool->lock);
+        if (pool->quit) {
+            unlock(&pool->lock);
+            return;
+        }
+        seen = pool->runs;
+        mine = me->k < pool->count;
+        fn = pool->fn;
+        arg = pool->arg;
+        unlock(&pool->lock);
+        if (!mine) continue;
+        fn(arg, me->k);
+        lock(&pool->lock);
+        bd_store_flag(&pool->left, pool->left - 1);
+        if (pool->left == 0) cond_wake_all(&pool->done);
+        unlock(&pool->lock);
+    }
+}
+
+bd_pool *bd_pool_new(int workers) {
+    bd_pool *pool = (bd_pool *)calloc(1, sizeof *pool);
+    int k;
+    if (!pool || workers < 1) {
+        free(pool);
+        return NULL;
+    }
+    pool->worker = (pool_worker *)calloc((size_t)workers, sizeof *pool->worker);
+    if (!pool->worker) {
+        free(pool);
+        return NULL;
+    }
+#ifndef _WIN32
+    pool->pid = getpid();
+#endif
+    lock_init(&pool->lock);
+    cond_init(&pool->wake);
+    cond_init(&pool->done);
+    for (k = 0; k < workers; k++) {
+        pool->worker[k].pool = pool;
+        pool->worker[k].k = k + 1;
+        pool->worker[k].thread = bd_thread_start(pool_loop, &pool->worker[k]);
+        if (!pool->worker[k].thread) break;
+        pool->workers = k + 1;
+    }
+    if (pool->workers == 0) {
+        bd_pool_free(pool);
+        return NULL;
+    }
+    return pool;
+}
+
+int bd_pool_workers(const bd_pool *pool) { return workers_here(pool); }
+
+void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *arg) {
+    int k, spread = count - 1 < bd_pool_workers(pool) ? count - 1 : bd_pool_workers(pool), i;
+    if (spread > 0) {
+        lock(&pool->lock);
+        pool->count = spread + 1;
+        pool->fn = fn;
+        pool->arg = arg;
+        bd_store_flag(&pool->left, spread);
+        bd_store64(&pool->runs, pool->runs + 1);
+        cond_wake_all(&pool->wake);
+        unlock(&pool->lock);
+    }
+    fn(arg, 0);
+    /* Parts beyond the workers, in this thread. */
+    for (k = spread + 1; k < count; k++) fn(arg, k);
+    if (spread > 0) {
+        for (i = 0; i < BD_POOL_SPIN && bd_load_flag(&pool->left); i++) {
+        }
+        lock(&pool->lock);
+        while (pool->left) cond_wait(&pool->done, &pool->lock);
+        unlock(&pool->lock);
+    }
+}
+
+void bd_pool_free(bd_pool *pool) {
+    int k;
+    if (!pool) return;
+    if (workers_here(pool) != pool->workers) return; /* a forked child's copy: its lock may be held, no worker to end */
+    lock(&pool->lock);
+    pool->quit = 1;
+    cond_wake_all(&pool->wake);
+    unlock(&pool->lock);
+    for (k = 0; k < pool->workers; k++) bd_thread_join(pool->worker[k].thread);
+    cond_free(&pool->wake);
+    cond_free(&pool->done);
+    lock_free(&pool->lock);
+    free(pool->worker);
+    free(pool);
 }
 
 #endif

@@ -2,7 +2,8 @@
  * (thread.c): the search's helper threads (search.c) and the batched
  * environments' slices (vecenv.c). POSIX threads, or Windows threads under
  * _WIN32; nothing else. A thread is started by a call and joined before the
- * same call returns: none outlives the engine function that started it.
+ * same call returns, but for a pool's workers (bd_pool), which a
+ * structure holds (a batched environment) and its free ends.
  *
  * With BD_NO_THREADS defined (the exported CodinGame bot, one file built
  * with a bare `gcc bot.c`), no thread can be started: bd_thread_start says
@@ -36,6 +37,43 @@ static inline void bd_thread_join(bd_thread *t) { (void)t; }
 BD_FN bd_thread *bd_thread_start(void (*fn)(void *), void *arg);
 /* Wait for the thread to end, and free it. */
 BD_FN void bd_thread_join(bd_thread *t);
+#endif
+
+/* A pool of threads kept from call to call, for work cut into many short
+ * calls (vecenv.c's steps: a fraction of a millisecond each, where starting
+ * and joining a thread a call cost as much as the second thread saved).
+ * Its workers wait between runs, a few microseconds awake (a run that
+ * follows soon finds them at once), then asleep. They outlive the call
+ * that made them, and end when the pool is freed. */
+typedef struct bd_pool bd_pool;
+
+#ifdef BD_NO_THREADS
+static inline bd_pool *bd_pool_new(int workers) {
+    (void)workers;
+    return NULL;
+}
+static inline int bd_pool_workers(const bd_pool *pool) {
+    (void)pool;
+    return 0;
+}
+static inline void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *arg) {
+    int k;
+    (void)pool;
+    for (k = 0; k < count; k++) fn(arg, k);
+}
+static inline void bd_pool_free(bd_pool *pool) { (void)pool; }
+#else
+/* A pool of up to `workers` threads; NULL when not one could be started
+ * (or memory lacks): bd_pool_run then does all the work itself. */
+BD_FN bd_pool *bd_pool_new(int workers);
+/* How many workers it has (0 for NULL). */
+BD_FN int bd_pool_workers(const bd_pool *pool);
+/* fn(arg, k) for every k from 0 to count - 1: k = 0 in the calling thread,
+ * each other k on a worker of its own while there are workers (the rest
+ * in the calling thread), all done when it returns. One run at a time. */
+BD_FN void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *arg);
+/* End the workers (each finishes first) and free the pool; NULL is fine. */
+BD_FN void bd_pool_free(bd_pool *pool);
 #endif
 
 /* Relaxed atomic loads and stores of a word that another thread may write

@@ -10,7 +10,11 @@
  * Python's cost once a batch, not once a game.
  *
  * With threads (bd_vec_set_threads), a call splits the games into
- * contiguous slices, one a thread, started and joined within the call.
+ * contiguous slices, the first done by the calling thread and each other
+ * by a worker of the environment's pool (thread.h), kept from call to
+ * call: a step of a thousand games takes a fraction of a millisecond, and
+ * a thread started and joined in each call cost about as much as the
+ * second thread saved.
  * Each game's work reads and writes only that game's state and its own
  * rows of the arrays, and each game has its own generator, so the arrays
  * come out byte for byte as on one thread. */
@@ -35,6 +39,7 @@ struct bd_vec {
     uint16_t *acts;     /* [n][BD_MAX_MOVES] */
     uint8_t *nacts;     /* [n] */
     int threads;        /* the most threads a call splits its games over */
+    bd_pool *pool;      /* threads - 1 workers, made by the first call that splits */
 };
 
 enum { OBS_BYTES = BD_PLANES * BD_SQUARES };
@@ -62,6 +67,7 @@ bd_vec *bd_vec_new(const bd_variant *v, const bd_pos *start, int n, int max_plie
 void bd_vec_free(bd_vec *e) {
     int i;
     if (!e) return;
+    bd_pool_free(e->pool);
     if (e->games)
         for (i = 0; i < e->n; i++) bd_game_free(e->games[i]);
     free(e->games);
@@ -74,7 +80,13 @@ void bd_vec_free(bd_vec *e) {
 int bd_vec_size(const bd_vec *e) { return e->n; }
 
 void bd_vec_set_threads(bd_vec *e, int threads) {
-    e->threads = threads < 1 ? 1 : threads > BD_MAX_THREADS ? BD_MAX_THREADS : threads;
+    threads = threads < 1 ? 1 : threads > BD_MAX_THREADS ? BD_MAX_THREADS : threads;
+    if (threads != e->threads) {
+        /* Another size: the workers are made again when a call needs them. */
+        bd_pool_free(e->pool);
+        e->pool = NULL;
+    }
+    e->threads = threads;
 }
 
 /* ---- Slices: one call's games split over threads.
@@ -88,29 +100,28 @@ typedef struct slice {
     void (*work)(struct slice *);
     int lo, hi;
     int code, bad;
-    bd_thread *thread;
 } slice;
 
-static void run_slice(void *s) { ((slice *)s)->work((slice *)s); }
+static void run_slice(void *slices, int k) {
+    slice *s = (slice *)slices + k;
+    s->work(s);
+}
 
 /* Games at least per thread for the cheap calls (a step, the masks, random
  * actions): below it the thread costs more than it saves. A search is worth
  * a thread a game. */
 enum { CHEAP_PER_THREAD = 32 };
 /* Games at least per thread for the lightest passes (a step's checks, the
- * random actions: a few nanoseconds a game): a thread's start and join cost
- * tens of microseconds, more than such a pass over a thousand games, so only
- * the largest batches split them. Measured: with 1,024 games and two
- * threads, a step that split all three passes ran no faster than one thread;
- * splitting only the play (the moves, the endings, the observations) is
- * docs/rl.md's "Threads". */
+ * random actions: a few nanoseconds a game), where handing a slice to a
+ * worker and waiting for it costs more than the pass over a few hundred
+ * games. */
 enum { LIGHT_PER_THREAD = 8192 };
 
 /* Run work over all games in up to e->threads slices, the first in the
- * calling thread, the others each in a thread of its own (in this thread
- * too when none can be started), all joined before it returns; then the
- * slices' results, in order of their games, into out[0..count). Returns
- * how many slices. */
+ * calling thread, the others on the pool's workers (in this thread too
+ * when there are none), all done before it returns; then the slices'
+ * results, in order of their games, into out[0..count). Returns how many
+ * slices. */
 static int run_slices(bd_vec *e, void (*work)(slice *), const void *arg, int per_thread, slice *out) {
     int k, count = e->threads, n = e->n;
     if (count > n / per_thread) count = n / per_thread;
@@ -123,13 +134,9 @@ static int run_slices(bd_vec *e, void (*work)(slice *), const void *arg, int per
         out[k].hi = (int)((int64_t)n * (k + 1) / count);
         out[k].code = 0;
         out[k].bad = -1;
-        out[k].thread = k ? bd_thread_start(run_slice, &out[k]) : NULL;
     }
-    work(&out[0]);
-    for (k = 1; k < count; k++) {
-        if (out[k].thread) bd_thread_join(out[k].thread);
-        else work(&out[k]);
-    }
+    if (count > 1 && !e->pool) e->pool = bd_pool_new(e->threads - 1);
+    bd_pool_run(e->pool, count, run_slice, out);
     return count;
 }
 

@@ -7,6 +7,7 @@ played under the referee against the package's own bot.
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import shlex
@@ -158,6 +159,35 @@ def test_odd_input_never_crashes_it(bot, text):
     assert run.returncode == 0, run.stderr
     for line in run.stdout.split():
         assert re.fullmatch(r"[a-g][1-7][a-g][1-7]|NONE", line)
+
+
+@pytest.mark.parametrize("variant", ["codingame", "brandubh"])
+def test_it_plays_the_package_engines_move_at_the_same_budget(tmp_path, variant):
+    """The exported bot, the NNUE's weights unpacked from its text, and the
+    package's engine with the NNUE find the same move, depth and node count
+    for the same position, budget and seed (the bot says its seed), on
+    either side and under two king-capture rules (the bot carries only its
+    rule's row of the net)."""
+    from brandubh.core.position import move_text
+
+    budget = 4000
+    # The bot's table (its default size) and the package's, alike.
+    table_mb = inspect.signature(export.render).parameters["tt_bytes"].default >> 20
+    # No clock to stop it: the budget alone.
+    exe = build(tmp_path, verbose=True, variant=variant, budget=budget, first_budget=budget,
+                first_ms=1e6, turn_ms=1e6)
+    game = Rules(variant=variant)
+    for ply in range(10):
+        if ply % 2 == 0 and ply:
+            text = game.position
+            side = "attackers" if text.split()[1] == "a" else "defenders"
+            run = subprocess.run([str(exe)], input=turn_input(side, None, text), capture_output=True,
+                                 text=True, timeout=30)
+            seed = int(re.search(r"seed (\d+)", run.stderr).group(1))
+            found = Rules(text, variant).search(budget=budget, seed=seed, hash_mb=table_mb)
+            depth, nodes = map(int, re.search(r"depth (\d+), (\d+) nodes", run.stderr).groups())
+            assert (run.stdout.split()[0], depth, nodes) == (move_text(found.move), found.depth, found.nodes)
+        game.play(game.moves()[(7 * ply) % len(game.moves())])
 
 
 def test_the_clock_stops_its_search(tmp_path):

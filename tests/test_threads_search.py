@@ -316,3 +316,50 @@ def test_env_refuses_an_illegal_action_in_any_slice():
     with pytest.raises(MoveError, match="game 70"):
         env.step(actions)
     assert np.array_equal(env.observations, before)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+@_alone
+def test_env_threads_are_kept_from_step_to_step_and_end_with_it():
+    """An environment on three threads keeps two workers (csrc/thread.h's
+    pool) from call to call, instead of starting threads in every call, and
+    they end when it goes; a fork's copy has none, and still steps."""
+    np = pytest.importorskip("numpy")
+    import gc
+    from brandubh.rl import VectorEnv
+
+    def engine_threads() -> set:
+        # The process's threads but Python's own (the package's may come
+        # and go: brandubh/core/stopping.py's worker).
+        python = {t.native_id for t in threading.enumerate()}
+        tasks = set(os.listdir("/proc/self/task"))
+        python |= {t.native_id for t in threading.enumerate()}
+        return tasks - {str(n) for n in python}
+
+    before = engine_threads()
+    env = VectorEnv(200, seed=1, threads=3)
+    env.reset()
+    workers = engine_threads() - before
+    assert len(workers) == 2
+    for _ in range(20):
+        env.step(env.random_actions())
+        assert engine_threads() - before == workers
+    # A child forked now gets the calling thread alone: the same games
+    # follow there, on no worker.
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        env.step(env.random_actions())
+        os.write(write, env.observations.tobytes()[:4096])
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        theirs = pipe.read()
+    assert os.waitpid(pid, 0)[1] == 0
+    env.step(env.random_actions())
+    assert theirs == env.observations.tobytes()[:4096]
+    assert np.any(env.observations)
+    del env
+    gc.collect()
+    assert not engine_threads() - before

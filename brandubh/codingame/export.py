@@ -35,7 +35,8 @@ from ..files import write_whole
 from ..variant import VariantLike
 from ..core.weights import WeightsLike
 
-__all__ = ["SOURCES", "LIMIT", "MARGIN_MS", "source_dir", "strip_comments", "amalgamate", "render", "export"]
+__all__ = ["SOURCES", "SWITCHES", "DIGITS", "LIMIT", "MARGIN_MS", "source_dir", "strip_comments", "settle",
+           "amalgamate", "read_net", "pack_net", "render", "export"]
 
 LIMIT = 100_000
 """CodinGame's limit on a submission, in characters."""
@@ -46,9 +47,26 @@ same share of its first (40%), in milliseconds. Its clock is read inside
 the search, so it needs less than the Python bot: at the real limits with
 both cores busy its worst answer in 200 games was 41.3 ms."""
 
-SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "lanes.c", "learned.c", "eval.c", "tt.c", "movepick.c",
-           "search.c")
+SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "lanes.c", "learned.c", "nnue.c", "eval.c", "tt.c",
+           "movepick.c", "search.c")
 """The engine's sources the bot needs, in order (every header comes first)."""
+
+SWITCHES = {"BD_NO_THREADS": True, "BD_PLAIN_MEMORY": True, "BD_NO_LEARNED": True, "BD_NNUE_CHECK": False}
+"""The engine's build switches as the bot sets them: one thread (CodinGame
+builds with a bare ``gcc``), memory from calloc (no mmap), the NNUE's
+counts without the learned tables (the net plays in their place), no
+self-check. Each ``#ifdef``/``#ifndef`` of one is settled at export time,
+so the file holds only the side it builds; those set are also defined
+ahead of the engine, for an ``#if`` that tests one otherwise."""
+
+DIGITS = "".join(c for c in map(chr, range(33, 127)) if c not in '"\\?')
+"""The digits of the net's text: printable ASCII but the quote and the
+backslash, which a C string would escape, and the question mark (two make a
+trigraph under ``-std=c99``)."""
+
+CHUNK = 4000
+"""The longest string literal of the net's text: C99 asks compilers for
+4,095 characters (gcc -pedantic warns past them)."""
 
 # The engine's public header (its interface): the first of the amalgamation.
 _PUBLIC_HEADER = "brandubh.h"
@@ -129,11 +147,52 @@ def _guard(name: str) -> str:
     return "BD_" + re.sub(r"\W", "_", name).upper()
 
 
+def settle(text: str, switches: dict[str, bool], name: str = "") -> str:
+    """C text with each ``#ifdef``/``#ifndef`` of a switch in ``switches``
+    (its name: defined or not) replaced by the side that builds, with its
+    ``#else``; every other conditional is kept as it is.
+
+    >>> settle("#ifdef X\\na\\n#else\\nb\\n#endif\\n#if Y\\nc\\n#endif", {"X": False})
+    'b\\n#if Y\\nc\\n#endif\\n'
+    """
+    kept: list[str] = []
+    # Each open conditional: whether its branch now open builds (a
+    # switch's), or None for one that is kept as written.
+    stack: list[Optional[bool]] = []
+    for line in text.splitlines():
+        m = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)", line)
+        word = m.group(1) if m else ""
+        if word in ("elif", "else", "endif") and not stack:
+            raise BrandubhError(f"{name}: #{word} without its #if")
+        if word in ("ifdef", "ifndef") and m and m.group(2) in switches:
+            stack.append(switches[m.group(2)] == (word == "ifdef"))
+            continue
+        if word in ("else", "elif", "endif") and stack[-1] is not None:
+            if word == "elif":
+                raise BrandubhError(f"{name}: #elif after a build switch's #ifdef")
+            if word == "else":
+                stack[-1] = not stack[-1]
+            else:
+                stack.pop()
+            continue
+        if word in ("ifdef", "ifndef", "if"):
+            stack.append(None)
+        elif word == "endif":
+            stack.pop()
+        if False not in stack or (word in ("ifdef", "ifndef", "if") and False not in stack[:-1]):
+            kept.append(line)
+    if stack:
+        raise BrandubhError(f"{name}: an #if without its #endif")
+    return "\n".join(kept) + "\n"
+
+
 def _body(name: str, text: str, includes: list[str]) -> str:
     """A file's text without its local includes and include guard, and
-    without comments; its system includes (those not under a condition of
-    their own, such as a compiler's header) go to `includes`."""
+    without comments, its build switches settled (:data:`SWITCHES`); its
+    system includes (those not under a condition of their own, such as a
+    compiler's header) go to `includes`."""
     guard = _guard(name) if name.endswith(".h") else None
+    text = settle(text, SWITCHES, name)
     kept: list[str] = []
     depth = 0
     for line in text.splitlines():
@@ -160,30 +219,77 @@ def _body(name: str, text: str, includes: list[str]) -> str:
     return body
 
 
-def amalgamate(src: Optional[Path] = None, king_capture: str = "four_two") -> tuple[list[str], str]:
-    """The system headers and the engine's text in one piece, for the bot
-    (the learned evaluation's tables of the set that ``king_capture`` uses:
-    :func:`brandubh.learned.export_header`)."""
-    from ..learn.net import export_header
-
+def amalgamate(src: Optional[Path] = None) -> tuple[list[str], str]:
+    """The system headers and the engine's text in one piece, for the bot.
+    The NNUE's weights are left to fill at start-up (:func:`pack_net`)."""
     src = source_dir() if src is None else src
     includes: list[str] = []
-    # The NNUE evaluation (csrc/nnue.c) stays out of the bot: its weights
-    # would not fit CodinGame's limit beside the learned tables.
-    # Nor do huge pages (csrc/memory.c: mmap): the tables come from calloc.
-    parts = ["#define BD_NO_NNUE 1\n#define BD_PLAIN_MEMORY 1\n"]
+    parts = ["".join(f"#define {name} 1\n" for name, on in SWITCHES.items() if on)]
     for name in _header_order(src):
-        if name == "nnue.h":
-            continue
         text = _body(name, (src / name).read_text(encoding="utf-8"), includes)
-        if name == "tables.h":
+        if name in ("tables.h", "nnue.h"):
+            # Computed (tables_init.c) or unpacked (main.c) at start-up.
             text = text.replace("extern const ", "static ")
-        if name == "learned.h":
-            text = export_header(text, (src / "learned_weights.c").read_text(encoding="utf-8"), king_capture)
         parts.append(text)
     for name in SOURCES:
         parts.append(_body(name, (src / name).read_text(encoding="utf-8"), includes))
     return includes, "".join(parts)
+
+
+def read_net(src: Optional[Path] = None) -> dict[str, list[int]]:
+    """The NNUE's weights that the engine is built with (csrc/nnue_weights.c,
+    as tools/gen_nnue.py writes it): ``w1`` (row after row), ``b1``, ``w2``
+    and ``b2`` (one number), and ``hidden``, the width of a row."""
+    text = ((source_dir() if src is None else src) / "nnue_weights.c").read_text(encoding="utf-8")
+    net: dict[str, list[int]] = {}
+    rows: list[str] = []
+    for key in ("W1", "B1", "W2", "B2"):
+        m = re.search(r"\bBD_NNUE_" + key + r"\b[^=;]*=\s*([^;]*);", text)
+        if m is None:
+            raise BrandubhError(f"no BD_NNUE_{key} in the NNUE's weights")
+        net[key.lower()] = [int(x) for x in re.findall(r"-?\d+", m.group(1))]
+        if key == "W1":
+            rows = re.findall(r"\{([^{}]*)\}", m.group(1))
+    net["hidden"] = [len(net["b1"])]
+    if len(net["w2"]) != len(net["b1"]) or any(len(r.split(",")) != len(net["b1"]) for r in rows):
+        raise BrandubhError("the NNUE's weights are not rows of one width")
+    return net
+
+
+def pack_net(king_capture: str, src: Optional[Path] = None) -> str:
+    """The NNUE's weights as C text for the bot: ``BOT_NET``, string
+    literals of :data:`DIGITS` that main.c's ``bot_net_init`` unpacks at
+    start-up, and its constants. What they hold, in order: the first
+    layer's rows but the rule's four, the row of the rule the bot plays
+    (``king_capture``; the other three stay 0), the hidden biases and the
+    output weights; each number zigzagged (0, -1, 1, -2... as 0, 1, 2,
+    3...) and written as one digit below ``BOT_NET_ONE``, or as a lead
+    digit from there up and a second one: the most numbers in one digit
+    that still leaves lead digits for the largest. ``BOT_NET_B2`` is the
+    output's bias. About 1.4 digits a weight for the shipped net."""
+    from ..variant import KING_CAPTURES
+
+    net = read_net(src)
+    hidden = net["hidden"][0]
+    rows = [net["w1"][i:i + hidden] for i in range(0, len(net["w1"]), hidden)]
+    rule = len(rows) - len(KING_CAPTURES)  # the rule's rows are the last (csrc/nnue.h)
+    values = [x for row in rows[:rule] + [rows[rule + KING_CAPTURES.index(king_capture)]] for x in row]
+    values += net["b1"] + net["w2"]
+    codes = [2 * x if x >= 0 else -2 * x - 1 for x in values]
+    base, top = len(DIGITS), max(codes)
+    fits = [k for k in range(base + 1) if k + -(-(top + 1 - k) // base) <= base]
+    if not fits:
+        raise BrandubhError(f"an NNUE weight of {top // 2} is beyond two digits of {base}")
+    one = max(fits)
+    words = [DIGITS[c] if c < one else DIGITS[one + (c - one) // base] + DIGITS[(c - one) % base] for c in codes]
+    chunks = [""]
+    for w in words:
+        if len(chunks[-1]) + len(w) > CHUNK:
+            chunks.append("")
+        chunks[-1] += w
+    return (f"#define BOT_NET_ONE {one}\n#define BOT_NET_B2 ({net['b2'][0]})\n"
+            f'static const char BOT_NET_DIGITS[] = "{DIGITS}";\n'
+            "static const char *const BOT_NET[] = {\n" + ",\n".join(f'"{c}"' for c in chunks) + "};\n")
 
 
 def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[int] = None,
@@ -237,10 +343,11 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_TURN_STOP_MS {move_limit_ms(turn_ms, margin_ms)!r}",
         f"#define BOT_VERBOSE {int(verbose)}",
     ])
-    if as_weights(weights).get("eval") in ("nnue", 2):
-        raise BrandubhError("the CodinGame export carries the learned and classical evaluations, not the NNUE")
+    if as_weights(weights).get("eval") in ("learned", 1):
+        raise BrandubhError("the CodinGame export carries the NNUE and the classical evaluation, "
+                            "not the learned tables")
     weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(as_weights(weights).items()))
-    includes, engine = amalgamate(king_capture=v.king_capture)
+    includes, engine = amalgamate()
     template = (DATA / "main.c").read_text(encoding="utf-8")
     tables = strip_comments((DATA / "tables_init.c").read_text(encoding="utf-8"))
     head = "/* brandubh's CodinGame bot: generated by `brandubh codingame --export` from the\n" \
@@ -248,12 +355,33 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
            f" * C{' (and C++)' if lang == 'cpp' else ''}; standard library only. */\n"
     out = template
     for mark, text in (("PROLOGUE", head), ("INCLUDES", "".join(f"#include <{h}>\n" for h in includes)),
-                       ("ENGINE", engine), ("TABLES", tables), ("SETTINGS", settings + "\n")):
+                       ("ENGINE", engine), ("TABLES", tables), ("SETTINGS", settings + "\n"),
+                       ("NET", pack_net(v.king_capture))):
         out = out.replace(f"/*@{mark}@*/\n", text)
     out = out.replace("/*@WEIGHTS@*/", weight_lines)
     # The template's own opening comment is for the package, not the bot.
     out = re.sub(r"\A/\*.*?\*/\n", "", out, flags=re.S)
-    return out
+    return compact(out)
+
+
+_DECLARATION = re.compile(r"^BD_FN [^;{}]*?\b(\w+)\([^;{}]*\);\n", re.M)
+
+
+def compact(text: str) -> str:
+    """The bot's C text made shorter and the same program: the engine's
+    declarations of functions the file does not define go (the public
+    header declares the whole library's: perft, the playouts, the trainer's
+    inputs), and each four spaces of indentation become one.
+
+    >>> compact("BD_FN int f(void);\\nBD_FN int g(int a,\\n    int b);\\nint f(void) {\\n        return 1;\\n}\\n")
+    'BD_FN int f(void);\\nint f(void) {\\n  return 1;\\n}\\n'
+    """
+    def declared(m: re.Match) -> str:
+        defined = re.search(r"^[^#;\n]*\b" + m.group(1) + r"\([^;{}]*\)\s*\{", text, re.M)
+        return m.group(0) if defined else ""
+
+    out = _DECLARATION.sub(declared, text)
+    return re.sub(r"^( +)", lambda m: " " * (len(m.group(1)) // 4 + len(m.group(1)) % 4), out, flags=re.M)
 
 
 def export(path: str, **settings: object) -> int:

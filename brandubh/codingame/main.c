@@ -15,12 +15,34 @@
  * runs out, keeping the best move of what it finished. */
 static int bot_clock_out(void);
 #define BD_EXPORT_CLOCK_CHECK(c) do { if (bot_clock_out()) (c)->stopped = 1; } while (0)
-/* One thread: the bot builds with a bare `gcc bot.c`, no thread library
- * (csrc/thread.h). */
-#define BD_NO_THREADS 1
 /*@ENGINE@*/
 /*@TABLES@*/
 /*@SETTINGS@*/
+/*@NET@*/
+
+/* The NNUE's weights from BOT_NET's text (export.py's pack_net says how it
+ * is written): the first layer's rows up to the rule's, the row of the
+ * rule the bot plays, the hidden biases, the output weights. */
+static void bot_net_init(void) {
+    static int digit[128];
+    const char *const *chunk = BOT_NET;
+    const char *s = *chunk;
+    int i, base = (int)strlen(BOT_NET_DIGITS);
+    for (i = 0; i < base; i++) digit[(int)BOT_NET_DIGITS[i]] = i;
+    for (i = 0; i < (BD_NNUE_RULE + 3) * BD_NNUE_HIDDEN; i++) {
+        int row = i / BD_NNUE_HIDDEN, j = i % BD_NNUE_HIDDEN, u;
+        int16_t x;
+        if (!*s) s = *++chunk;
+        u = digit[(int)*s++];
+        if (u >= BOT_NET_ONE) u = BOT_NET_ONE + (u - BOT_NET_ONE) * base + digit[(int)*s++];
+        x = (int16_t)(u & 1 ? -(u >> 1) - 1 : u >> 1);
+        if (row < BD_NNUE_RULE) BD_NNUE_W1[row][j] = x;
+        else if (row == BD_NNUE_RULE) BD_NNUE_W1[row + (BOT_VARIANT.king_capture & 3)][j] = x;
+        else if (row == BD_NNUE_RULE + 1) BD_NNUE_B1[j] = x;
+        else BD_NNUE_W2[j] = x;
+    }
+    BD_NNUE_B2 = BOT_NET_B2;
+}
 
 /* Wall-clock milliseconds (what the referee measures); CPU time where C11's
  * timespec_get is not there. */
@@ -129,6 +151,7 @@ int main(void) {
      * searching it again. Made before the first turn's clock runs. */
     bd_table *table = BOT_KEEP_TABLE ? bd_table_new(BOT_TT_BYTES) : NULL;
     bd_tables_init();
+    bot_net_init();
     bd_default_weights(&w);
     /*@WEIGHTS@*/
     for (;;) {
@@ -206,8 +229,8 @@ int main(void) {
             }
             if (i == n) move = legal[0];
             if (BOT_VERBOSE)
-                fprintf(stderr, "turn %d: depth %d, %lu nodes, %.1f ms\n", turn + 1, res.depth,
-                        (unsigned long)res.nodes, bot_now() - start);
+                fprintf(stderr, "turn %d: depth %d, %lu nodes, %.1f ms, seed %lu\n", turn + 1, res.depth,
+                        (unsigned long)res.nodes, bot_now() - start, (unsigned long)lim.seed);
         }
         if (move) bot_text(move, out);
         else strcpy(out, "NONE");

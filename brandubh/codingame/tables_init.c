@@ -54,38 +54,4 @@ static void bd_tables_init(void) {
         if (i < 3 * 49) BD_ZOBRIST[i / 49][i % 49] = z;
         else BD_ZOBRIST_SIDE = z;
     }
-#ifdef BD_LEARNED_PAIRS
-    /* The learned evaluation's pair numbers: each pair (king, square) by
-     * the least of its eight images, as (king * 49 + square), numbered in
-     * the order of those least keys (tools/gen_learned.py's numbering). */
-    {
-        static uint8_t seen[49 * 49];
-        static int16_t number[49 * 49];
-        int key, t;
-        for (k = 0; k < 49; k++)
-            for (s = 0; s < 49; s++) {
-                int least = 49 * 49;
-                for (t = 0; t < 8; t++) {
-                    int sq[2] = {k, s}, m[2];
-                    for (i = 0; i < 2; i++) {
-                        r = sq[i] / 7;
-                        f = sq[i] % 7;
-                        if (t & 1) { rr = r; r = f; f = rr; }
-                        if (t & 2) r = 6 - r;
-                        if (t & 4) f = 6 - f;
-                        m[i] = r * 7 + f;
-                    }
-                    if (m[0] * 49 + m[1] < least) least = m[0] * 49 + m[1];
-                }
-                seen[least] = 1;
-                BD_LEARNED_PAIR[k][s] = (uint16_t)least;
-            }
-        for (key = 0, i = 0; key < 49 * 49; key++) {
-            number[key] = (int16_t)i;
-            i += seen[key];
-        }
-        for (k = 0; k < 49; k++)
-            for (s = 0; s < 49; s++) BD_LEARNED_PAIR[k][s] = (uint16_t)number[BD_LEARNED_PAIR[k][s]];
-    }
-#endif
 }

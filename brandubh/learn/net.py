@@ -305,35 +305,3 @@ def read_c_tables(text: str) -> dict:
     return {"set_of": rows("BD_LEARNED_SET_OF")[0], "att": rows("BD_LEARNED_ATT"), "def": rows("BD_LEARNED_DEF"),
             "king": rows("BD_LEARNED_KING"), "input_w": rows("BD_LEARNED_INPUT_W"),
             "bias": rows("BD_LEARNED_BIAS")[0]}
-
-
-def export_header(header: str, weights_text: str, king_capture: str) -> str:
-    """learned.h's text (comments out) for the one-file CodinGame bot: the
-    tables of the one set its rule set uses, written in place of their
-    declarations, and the pair numbers left to be computed at start-up
-    (brandubh/data/tables_init.c), which is far shorter than writing them."""
-    import re
-
-    tables = read_c_tables(weights_text)
-    k = tables["set_of"][KING_CAPTURES.index(king_capture)]
-
-    def one(name: str, ctype: str, row: list, width: str) -> str:
-        return f"static const {ctype} {name}[1][{width}] = {{{{" + ",".join(map(str, row)) + "}};"
-
-    out = []
-    for line in header.splitlines():
-        m = re.match(r"\s*extern const \w+ (BD_LEARNED_\w+)", line)
-        if not m:
-            out.append(line)
-        elif m.group(1) == "BD_LEARNED_PAIR":
-            out.append("static uint16_t BD_LEARNED_PAIR[BD_SQUARES][BD_SQUARES];")
-        elif m.group(1) == "BD_LEARNED_SET_OF":
-            out.append("static const uint8_t BD_LEARNED_SET_OF[4] = {0,0,0,0};")
-        elif m.group(1) == "BD_LEARNED_BIAS":
-            out.append(f"static const int16_t BD_LEARNED_BIAS[1] = {{{tables['bias'][k]}}};")
-        else:
-            key = {"BD_LEARNED_ATT": "att", "BD_LEARNED_DEF": "def", "BD_LEARNED_KING": "king",
-                   "BD_LEARNED_INPUT_W": "input_w"}[m.group(1)]
-            width = "BD_LEARNED_INPUTS" if key == "input_w" else "BD_LEARNED_PAIRS"
-            out.append(one(m.group(1), "int16_t", tables[key][k], width))
-    return "\n".join(out) + "\n"

@@ -83,8 +83,10 @@ class VectorEnv:
     that lasts that many moves short (a truncation), None for no cut beyond
     the rules' own caps; ``start``: the position every game starts from;
     ``threads`` (1 to 64): how many threads each call splits the games over
-    (contiguous slices, started and joined within the call; a step, the
-    masks and the random actions take one only for every 32 games). The
+    (contiguous slices: the first in the calling thread, the others on
+    ``threads - 1`` C threads the environment keeps from call to call, which
+    end with it; a step, the masks and the random actions take one only
+    for every 32 games). The
     arrays are the same, byte for byte, on any number of threads: only the
     time changes.
 
