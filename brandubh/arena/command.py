@@ -27,7 +27,7 @@ from ..files import WholeFile, check_writable, write_whole
 from .stats import Progress, parse_sprt
 from ..variant import as_variant
 from .bot_player import BotPlayer
-from .event import Event, default_jobs, run_event
+from .event import SPRT_BY, Event, default_jobs, run_event
 from .executor import Executor
 from .loop import GameRecord
 from .openings import Opening, load_openings, random_openings
@@ -141,6 +141,9 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
     s.add_argument("--sprt", type=_sprt_arg, metavar="ELO0,ELO1",
                    help="with two players, a sequential probability ratio test of 'A is at most "
                         "ELO0 stronger' against 'at least ELO1'; the run stops when it decides")
+    s.add_argument("--sprt-by", choices=SPRT_BY, default=SPRT_BY[0],
+                   help="what the SPRT counts: pairs of games (one opening, the sides swapped: "
+                        "five counts, as fishtest does; the default) or games one by one")
     s.add_argument("--alpha", type=real(0, 0.5, open_low=True, open_high=True), default=0.05, metavar="P",
                    help="the SPRT's false positive rate (default 0.05)")
     s.add_argument("--beta", type=real(0, 0.5, open_low=True, open_high=True), default=0.05, metavar="P",
@@ -207,7 +210,8 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player],
     limits = Limits(first_ms=args.first_ms, turn_ms=args.turn_ms, startup_ms=args.startup_ms,
                     time_scale=args.time_scale, lenient=args.lenient, hang_ms=args.hang_ms)
     return Event(players, games=args.games, variant=variant, openings=openings, limits=limits,
-                 jobs=jobs, gauntlet=args.gauntlet, sprt=args.sprt, alpha=args.alpha, beta=args.beta)
+                 jobs=jobs, gauntlet=args.gauntlet, sprt=args.sprt, alpha=args.alpha, beta=args.beta,
+                 sprt_by=getattr(args, "sprt_by", SPRT_BY[0]))
 
 
 # -- writing games ---------------------------------------------------------------

@@ -40,7 +40,11 @@ from .report import EventResult
 if TYPE_CHECKING:
     from .executor import Executor
 
-__all__ = ["Event", "run_event", "default_jobs", "player_names"]
+__all__ = ["Event", "run_event", "default_jobs", "player_names", "SPRT_BY"]
+
+#: What an event's SPRT may count: pairs of games (one opening, the sides
+#: swapped: the pentanomial, the default) or games one by one.
+SPRT_BY = ("pairs", "games")
 
 
 def default_jobs() -> int:
@@ -77,6 +81,9 @@ class Event:
     sprt: Optional[tuple[float, float]] = None
     alpha: float = 0.05
     beta: float = 0.05
+    #: What the SPRT counts: ``'pairs'`` (the default) or ``'games'``
+    #: (:class:`~brandubh.arena.report.EventResult`).
+    sprt_by: str = "pairs"
 
     def __post_init__(self) -> None:
         self.players = list(self.players)
@@ -98,6 +105,8 @@ class Event:
         if not self.openings:
             raise BrandubhError("no openings to play")
         self.openings = tuple(self.openings)
+        if self.sprt_by not in SPRT_BY:
+            raise BrandubhError(f"the SPRT counts {' or '.join(SPRT_BY)}, not {quote(self.sprt_by)}")
         if self.sprt is not None and len(self.players) != 2:
             raise BrandubhError("a sequential test (--sprt) compares two players, not "
                                 f"{len(self.players)}")
@@ -181,7 +190,7 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
 
     def result(games: list, **kw) -> EventResult:
         return EventResult(named, games, settings, event.sprt, event.alpha, event.beta,
-                           len(specs), **kw)
+                           len(specs), sprt_by=event.sprt_by, **kw)
 
     # The games in the event's order as they come (and their numbers, to
     # place each): the result so far is made once a game without a sort.
@@ -225,8 +234,9 @@ def run_event(event: Event, on_game: Optional[Callable[[GameRecord, EventResult]
                 if event.sprt is None and on_game is None:
                     continue  # nobody asks for the result so far (a tuning step)
                 so_far = result(games, replayed=replayed, in_order=True)
-                if event.sprt is not None and not stopped:
-                    stopped = so_far.sprt().decision is not None
+                test = so_far.sprt()
+                if test is not None and not stopped:
+                    stopped = test.decision is not None
                 if on_game is not None:
                     on_game(record, so_far)
     except KeyboardInterrupt:

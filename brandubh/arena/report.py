@@ -7,6 +7,11 @@ more, each player's performance against the field), a crosstable of every
 pairing, the sequential test when one runs, how the games ended, the
 faults, the games that repeated an earlier one, and the answer times.
 
+With two players the games are also counted in pairs (the two games of one
+opening, the sides swapped): the five counts of a
+:class:`~brandubh.arena.stats.Pentanomial` and the Elo they give, and the
+SPRT counts those pairs unless told to count games (``sprt_by='games'``).
+
 >>> r = EventResult(players=[('A', 'level=2'), ('B', 'level=1')], games=[])
 >>> r.standings()[0]['games']
 0
@@ -22,7 +27,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Optional, Sequence
 
 from .. import notation
-from .stats import EloEstimate, Tally, elo_estimate, format_elo
+from .stats import EloEstimate, Pentanomial, SPRTResult, Tally, elo_estimate, format_elo
 from .loop import GameRecord
 
 __all__ = ["EventResult"]
@@ -50,6 +55,9 @@ class EventResult:
     #: Games given back unplayed by the executor (a lost machine) and
     #: played again: each is in ``games`` once.
     replayed: int = 0
+    #: What the SPRT counts: ``'pairs'`` (a pair's two games, the
+    #: pentanomial; the default) or ``'games'`` (one by one, the trinomial).
+    sprt_by: str = "pairs"
     #: ``games`` is in order already (a run keeps it so): not sorted again,
     #: which would cost the run a pass over every game each time one ends.
     in_order: InitVar[bool] = False
@@ -116,10 +124,38 @@ class EventResult:
                          "elo": elo_estimate(w, d, l)})
         return rows
 
-    def sprt(self):
+    def pairings_count(self) -> int:
+        """How many pairings the schedule has (one pair of players, a
+        gauntlet's or a round robin's), from :meth:`Event.settings`."""
+        n = len(self.players)
+        schedule = self.settings.get("schedule", "pair" if n == 2 else "round robin")
+        return {"pair": 1, "gauntlet": n - 1}.get(schedule, n * (n - 1) // 2)
+
+    def pentanomial(self) -> Pentanomial:
+        """The first two players' pairs of games, counted from the first:
+        game ``k`` of a pairing and game ``k + 1`` (``k`` even) share an
+        opening with the sides swapped (:meth:`Event.specs`). A pair is
+        counted when both its games are (one cut short, or not played yet
+        when the run stopped, leaves its pair out)."""
+        a, b = self.names[:2]
+        per_round = self.pairings_count()
+        halves: dict = {}
+        for g in self.counted:
+            if {g.attackers, g.defenders} != {a, b}:
+                continue
+            points = 0.5 if g.winner is None else (1.0 if g.winner == a else 0.0)
+            halves.setdefault((g.pairing, g.index // (2 * per_round)), []).append(points)
+        return Pentanomial.of_pairs(tuple(p) for p in halves.values() if len(p) == 2)
+
+    def sprt(self) -> Optional[SPRTResult]:
+        """The sequential test of the first player against the second, over
+        pairs or games (``sprt_by``); None when none was asked."""
         if self.sprt_bounds is None or len(self.players) != 2:
             return None
-        return self.tally.sprt(self.sprt_bounds[0], self.sprt_bounds[1], self.alpha, self.beta)
+        elo0, elo1 = self.sprt_bounds
+        if self.sprt_by == "games":
+            return self.tally.sprt(elo0, elo1, self.alpha, self.beta)
+        return self.pentanomial().sprt(elo0, elo1, self.alpha, self.beta)
 
     def side_wins(self) -> tuple[int, int, int]:
         """(attackers' wins, draws, defenders' wins) over every counted game."""
@@ -215,6 +251,9 @@ class EventResult:
             out["results"] = self.tally.as_dict()
             out["score"] = self.tally.score(self.names[0])
             out["elo"] = self.tally.elo().as_dict()
+            penta = self.pentanomial()
+            out["pairs"] = dict(penta.as_dict(), elo=penta.elo().as_dict())
+            out["sprt_by"] = self.sprt_by
         return out
 
     def summary(self) -> str:
@@ -251,6 +290,10 @@ class EventResult:
         if len(self.players) == 2:
             a, b = self.names
             lines.append(f"Elo {a} - {b}: {self.tally.elo().text()}")
+            penta = self.pentanomial()
+            if penta.pairs:
+                lines.append(f"pairs (one opening, sides swapped), {a}'s points of 2: {penta.text()}")
+                lines.append(f"Elo {a} - {b} from the {penta.pairs} pairs: {penta.elo().text()}")
         else:
             lines.append("crosstable (row against column: wins-draws-losses of the row):")
             cell = max(9, width)
@@ -262,7 +305,8 @@ class EventResult:
                 lines.append(f"  {a:{width}}" + "".join(f"{c:>{cell}}" for c in cells))
         sprt = self.sprt()
         if sprt is not None:
-            lines.append(f"SPRT: {sprt.text()}")
+            counted = "games" if self.sprt_by == "games" else f"{self.pentanomial().pairs} pairs, pentanomial"
+            lines.append(f"SPRT ({counted}): {sprt.text()}")
         endings = self.endings()
         if endings:
             lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))

@@ -2,6 +2,15 @@
 the Elo difference with its 95% interval, a sequential probability ratio
 test (SPRT) that may stop a run early, and a one-line progress bar.
 
+Games are played in pairs (one opening, the sides swapped), and a pair's
+two games are not independent: the opening favours one side, so a pair is
+more often split than two games taken apart would be. The SPRT and the
+Elo of a match therefore count pairs by default, as fishtest does: a
+:class:`Pentanomial`, five counts of the pairs scoring 0, 1/2, 1, 3/2 and
+2 points of 2, tested by :func:`sprt_pairs`. :func:`sprt` counts games
+one by one (wins, draws, losses: the trinomial), for runs not played in
+pairs.
+
 Generic: nothing here knows the rules or how the games were played, so that
 ``brandubh referee`` and ``brandubh match`` report the same way. Results are
 counted from the first player's side: a score of 0.75 means the first player
@@ -26,7 +35,7 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional, TextIO
+from typing import Iterable, Optional, Sequence, TextIO
 
 from .. import notation
 from ..errors import quote
@@ -39,6 +48,11 @@ __all__ = [
     "elo_estimate",
     "SPRTResult",
     "sprt",
+    "Pentanomial",
+    "PAIR_POINTS",
+    "elo_estimate_pairs",
+    "sprt_pairs",
+    "gsprt_llr",
     "sprt_bounds",
     "parse_sprt",
     "Tally",
@@ -173,8 +187,31 @@ class EloEstimate:
         }
 
 
+def _interval(n: int, s: float, var: float, z: float) -> tuple[float, float]:
+    """The score's interval over ``n`` independent observations of mean
+    ``s`` (0 to 1) and variance ``var``: ``s`` plus or minus ``z`` standard
+    errors, or Wilson's interval for a proportion ``s`` when ``var`` is zero
+    (every observation alike says nothing of the spread), clipped to 0..1."""
+    if var > 0.0:
+        half = z * math.sqrt(var / n)
+        lo, hi = s - half, s + half
+    else:
+        # Wilson's interval for a proportion s over n trials.
+        z2 = z * z
+        centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+        half = z * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        lo, hi = centre - half, centre + half
+        if s >= 1.0:
+            hi = 1.0
+        if s <= 0.0:
+            lo = 0.0
+    return max(0.0, lo), min(1.0, hi)
+
+
 def elo_estimate(wins: int, draws: int, losses: int, z: float = Z95) -> EloEstimate:
-    """The Elo difference the counts give, from the first player's side.
+    """The Elo difference the counts give, from the first player's side,
+    each game taken as independent of the others (:func:`elo_estimate_pairs`
+    counts pairs).
 
     The score is ``(wins + draws / 2) / games``; its interval is the score
     plus or minus ``z`` standard errors, with the variance of one game's
@@ -197,21 +234,7 @@ def elo_estimate(wins: int, draws: int, losses: int, z: float = Z95) -> EloEstim
     if n == 0:
         return EloEstimate(0, None, None, None, None, None, None)
     s = (wins + 0.5 * draws) / n
-    var = _score_variance(wins, draws, losses)
-    if var > 0.0:
-        half = z * math.sqrt(var / n)
-        lo, hi = s - half, s + half
-    else:
-        # Wilson's interval for a proportion s over n trials.
-        z2 = z * z
-        centre = (s + z2 / (2 * n)) / (1 + z2 / n)
-        half = z * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        lo, hi = centre - half, centre + half
-        if s >= 1.0:
-            hi = 1.0
-        if s <= 0.0:
-            lo = 0.0
-    lo, hi = max(0.0, lo), min(1.0, hi)
+    lo, hi = _interval(n, s, _score_variance(wins, draws, losses), z)
     return EloEstimate(n, s, lo, hi, elo_of_score(s), elo_of_score(lo), elo_of_score(hi))
 
 
@@ -299,6 +322,207 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
         var = _score_variance(wins, draws, losses)
     s0, s1 = expected_score(elo0), expected_score(elo1)
     llr = n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+    return SPRTResult(elo0, elo1, alpha, beta, llr, lower, upper, decision)
+
+
+# -- pairs of games: the pentanomial ------------------------------------------
+
+#: The points a pair of games (one opening, the sides swapped) gives the
+#: first player: the five bins of a :class:`Pentanomial`, in order.
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+#: What an empty bin is counted as, in pairs, when a hypothesis' score lies
+#: outside the scores seen (every pair so far won 2-0, say): no distribution
+#: on the bins seen has that mean, so the likelihood under it would be
+#: zero; a thousandth of a pair in each bin keeps it defined, and changes
+#: the ratio by little once a few pairs are in.
+EMPTY_BIN = 1e-3
+
+
+def _constrained_mle(pdf: Sequence[float], values: Sequence[float], mean: float) -> list[float]:
+    """The distribution on ``values`` with expected value ``mean`` that
+    gives the observed frequencies ``pdf`` the greatest likelihood.
+
+    Maximising ``sum(pdf[i] * log(q[i]))`` under ``sum(q) == 1`` and
+    ``sum(q[i] * values[i]) == mean`` (Lagrange) gives ``q[i] = pdf[i] /
+    (1 + lam * (values[i] - mean))``, with ``lam`` the root of ``sum(pdf[i] *
+    (values[i] - mean) / (1 + lam * (values[i] - mean))) == 0``. That sum
+    falls as ``lam`` grows, over the interval where every ``q`` is positive,
+    so the root is found by halving the interval. ValueError when ``mean``
+    is not strictly between the least and the greatest value observed.
+    """
+    seen = [v for p, v in zip(pdf, values) if p > 0]
+    low_value, high_value = min(seen), max(seen)
+    if not low_value < mean < high_value:
+        raise ValueError(f"no distribution on the scores seen ({low_value:g} to {high_value:g}) "
+                         f"has the mean {mean:g}")
+
+    def slope(lam: float) -> float:
+        return sum(p * (v - mean) / (1.0 + lam * (v - mean)) for p, v in zip(pdf, values) if p > 0)
+
+    # Every q positive: 1 + lam * (v - mean) > 0 for the highest and lowest v.
+    low, high = -1.0 / (high_value - mean), 1.0 / (mean - low_value)
+    for _ in range(200):
+        mid = (low + high) / 2.0
+        if mid in (low, high):
+            break
+        if slope(mid) > 0.0:
+            low = mid
+        else:
+            high = mid
+    lam = (low + high) / 2.0
+    q = [p / (1.0 + lam * (v - mean)) if p > 0 else 0.0 for p, v in zip(pdf, values)]
+    total = sum(q)
+    return [x / total for x in q]
+
+
+def gsprt_llr(counts: Sequence[float], values: Sequence[float], s0: float, s1: float) -> float:
+    """The generalised SPRT's log-likelihood ratio of "the expected score is
+    ``s1``" against "it is ``s0``", for ``counts[i]`` observations of the
+    score ``values[i]`` (0 to 1): the ratio of the two likelihoods, each
+    maximised over every distribution on the values with that mean (M. Van
+    den Bergh's GSPRT, fishtest's test)::
+
+        LLR = N * sum(f[i] * log(q1[i] / q0[i]))
+
+    where ``N`` is the number of observations, ``f`` their frequencies, and
+    ``q0``, ``q1`` the two maximising distributions
+    (:func:`_constrained_mle`). When ``s0`` or ``s1`` lies outside the
+    scores observed, each empty bin is counted as :data:`EMPTY_BIN`.
+
+    >>> round(gsprt_llr([10, 0, 30], [0.0, 0.5, 1.0], 0.5, 0.6), 4)   # two values seen: q is fixed
+    3.2382
+    """
+    n = float(sum(counts))
+    if n <= 0:
+        return 0.0
+    seen = [v for c, v in zip(counts, values) if c > 0]
+    if not all(min(seen) < s < max(seen) for s in (s0, s1)):
+        counts = [c if c > 0 else EMPTY_BIN for c in counts]
+    total = float(sum(counts))
+    pdf = [c / total for c in counts]
+    q0 = _constrained_mle(pdf, values, s0)
+    q1 = _constrained_mle(pdf, values, s1)
+    return n * sum(f * math.log(b / a) for f, a, b in zip(pdf, q0, q1) if f > 0)
+
+
+@dataclass(frozen=True)
+class Pentanomial:
+    """Pairs of games counted by the points the first player took of the
+    pair's two: ``counts[i]`` pairs gave it ``PAIR_POINTS[i]`` (0, 1/2, 1,
+    3/2, 2). A pair's two games share an opening, so they are not
+    independent; the pairs are, and the Elo and the SPRT are counted from
+    them.
+
+    >>> p = Pentanomial.of_pairs([(1, 0), (1, 1), (0.5, 1), (0, 0)])
+    >>> p.counts, p.pairs, p.games, p.score
+    ((1, 0, 1, 1, 1), 4, 8, 0.5625)
+    >>> p.text()
+    '0: 1, 1/2: 0, 1: 1, 3/2: 1, 2: 1'
+    """
+
+    counts: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+
+    def __post_init__(self) -> None:
+        counts = tuple(self.counts)
+        if len(counts) != len(PAIR_POINTS) or any(
+                not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
+            raise ValueError(f"a pentanomial is five whole numbers of pairs, not {quote(self.counts)}")
+        object.__setattr__(self, "counts", counts)
+
+    @classmethod
+    def of_pairs(cls, pairs: Iterable[tuple[float, float]]) -> "Pentanomial":
+        """The counts of pairs given as the first player's points in each of
+        the two games (1, 1/2 or 0 each)."""
+        counts = [0] * len(PAIR_POINTS)
+        for first, second in pairs:
+            points = first + second
+            if points not in PAIR_POINTS or first not in (0, 0.5, 1) or second not in (0, 0.5, 1):
+                raise ValueError(f"a game gives 0, 1/2 or 1 point, not {quote(first)} and {quote(second)}")
+            counts[PAIR_POINTS.index(points)] += 1
+        return cls(tuple(counts))  # type: ignore[arg-type]
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def games(self) -> int:
+        return 2 * self.pairs
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        """Each bin's score per game (0 to 1): a pair's points over 2."""
+        return tuple(p / 2.0 for p in PAIR_POINTS)
+
+    @property
+    def score(self) -> Optional[float]:
+        """The first player's points per game; None with no pairs."""
+        n = self.pairs
+        return None if n == 0 else sum(c * v for c, v in zip(self.counts, self.values)) / n
+
+    def elo(self, z: float = Z95) -> EloEstimate:
+        """The Elo difference with its interval, from the pairs: the score
+        plus or minus ``z`` standard errors of the mean of the pairs'
+        scores (the variance measured over pairs, not games), each end
+        turned into Elo by the logistic model.
+
+        >>> Pentanomial((0, 10, 0, 30, 0)).elo().text()
+        '+88.7 ± 50.1 (95%: +40.4 to +140.7)'
+        """
+        n = self.pairs
+        if n == 0:
+            return EloEstimate(0, None, None, None, None, None, None)
+        s = self.score
+        assert s is not None
+        var = sum(c * (v - s) ** 2 for c, v in zip(self.counts, self.values)) / n
+        lo, hi = _interval(n, s, var, z)
+        return EloEstimate(self.games, s, lo, hi, elo_of_score(s), elo_of_score(lo), elo_of_score(hi))
+
+    def sprt(self, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SPRTResult:
+        """:func:`sprt_pairs` of these counts."""
+        return sprt_pairs(self, elo0, elo1, alpha, beta)
+
+    def text(self) -> str:
+        """The five counts, each after its points: ``0: 3, 1/2: 10, ...``."""
+        names = ("0", "1/2", "1", "3/2", "2")
+        return ", ".join(f"{name}: {c}" for name, c in zip(names, self.counts))
+
+    def as_dict(self) -> dict:
+        return {"pairs": self.pairs, "counts": list(self.counts),
+                "points": list(PAIR_POINTS), "score": None if self.score is None else round(self.score, 5)}
+
+
+def elo_estimate_pairs(counts: Sequence[int], z: float = Z95) -> EloEstimate:
+    """:meth:`Pentanomial.elo` of five counts."""
+    return Pentanomial(tuple(counts)).elo(z)  # type: ignore[arg-type]
+
+
+def sprt_pairs(counts: "Pentanomial | Sequence[int]", elo0: float, elo1: float,
+               alpha: float = 0.05, beta: float = 0.05) -> SPRTResult:
+    """The SPRT of :func:`sprt`'s two hypotheses (logistic Elo), counted
+    from pairs of games, as fishtest counts them: the generalised SPRT
+    (:func:`gsprt_llr`) over the five bins of a :class:`Pentanomial`, each
+    pair's score its points over 2. Where the two games of a pair are
+    independent it agrees with :func:`sprt` over the same games; where the
+    opening ties them (one side favoured), the pairs' smaller spread lets
+    it decide in fewer games.
+
+    >>> sprt_pairs((0, 0, 0, 0, 0), 0, 10).decision is None
+    True
+    >>> sprt_pairs((0, 0, 0, 0, 1), 0, 10).decision is None   # one pair won 2-0 decides nothing
+    True
+    >>> sprt_pairs((20, 120, 240, 120, 20), 0, 20).decision   # 520 pairs, an even score
+    'H0'
+    """
+    penta = counts if isinstance(counts, Pentanomial) else Pentanomial(tuple(counts))  # type: ignore[arg-type]
+    if not elo0 < elo1:
+        raise ValueError(f"elo0 must be below elo1, not {quote(elo0)} and {quote(elo1)}")
+    lower, upper = sprt_bounds(alpha, beta)
+    if penta.pairs == 0:
+        return SPRTResult(elo0, elo1, alpha, beta, 0.0, lower, upper, None)
+    llr = gsprt_llr(penta.counts, penta.values, expected_score(elo0), expected_score(elo1))
     decision = "H1" if llr >= upper else "H0" if llr <= lower else None
     return SPRTResult(elo0, elo1, alpha, beta, llr, lower, upper, decision)
 
