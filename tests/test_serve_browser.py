@@ -126,7 +126,7 @@ def test_a_whole_game_played_by_clicks(page):
     while True:
         settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
         if mine.status == "active" and mine.side_to_move == "attackers":
-            engine_move = page.locator("#moves li").last.inner_text()
+            engine_move = page.locator("#moves .move").last.inner_text()
             assert mine.play(engine_move) is None, engine_move
         assert pieces_shown(page) == mine.pieces
         if mine.status != "active":
@@ -166,7 +166,7 @@ def test_a_refused_click_says_why_and_changes_nothing(page):
     expect(message).to_have_text("Refused: d4 to b5: the king on d4 belongs to the defenders, "
                                  "and it is the attackers' move", timeout=60_000)
     settle(page, 0)
-    assert pieces_shown(page) == setup and page.locator("#moves li").count() == 0
+    assert pieces_shown(page) == setup and page.locator("#moves .move").count() == 0
 
 
 def test_a_saved_game_stepped_through(page, tmp_path):
@@ -192,7 +192,7 @@ def test_a_saved_game_stepped_through(page, tmp_path):
     assert page.inner_text("#status") == "Game over: the king reached a corner, the defenders (p2) won."
     page.click("#prev")
     settle(page, 2)
-    page.click("#moves li >> nth=0")
+    page.click("#moves .move >> nth=0")
     settle(page, 1)
     assert pieces_shown(page) == steps[1]
     click_square(page, "d1")  # a saved game is looked at, not played
@@ -235,7 +235,7 @@ def test_a_game_reviewed_in_the_page(page, tmp_path):
     # The bar, the graph and the marks in the move list.
     assert page.is_visible("#evalbar") and page.locator("#graph svg polygon").count() == 1
     last = len(BLUNDER_LEAD) + 1
-    assert page.inner_text(f"#moves li >> nth={last - 1}").endswith("??")
+    assert page.inner_text(f"#moves .move >> nth={last - 1}").endswith("??")
     mistakes = page.locator("#mistakes button")
     assert mistakes.count() >= 1 and mistakes.last.inner_text() == f"{last}. {game.shown[-1]}??"
     # A jump to the blunder: the position before it, the better move drawn and said.

@@ -129,10 +129,7 @@
     $("message").className = "";
     $("host-title").textContent = mySide ? "Your game" : "Watching a game";
     for (const box of document.querySelectorAll(".host-clock")) box.querySelector(".who").textContent = seatName(box.dataset.side);
-    const list = $("moves");
-    list.textContent = "";
-    s.moves.forEach((move) => { const item = element("li"); item.appendChild(element("span", {}, move)); list.appendChild(item); });
-    list.scrollTop = list.scrollHeight;
+    listMoves(s.moves, s.ply, null);
     $("text").value = s.text;
     $("download").href = "/api/host/games/" + s.id + "/text";
     const on = s.status === "active";
