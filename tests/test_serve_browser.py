@@ -254,3 +254,59 @@ def test_a_game_reviewed_in_the_page(page, tmp_path):
         page.click(f"#mistakes button >> nth={mistakes.count() - 1}")
         settle(page, last - 1)
         page.screenshot(path=os.environ["BRANDUBH_SCREENSHOT"], full_page=True)
+
+
+def play_by_clicks(page, mine: Game, moves: int) -> None:
+    """``moves`` of the person's moves (the attackers') by clicks, each
+    answered by the engine; ``mine`` follows the game."""
+    for _ in range(moves):
+        move = mine.search(budget=2_000, salt="browser").move
+        click_square(page, move.from_square)
+        click_square(page, move.to_square)
+        assert mine.play(move) is None
+        settle(page, mine.ply + 1)
+        assert mine.play(page.locator("#moves .move").last.inner_text()) is None
+
+
+def test_stepping_back_during_play_and_a_review_beside_the_game(page):
+    """The list, the arrow keys, Home and End step through the game in
+    play without leaving it; Back to the game returns to where it stands;
+    a review of it opens a copy, and Back to the game returns to the game."""
+    start_game(page, "attackers", 1)
+    mine = Game()
+    play_by_clicks(page, mine, 3)
+    end = mine.ply
+    assert not page.is_visible("#live")
+    page.keyboard.press("ArrowLeft")
+    settle(page, end - 1)
+    assert pieces_shown(page) == mine.after(end - 1).pieces
+    assert page.is_visible("#live") and page.inner_text("#status").startswith(f"Looking back at move {end - 1} of {end}")
+    click_square(page, "d2")   # no move from a position of the past
+    assert page.inner_text("#message").startswith("You are looking back")
+    page.keyboard.press("Home")
+    settle(page, 0)
+    assert pieces_shown(page) == Game().pieces
+    page.click("#moves .move >> nth=2")
+    settle(page, 3)
+    assert pieces_shown(page) == mine.after(3).pieces
+    assert page.locator("#moves .move.now").inner_text() == mine.shown[2]
+    page.click("#live")
+    settle(page, end)
+    assert not page.is_visible("#live") and page.inner_text("#status") == "Your move (you have the attackers)."
+    page.keyboard.press("ArrowLeft")
+    settle(page, end - 1)
+    page.keyboard.press("End")
+    settle(page, end)
+    assert page.inner_text("#status") == "Your move (you have the attackers)."
+    # The review: a copy of the game, opened to step through; the game in play is kept.
+    live = page.evaluate("() => location.hash")
+    page.click("#review")
+    page.wait_for_selector("body.reviewed")
+    settle(page)
+    assert page.is_visible("#live") and page.evaluate("() => location.hash") != live
+    page.click("#live")
+    page.wait_for_selector("body:not(.review)")
+    settle(page, end)
+    assert page.evaluate("() => location.hash") == live and pieces_shown(page) == mine.pieces
+    play_by_clicks(page, mine, 1)   # and the game goes on
+    assert pieces_shown(page) == mine.pieces
