@@ -310,3 +310,61 @@ def test_stepping_back_during_play_and_a_review_beside_the_game(page):
     assert page.evaluate("() => location.hash") == live and pieces_shown(page) == mine.pieces
     play_by_clicks(page, mine, 1)   # and the game goes on
     assert pieces_shown(page) == mine.pieces
+
+
+def square_centre(page, name: str) -> tuple[float, float]:
+    box = page.locator(f"#board rect.square.{name}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_board_flips_and_the_defenders_see_it_from_their_side(page):
+    start_game(page, "attackers", 1)
+    assert square_centre(page, "a1")[1] > square_centre(page, "a7")[1]   # a1 at the bottom
+    assert page.get_attribute("#flip", "aria-pressed") == "false"
+    page.click("#flip")
+    (ax, ay), (gx, gy) = square_centre(page, "a1"), square_centre(page, "g7")
+    assert ay < gy and ax > gx and page.get_attribute("#flip", "aria-pressed") == "true"
+    # A move by clicks on the board turned round.
+    click_square(page, "d2")
+    click_square(page, "c2")
+    settle(page, 2)
+    assert pieces_shown(page).get("c2") == "attacker"
+    page.click("#flip")
+    start_game(page, "defenders", 1)   # the defenders' side: turned round by default
+    settle(page, 1)
+    assert page.get_attribute("#flip", "aria-pressed") == "true"
+    assert square_centre(page, "a1")[1] < square_centre(page, "a7")[1]
+
+
+def test_dark_by_the_system_and_by_the_toggle_remembered(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(server.url)
+    settle(page)
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    dark = page.evaluate(background)
+    assert page.get_attribute("#theme", "aria-pressed") == "true"
+    page.click("#theme")
+    light = page.evaluate(background)
+    assert light != dark and page.get_attribute("#theme", "aria-pressed") == "false"
+    page.reload()
+    settle(page)
+    assert page.evaluate(background) == light and page.get_attribute("#theme", "aria-pressed") == "false"
+    page.click("#theme")
+    assert page.evaluate(background) == dark
+    context.close()
+
+
+def test_the_checks_on_the_king_are_marked(page, tmp_path):
+    saved = tmp_path / "escape.txt"
+    saved.write_text("variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n")
+    page.set_input_files("#file", str(saved))
+    page.wait_for_selector("body.review")
+    settle(page, 0)
+    assert page.locator("#board circle.check").count() == 0 and page.inner_text("#checks") == ""
+    page.keyboard.press("ArrowRight")
+    settle(page, 1)
+    # The king on d1, the attacker on a1: the king can reach g1.
+    assert page.locator("#board circle.check.d1").count() == 1
+    assert page.eval_on_selector_all("#board rect.threat", "rs => rs.map(r => r.classList[1])") == ["g1"]
+    assert page.inner_text("#checks") == "The king can reach a corner (d1-g1)."

@@ -144,7 +144,8 @@
     $("host-answer").dataset.about = question ? question[0] : "";
     $("host-question").textContent = question ? question[1] : "";
     // The page's own marking of legal targets, with this seat's moves only.
-    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces };
+    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces, checks: s.checks };
+    viewFrom(mySide);
     if (selected && !state.legal.some((m) => m.from === selected)) selected = null;
     mark();
     tick();
