@@ -186,6 +186,7 @@ def table_state(game: "Game", ply: Optional[int] = None, *, said: str = "", move
     its ``position`` and ``pieces``, the ``last`` move, the ``status``,
     who is ``to_move``, the ``result`` (:func:`result_sentence`, ``clocked``
     as there) and the ``winner``, the ``board`` drawn (with ``arrows``);
+    the ``checks`` on the king (:func:`checks`);
     and of the whole game, its ``variant``, its ``moves`` as shown, its
     game ``text`` (``text`` when the caller has it written already). At
     the game's end, the ``legal`` moves when the side to move is one of
@@ -220,6 +221,7 @@ def table_state(game: "Game", ply: Optional[int] = None, *, said: str = "", move
         "moves": game.shown,
         "legal": legal,
         "said": said if at_end else "",
+        "checks": checks(shown),
         "board": board(seen, size=None, arrows=arrows),
         "text": text if text is not None else game.as_text(),
     }
@@ -227,6 +229,44 @@ def table_state(game: "Game", ply: Optional[int] = None, *, said: str = "", move
 
 def _other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
+
+
+#: What a side could do to win at once, as a page marks it on the board: the
+#: defenders' king's way out, the attackers' taking of the king.
+CHECK_WORDS = {"defenders": "the king can reach {where}", "attackers": "the king can be taken"}
+
+
+def checks(game: "Game") -> list[dict[str, Any]]:
+    """The checks on the king in ``game``'s position, for a page to mark:
+    for each side (the one to move and the other, as if it were its move),
+    the moves that would win at once, when there are any, with the king's
+    square and a sentence ("the king can reach a corner", "the king can be
+    taken"). Nothing once the game is over.
+
+    >>> from brandubh import Game
+    >>> for check in checks(Game(position='7/7/7/7/a6/6k/7 a')):
+    ...     print(check['says'], check['moves'])
+    the king can be taken ['a3g3']
+    the king can reach a corner ['g2g1', 'g2g7']
+    """
+    from .game import Game
+
+    if game.status != "active":
+        return []
+    position = game.position
+    king = next((name for name, piece in game.pieces.items() if piece == "king"), None)
+    found = []
+    for side in SIDES:
+        seen = game if position.endswith(" " + side[0]) else \
+            Game(variant=game.variant, position=position[:-1] + side[0])
+        wins = [m for m in seen.legal() if m.wins]
+        if side == "attackers":   # the king taken, not a win of another kind (the last defender taken)
+            wins = [m for m in wins if king in m.captures]
+        if wins and king is not None:
+            corners = all(m.to_square in ("a1", "g1", "a7", "g7") for m in wins)
+            found.append({"side": side, "king": king, "moves": [m.move for m in wins],
+                          "says": CHECK_WORDS[side].format(where="a corner" if corners else "the edge")})
+    return found
 
 
 class Session:

@@ -126,7 +126,7 @@ def test_a_whole_game_played_by_clicks(page):
     while True:
         settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
         if mine.status == "active" and mine.side_to_move == "attackers":
-            engine_move = page.locator("#moves li").last.inner_text()
+            engine_move = page.locator("#moves .move").last.inner_text()
             assert mine.play(engine_move) is None, engine_move
         assert pieces_shown(page) == mine.pieces
         if mine.status != "active":
@@ -166,7 +166,7 @@ def test_a_refused_click_says_why_and_changes_nothing(page):
     expect(message).to_have_text("Refused: d4 to b5: the king on d4 belongs to the defenders, "
                                  "and it is the attackers' move", timeout=60_000)
     settle(page, 0)
-    assert pieces_shown(page) == setup and page.locator("#moves li").count() == 0
+    assert pieces_shown(page) == setup and page.locator("#moves .move").count() == 0
 
 
 def test_a_saved_game_stepped_through(page, tmp_path):
@@ -192,7 +192,7 @@ def test_a_saved_game_stepped_through(page, tmp_path):
     assert page.inner_text("#status") == "Game over: the king reached a corner, the defenders (p2) won."
     page.click("#prev")
     settle(page, 2)
-    page.click("#moves li >> nth=0")
+    page.click("#moves .move >> nth=0")
     settle(page, 1)
     assert pieces_shown(page) == steps[1]
     click_square(page, "d1")  # a saved game is looked at, not played
@@ -235,7 +235,7 @@ def test_a_game_reviewed_in_the_page(page, tmp_path):
     # The bar, the graph and the marks in the move list.
     assert page.is_visible("#evalbar") and page.locator("#graph svg polygon").count() == 1
     last = len(BLUNDER_LEAD) + 1
-    assert page.inner_text(f"#moves li >> nth={last - 1}").endswith("??")
+    assert page.inner_text(f"#moves .move >> nth={last - 1}").endswith("??")
     mistakes = page.locator("#mistakes button")
     assert mistakes.count() >= 1 and mistakes.last.inner_text() == f"{last}. {game.shown[-1]}??"
     # A jump to the blunder: the position before it, the better move drawn and said.
@@ -254,3 +254,117 @@ def test_a_game_reviewed_in_the_page(page, tmp_path):
         page.click(f"#mistakes button >> nth={mistakes.count() - 1}")
         settle(page, last - 1)
         page.screenshot(path=os.environ["BRANDUBH_SCREENSHOT"], full_page=True)
+
+
+def play_by_clicks(page, mine: Game, moves: int) -> None:
+    """``moves`` of the person's moves (the attackers') by clicks, each
+    answered by the engine; ``mine`` follows the game."""
+    for _ in range(moves):
+        move = mine.search(budget=2_000, salt="browser").move
+        click_square(page, move.from_square)
+        click_square(page, move.to_square)
+        assert mine.play(move) is None
+        settle(page, mine.ply + 1)
+        assert mine.play(page.locator("#moves .move").last.inner_text()) is None
+
+
+def test_stepping_back_during_play_and_a_review_beside_the_game(page):
+    """The list, the arrow keys, Home and End step through the game in
+    play without leaving it; Back to the game returns to where it stands;
+    a review of it opens a copy, and Back to the game returns to the game."""
+    start_game(page, "attackers", 1)
+    mine = Game()
+    play_by_clicks(page, mine, 3)
+    end = mine.ply
+    assert not page.is_visible("#live")
+    page.keyboard.press("ArrowLeft")
+    settle(page, end - 1)
+    assert pieces_shown(page) == mine.after(end - 1).pieces
+    assert page.is_visible("#live") and page.inner_text("#status").startswith(f"Looking back at move {end - 1} of {end}")
+    click_square(page, "d2")   # no move from a position of the past
+    assert page.inner_text("#message").startswith("You are looking back")
+    page.keyboard.press("Home")
+    settle(page, 0)
+    assert pieces_shown(page) == Game().pieces
+    page.click("#moves .move >> nth=2")
+    settle(page, 3)
+    assert pieces_shown(page) == mine.after(3).pieces
+    assert page.locator("#moves .move.now").inner_text() == mine.shown[2]
+    page.click("#live")
+    settle(page, end)
+    assert not page.is_visible("#live") and page.inner_text("#status") == "Your move (you have the attackers)."
+    page.keyboard.press("ArrowLeft")
+    settle(page, end - 1)
+    page.keyboard.press("End")
+    settle(page, end)
+    assert page.inner_text("#status") == "Your move (you have the attackers)."
+    # The review: a copy of the game, opened to step through; the game in play is kept.
+    live = page.evaluate("() => location.hash")
+    page.click("#review")
+    page.wait_for_selector("body.reviewed")
+    settle(page)
+    assert page.is_visible("#live") and page.evaluate("() => location.hash") != live
+    page.click("#live")
+    page.wait_for_selector("body:not(.review)")
+    settle(page, end)
+    assert page.evaluate("() => location.hash") == live and pieces_shown(page) == mine.pieces
+    play_by_clicks(page, mine, 1)   # and the game goes on
+    assert pieces_shown(page) == mine.pieces
+
+
+def square_centre(page, name: str) -> tuple[float, float]:
+    box = page.locator(f"#board rect.square.{name}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_board_flips_and_the_defenders_see_it_from_their_side(page):
+    start_game(page, "attackers", 1)
+    assert square_centre(page, "a1")[1] > square_centre(page, "a7")[1]   # a1 at the bottom
+    assert page.get_attribute("#flip", "aria-pressed") == "false"
+    page.click("#flip")
+    (ax, ay), (gx, gy) = square_centre(page, "a1"), square_centre(page, "g7")
+    assert ay < gy and ax > gx and page.get_attribute("#flip", "aria-pressed") == "true"
+    # A move by clicks on the board turned round.
+    click_square(page, "d2")
+    click_square(page, "c2")
+    settle(page, 2)
+    assert pieces_shown(page).get("c2") == "attacker"
+    page.click("#flip")
+    start_game(page, "defenders", 1)   # the defenders' side: turned round by default
+    settle(page, 1)
+    assert page.get_attribute("#flip", "aria-pressed") == "true"
+    assert square_centre(page, "a1")[1] < square_centre(page, "a7")[1]
+
+
+def test_dark_by_the_system_and_by_the_toggle_remembered(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(server.url)
+    settle(page)
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    dark = page.evaluate(background)
+    assert page.get_attribute("#theme", "aria-pressed") == "true"
+    page.click("#theme")
+    light = page.evaluate(background)
+    assert light != dark and page.get_attribute("#theme", "aria-pressed") == "false"
+    page.reload()
+    settle(page)
+    assert page.evaluate(background) == light and page.get_attribute("#theme", "aria-pressed") == "false"
+    page.click("#theme")
+    assert page.evaluate(background) == dark
+    context.close()
+
+
+def test_the_checks_on_the_king_are_marked(page, tmp_path):
+    saved = tmp_path / "escape.txt"
+    saved.write_text("variant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n")
+    page.set_input_files("#file", str(saved))
+    page.wait_for_selector("body.review")
+    settle(page, 0)
+    assert page.locator("#board circle.check").count() == 0 and page.inner_text("#checks") == ""
+    page.keyboard.press("ArrowRight")
+    settle(page, 1)
+    # The king on d1, the attacker on a1: the king can reach g1.
+    assert page.locator("#board circle.check.d1").count() == 1
+    assert page.eval_on_selector_all("#board rect.threat", "rs => rs.map(r => r.classList[1])") == ["g1"]
+    assert page.inner_text("#checks") == "The king can reach a corner (d1-g1)."

@@ -136,7 +136,7 @@ def test_a_whole_game_from_the_disk(page):
     while True:
         settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
         if mine.status == "active" and mine.side_to_move == "attackers":
-            engine_move = page.locator("#moves li").last.inner_text()
+            engine_move = page.locator("#moves .move").last.inner_text()
             assert mine.play(engine_move) is None, engine_move
         assert pieces_shown(page) == mine.pieces
         if mine.status != "active":
@@ -172,7 +172,7 @@ def test_a_long_search_leaves_the_page_free_and_stops(page):
     page.evaluate("() => window.brandubhBackend.stop()")
     settle(page, 0)
     assert page.inner_text("#message") == "the engine was stopped"
-    assert page.locator("#moves li").count() == 0
+    assert page.locator("#moves .move").count() == 0
 
 
 def test_a_refusal_undo_and_the_analysis(page):
@@ -186,7 +186,7 @@ def test_a_refusal_undo_and_the_analysis(page):
     click_square(page, "d2")
     click_square(page, "c2")
     settle(page, 2)   # the move, then the engine's reply from its Worker
-    assert page.locator("#moves li").count() == 2
+    assert page.locator("#moves .move").count() == 2
     page.click("#undo")
     settle(page, 0)
     assert page.inner_text("#message") == "Took back 2 moves." and pieces_shown(page) == Game().pieces

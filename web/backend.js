@@ -210,6 +210,30 @@
     return copy;
   }
 
+  /* brandubh/session.py's checks: for each side, the moves that would win
+   * at once were it its move, the king's escape or his taking. */
+  const CHECK_WORDS = { defenders: "the king can reach ", attackers: "the king can be taken" };
+  const CORNER_NAMES = ["a1", "g1", "a7", "g7"];
+  function checksOf(table, shown) {
+    const cells = shown.pieces(), at = cells.indexOf(3);
+    if (at < 0) return [];
+    const king = BrandubhBoard.NAMES[at], position = shown.position(), found = [];
+    for (const side of SIDES) {
+      const seen = position.endsWith(" " + side[0]) ? shown : engine.game(table.fields, position.slice(0, -1) + side[0]);
+      try {
+        let wins = seen.legal().filter((m) => m.winner === side);
+        if (side === "attackers") wins = wins.filter((m) => m.captured.includes(king));
+        if (!wins.length) continue;
+        const moves = wins.map((m) => E.moveText(m.move));
+        const corners = moves.every((m) => CORNER_NAMES.includes(m.slice(2)));
+        found.push({ side, king, moves, says: CHECK_WORDS[side] + (side === "defenders" ? (corners ? "a corner" : "the edge") : "") });
+      } finally {
+        if (seen !== shown) seen.free();
+      }
+    }
+    return found;
+  }
+
   /* What the page shows: brandubh/session.py's table_state, with api.py's Api.state's fields. */
   function state(table, ply, arrows) {
     const game = table.game;
@@ -245,7 +269,8 @@
         your_turn: yourTurn, engine_to_move: atEnd && active && game.side !== table.you, result: sentence,
         winner: r ? r.side : null, position, pieces,
         last: last && { move: last.move, shown: last.shown, captured: last.captured },
-        moves: shownMoves(game), legal, said: atEnd ? table.said : "", board, text: gameText(table),
+        moves: shownMoves(game), legal, said: atEnd ? table.said : "", checks: active ? checksOf(table, shown) : [],
+        board, text: gameText(table),
       };
     } finally {
       if (shown !== game) shown.free();

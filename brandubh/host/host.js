@@ -129,10 +129,7 @@
     $("message").className = "";
     $("host-title").textContent = mySide ? "Your game" : "Watching a game";
     for (const box of document.querySelectorAll(".host-clock")) box.querySelector(".who").textContent = seatName(box.dataset.side);
-    const list = $("moves");
-    list.textContent = "";
-    s.moves.forEach((move) => { const item = element("li"); item.appendChild(element("span", {}, move)); list.appendChild(item); });
-    list.scrollTop = list.scrollHeight;
+    listMoves(s.moves, s.ply, null);
     $("text").value = s.text;
     $("download").href = "/api/host/games/" + s.id + "/text";
     const on = s.status === "active";
@@ -147,7 +144,8 @@
     $("host-answer").dataset.about = question ? question[0] : "";
     $("host-question").textContent = question ? question[1] : "";
     // The page's own marking of legal targets, with this seat's moves only.
-    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces };
+    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces, checks: s.checks };
+    viewFrom(mySide);
     if (selected && !state.legal.some((m) => m.from === selected)) selected = null;
     mark();
     tick();

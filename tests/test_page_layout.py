@@ -1,0 +1,135 @@
+"""The page's layout in a real headless Chromium (the fixtures of
+tests/test_serve_browser.py): at a phone's width (360 px), a tablet's (768),
+a laptop's (1,280) and a wide screen's (1,920), in the light theme and the
+dark, with a game of 40 moves in the list, a finished game's sentence and
+the selector of a file of several games with long names, no element is
+wider than the panel it is in, nothing scrolls sideways, and the move list
+scrolls itself to the move shown.
+
+Skipped, as the other browser tests are, where Chromium or Playwright is
+missing (failed with ``BRANDUBH_REQUIRE_BROWSER=1``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from brandubh import Game
+from test_serve_browser import browser, server, settle  # noqa: F401 - the one Chromium fixture and server
+
+WIDTHS = (360, 768, 1280, 1920)
+THEMES = ("light", "dark")
+PLIES = 40
+
+
+def long_game(plies: int = PLIES, seed: int = 7) -> Game:
+    """A game of ``plies`` moves still in play: random moves, none of them
+    ending it (the same game every time)."""
+    chooser = random.Random(seed)
+    game = Game()
+    while game.ply < plies:
+        game.play(chooser.choice([move for move in game.legal() if not move.wins]))
+    assert game.status == "active"
+    return game
+
+
+def saved_games(tmp_path) -> str:
+    """A file of three games whose names (the ``#`` lines) are long: the
+    selector that lists them must wrap, not widen the page."""
+    path = tmp_path / "three.txt"
+    name = "a game between two programs of a long tournament, saved with every setting of both of them, "
+    path.write_text(f"# {name}the first\n{long_game().as_text()}\n"
+                    f"# {name}the second\nvariant brandubh\nstart 7/7/7/3k3/7/7/a6 d\nmoves d4d1 a1a2 d1g1\n\n"
+                    f"# {name}the third\nvariant brandubh\nmoves d2c2\n")
+    return str(path)
+
+
+# Every element of the page inside the panel that holds it (a section, the
+# board's column, the header), and no element that scrolls sideways: a
+# list of what is not, in words. The inside of the board's picture is the
+# picture's own.
+OVERFLOWING = """() => {
+  const bad = [], width = document.documentElement.clientWidth;
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && e.className.baseVal === undefined
+    ? "." + String(e.className).trim().split(/\\s+/).join(".") : "");
+  if (document.documentElement.scrollWidth > width) {
+    bad.push("the page is " + document.documentElement.scrollWidth + " px wide in a window of " + width);
+  }
+  for (const e of document.querySelectorAll("body *")) {
+    if (e.closest("svg") && e.tagName.toLowerCase() !== "svg") continue;
+    const box = e.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    const panel = e.parentElement.closest("section, #left, header, main");
+    if (panel) {
+      const p = panel.getBoundingClientRect();
+      if (box.left < p.left - 1 || box.right > p.right + 1) {
+        bad.push(name(e) + " is " + Math.round(box.width) + " px wide, out of " + name(panel) + " ("
+                 + Math.round(p.width) + " px)");
+      }
+    }
+    const style = getComputedStyle(e);
+    if (!/^(INPUT|TEXTAREA|SELECT)$/.test(e.tagName) && style.textOverflow !== "ellipsis"
+        && style.overflowX !== "visible" && e.scrollWidth > e.clientWidth + 1) {
+      bad.push(name(e) + " holds " + e.scrollWidth + " px in " + e.clientWidth + " px");
+    }
+  }
+  return bad;
+}"""
+
+
+def overflowing(page) -> list[str]:
+    """What is wider than its panel, or scrolls sideways, on the page now."""
+    return page.evaluate(OVERFLOWING)
+
+
+def shown_in_list(page) -> bool:
+    """Whether the move list shows its current move (scrolled to it)."""
+    return page.evaluate("""() => {
+      const list = document.getElementById('moves'), now = list.querySelector('.now');
+      if (!now) return false;
+      const a = list.getBoundingClientRect(), b = now.getBoundingClientRect();
+      return b.top >= a.top - 1 && b.bottom <= a.bottom + 1;
+    }""")
+
+
+@pytest.fixture(params=[(w, t) for t in THEMES for w in WIDTHS], ids=lambda p: f"{p[0]}px-{p[1]}")
+def sized(request, browser, server):  # noqa: F811 - pytest's fixtures
+    width, theme = request.param
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=theme)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url)
+    settle(page)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def test_nothing_is_wider_than_its_panel_and_the_list_follows_the_move(sized, tmp_path):
+    page = sized
+    assert overflowing(page) == []
+    page.set_input_files("#file", saved_games(tmp_path))
+    page.wait_for_selector("body.review")
+    settle(page, 0)
+    assert page.is_visible("#games")
+    page.keyboard.press("End")
+    settle(page, PLIES)
+    # Forty moves in twenty numbered pairs, the last one shown.
+    assert page.locator("#moves li").count() == PLIES // 2 and page.locator("#moves .move").count() == PLIES
+    assert page.inner_text("#moves li >> nth=0").split() == ["1.", "f4-f1", "d3-f3"]
+    assert shown_in_list(page) and overflowing(page) == []
+    page.keyboard.press("Home")
+    settle(page, 0)
+    page.click("#moves .move >> nth=25")
+    settle(page, 26)
+    assert shown_in_list(page)
+    # The finished game, its sentence under the board.
+    page.select_option("#games", index=1)
+    settle(page, 0)
+    page.keyboard.press("End")
+    settle(page, 3)
+    assert page.inner_text("#status").startswith("Game over: ")
+    assert overflowing(page) == []
