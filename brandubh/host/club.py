@@ -41,7 +41,6 @@ import secrets
 import threading
 import time
 from typing import TYPE_CHECKING, Any, Optional
-from xml.sax.saxutils import escape
 
 from ..errors import BrandubhError, quote
 from ..ratings import DEFAULT, Rating, Result, update
@@ -377,7 +376,7 @@ class Club:
 
         points = [(rating, deviation) for _, rating, deviation in self.history(name, pool)]
         return rating_graph([(DEFAULT.rating, DEFAULT.deviation), *points],
-                            title=f"{escape(str(name))}'s rating, {escape(str(pool))}")
+                            title=f"{name}'s rating, {pool}")
 
 
 def _shown(rating: Rating) -> str:

@@ -75,6 +75,7 @@ _CLUB = (
     "CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE, "
     "kind TEXT NOT NULL DEFAULT 'person', password TEXT, bot_token TEXT, level INTEGER, created REAL NOT NULL, "
     "address TEXT NOT NULL DEFAULT '')",
+    "CREATE INDEX accounts_bot ON accounts (bot_token)",
     "CREATE TABLE sessions (token TEXT PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts (id), "
     "created REAL NOT NULL, address TEXT NOT NULL DEFAULT '')",
     "CREATE INDEX sessions_account ON sessions (account)",
