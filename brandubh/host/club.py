@@ -256,8 +256,9 @@ class Club:
         if hg.finished is None or pool is None or db.execute(
                 "SELECT 1 FROM history WHERE game = ?", (hg.id,)).fetchone():
             return
-        accounts = {seat: hg.seats[seat].get("account") for seat in SEATS}
-        if None in accounts.values():
+        found = {seat: hg.seats[seat].get("account") for seat in SEATS}
+        accounts = {seat: account for seat, account in found.items() if isinstance(account, int)}
+        if len(accounts) != len(SEATS):
             return
         before = {seat: self._rating_on(db, accounts[seat], pool) for seat in SEATS}
         winner = hg.game.winner
@@ -337,7 +338,9 @@ class Club:
                    for pool, r, d, v, n in self.store.query(
                        "SELECT pool, rating, deviation, volatility, games FROM ratings WHERE account = ? "
                        "ORDER BY pool", (account.id,))}
-        games, record, your_move = [], {}, []
+        games: list[dict[str, Any]] = []
+        record: dict[str, dict[str, int]] = {}
+        your_move: list[str] = []
         for game_id, seat, pool in self.store.query(
                 "SELECT game, seat, pool FROM players WHERE account = ? ORDER BY rowid DESC LIMIT 200",
                 (account.id,)):
