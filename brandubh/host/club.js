@@ -124,7 +124,7 @@
     const ratings = $("ratings"), graphs = $("graphs");
     ratings.replaceChildren(); graphs.replaceChildren();
     for (const [pool, r] of Object.entries(data.ratings)) {
-      ratings.append(element("li", { "data-pool": pool }, pool + ": " + r.shown + (r.provisional ? " (provisional)" : "") + ", " + r.games + " games"));
+      ratings.append(element("li", { "data-pool": pool }, pool + ": " + r.shown + (r.provisional ? " (provisional)" : "") + ", " + r.games + (r.games === 1 ? " game" : " games")));
       graphs.append(element("img", { alt: data.name + "'s rating, " + pool,
                                      src: "/api/host/players/" + encodeURIComponent(data.name) + "/rating.svg?pool=" + encodeURIComponent(pool) }));
     }
