@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import pytest
 
-from conftest import PATIENCE
+from conftest import PATIENCE, wait_until
 
 from brandubh.host.accounts import ADDRESS_FAILURES, COOKIE, NAME_FAILURES, Accounts
 from brandubh.host.api import HostApi
@@ -363,3 +363,65 @@ def test_a_pool_named_with_markup_is_escaped_in_the_graph(club):
     _two(club)
     svg = Browser(club).ask("GET", "/api/host/players/ann/rating.svg?pool=%3Cscript%3Ealert(1)%3C/script%3E")[1]
     assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_an_outside_program_plays_as_a_bot_account_by_its_token(club):
+    from brandubh.host.client import ClubBot, HostError
+
+    account, token = club.api.accounts.make_bot("outsider")
+    url = club.url.rstrip("/")
+    bot = ClubBot(url, token)
+    assert bot.me() == {"name": "outsider", "kind": "bot"}
+    with pytest.raises(HostError) as refused:
+        ClubBot(url, "forged-" + token).seek(clock="5+3")
+    assert refused.value.status == 403
+    ann, _ = _two(club)
+    seek = ann.ask("POST", "/api/host/seeks", {"clock": "5+3", "side": "defenders"})[1]
+    game = bot.take(seek["id"])
+    seat = bot.seat(game["id"])
+    assert seat.seat()["side"] == "attackers"
+    legal = seat.state()["legal"][0]
+    assert seat.move(legal["from"] + legal["to"])["ply"] == 1
+    ann.ask("POST", f"/api/host/games/{game['id']}/resign")
+    assert bot.player("outsider")["record"] == {"ann": {"won": 1, "drawn": 0, "lost": 0}}
+
+
+def test_an_engine_account_keeps_a_rated_seek_open_and_plays_its_games(club):
+    engine, token = club.api.accounts.make_bot("engine1", level=1)
+    assert token is None
+    club.api.club.stand(engine)
+    ann, _ = _two(club)
+    seeks = ann.ask("GET", "/api/host/lobby")[1]["seeks"]
+    assert [(s["name"], s["rated"]) for s in seeks] == [("engine1", True)]
+    game = ann.ask("POST", f"/api/host/seeks/{seeks[0]['id']}/take")[1]
+    # Its seek is back at once for the next player.
+    assert [s["name"] for s in ann.ask("GET", "/api/host/lobby")[1]["seeks"]] == ["engine1"]
+    mine = "attackers" if game["seats"]["attackers"]["name"] == "ann" else "defenders"
+    if mine == "attackers":
+        ann.ask("POST", f"/api/host/games/{game['id']}/move", {"move": "d2c2"})
+    assert wait_until(lambda: ann.ask("GET", f"/api/host/games/{game['id']}")[1]["to_move"] == mine)
+    ann.ask("POST", f"/api/host/games/{game['id']}/resign")
+    page = ann.ask("GET", "/api/host/players/engine1")[1]
+    assert page["ratings"]["brandubh blitz"]["rating"] == 1662 and page["kind"] == "bot"
+
+
+def test_the_command_makes_a_bot_token_and_refuses_a_bad_engine_account(tmp_path):
+    import subprocess
+    import sys
+
+    from test_host_store import _env
+
+    db = str(tmp_path / "cmd.sqlite")
+    done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--new-bot-token", "outsider"],
+                          capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.rsplit(": ", 1)[1].strip()
+    store = Store(db)
+    try:
+        assert Accounts(store).bot(token).name == "outsider"
+    finally:
+        store.close()
+    for given in ("engine=9", "bad name=3"):
+        done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--port", "0", "--bot-account",
+                               given], capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
+        assert done.returncode == 2 and "--bot-account" in done.stderr and "Traceback" not in done.stderr

@@ -105,7 +105,7 @@ class Club:
         self.hub = hub
         self.accounts = accounts
         self.store = hub.store
-        self._take_lock = threading.Lock()    # one seek taken at a time: never twice
+        self._take_lock = threading.RLock()   # one seek taken at a time: never twice
         self._watch_lock = threading.Lock()   # the lobby's followers (never held while a game's lock is taken)
         self._followers: list[_LobbyFollower] = []
         hub.on_store = self._on_store
@@ -204,15 +204,26 @@ class Club:
             side = fields["side"] if fields["side"] != "random" else secrets.choice(_SIDES[:2])
             game = Game("p1" if side == "attackers" else "p2", variant=fields["variant"])
             seats = {"p1": self._seat(seeker, seeker_name), "p2": self._seat(account.id, account.name)}
-            if account.kind == "bot" and account.level is not None:
-                seats["p2"] = {"kind": "bot", "level": account.level, "account": account.id, "name": account.name}
+            engine = self.accounts.by_id(seeker)
+            if engine is not None and engine.kind == "bot" and engine.level is not None:
+                # The package's engine as an account: the server's own bot holds its seat.
+                seats["p1"] = {"kind": "bot", "level": engine.level, "account": engine.id, "name": engine.name}
             other = "the attackers" if side == "defenders" else "the defenders"
             hg = self.hub.make(game, seats, clock_of(fields["clock"]), client=f"club:{seeker}",
                                said=f"A new game: {seeker_name} has the {side}, {account.name} {other}.",
                                club={"pool": pool, "flag": flag, "seek": seek_id,
                                      "addresses": {"p1": seek_address, "p2": address}})
+            if seats["p1"]["kind"] == "bot" and engine is not None:
+                self.stand(engine)   # its seek is back in the lobby for the next player
         with hg.lock:
             return hg.state()
+
+    def stand(self, engine: Account, clock: str = "5+3") -> None:
+        """Keep one rated seek of an engine account in the lobby (the
+        package's :class:`~brandubh.Bot` at its level, by lot): posted
+        unless it has one open."""
+        if not self.store.query("SELECT 1 FROM seeks WHERE account = ?", (engine.id,)):
+            self.seek(engine, {"clock": clock, "side": "random", "rated": True}, address="engine")
 
     @staticmethod
     def _seat(account: int, name: str) -> dict[str, Any]:
