@@ -32,7 +32,7 @@ NOT_SHIPPED = (".gitignore",)
 # (pyproject.toml's [tool.setuptools.packages.find]).
 SETUPTOOLS_ADDS = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "brandubh/py.typed",
                    "brandubh/codingame/*.c", "brandubh/serve/*.html", "brandubh/host/*.js",
-                   "brandubh/host/*.css")
+                   "brandubh/host/*.css", "brandubh/host/*.html")
 PACKAGE_TREE = "brandubh/"
 
 # What the build writes into the sdist beside the tracked files.

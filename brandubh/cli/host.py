@@ -8,6 +8,7 @@ import os
 from typing import Any, Optional, TextIO
 
 from ..argtypes import whole
+from ..errors import ArgumentError, quote
 from .serve import add_server_parser, listen, serve_until_stopped, warn_off_the_loopback
 
 __all__ = ["register", "run", "DEFAULT_DB"]
@@ -77,7 +78,23 @@ def register(subparsers: Any) -> None:
                    help=f"the headers the proxy writes: {PROXY_HEADERS[0]} (X-Forwarded-For, -Proto, -Host; "
                         f"the default) or {PROXY_HEADERS[1]} (the standard Forwarded header); the others are "
                         "a client's, and not believed")
+    p.add_argument("--bot-account", action="append", default=[], metavar="NAME=LEVEL",
+                   help="an account played by the package's engine at LEVEL (1 to 6), rated like any other, with "
+                        "a rated 5+3 seek always open in the lobby (again for several)")
+    p.add_argument("--new-bot-token", metavar="NAME",
+                   help="make (or give a new token to) the account NAME for an outside program, print its bot "
+                        "token, and stop: the program sends it as its Bearer token (docs/host.md)")
     p.set_defaults(run=run)
+
+
+def _engine(given: str) -> tuple[str, int]:
+    """``--bot-account NAME=LEVEL`` read: the name and the level."""
+    from ..host.hub import MAX_LEVEL
+
+    name, _, level = given.partition("=")
+    if not level.isdigit() or not 1 <= int(level) <= MAX_LEVEL:
+        raise ArgumentError(f"--bot-account is NAME=LEVEL with a level from 1 to {MAX_LEVEL}, not {quote(given)}")
+    return name, int(level)
 
 
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
@@ -86,10 +103,24 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     from ..host.http import MAX_STREAMS_PER_CLIENT, HostServer, Proxies
     from ..host.hub import Hub
     from ..host.store import Store
+    from ..serve.api import RequestError
 
     warn_off_the_loopback(args.host)
     Proxies(args.trust_proxy, args.proxy_header)   # one that is no address: a sentence, before anything is opened
+    engines = [_engine(given) for given in args.bot_account]
     store = Store(args.db)   # a StoreError (a sentence, exit 2) when held by another server or not writable
+    if args.new_bot_token is not None:
+        try:
+            from ..host.accounts import Accounts
+
+            try:
+                account, token = Accounts(store).make_bot(args.new_bot_token)
+            except RequestError as error:
+                raise ArgumentError(f"--new-bot-token: {error}") from None
+            print(f"the bot account {account.name}'s token (shown once; keep it secret): {token}", file=out)
+            return 0
+        finally:
+            store.close()
     limits: dict[str, Any] = {}
     if args.games_per_client is not None:
         limits["max_open"] = args.games_per_client
@@ -98,8 +129,14 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     try:
         hub = Hub(store, seed=args.seed, **limits)
         try:
+            api = HostApi(hub)
+            for name, level in engines:
+                try:
+                    api.club.stand(api.accounts.make_bot(name, level=level)[0])
+                except RequestError as error:
+                    raise ArgumentError(f"--bot-account {name}={level}: {error}") from None
             server = listen(args, lambda host, port: HostServer(
-                host, port, api=HostApi(hub), verbose=args.verbose,
+                host, port, api=api, verbose=args.verbose,
                 streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT,
                 trusted_proxies=args.trust_proxy, proxy_header=args.proxy_header))
             aside = f", {len(hub.set_aside)} set aside (named above)" if hub.set_aside else ""

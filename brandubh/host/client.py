@@ -32,6 +32,12 @@ last state when the game ends.
 >>> player.join(60); player.is_alive()   # the program saw the end, and stopped
 False
 >>> server.shutdown(); server.server_close(); server.api.hub.close()
+
+A program that plays as a bot account of a club (its token made with
+``brandubh host --new-bot-token NAME``) is a :class:`ClubBot`: it reads
+the lobby, posts and takes seeks, and plays each game through a
+:class:`BotClient` that holds its seat by the bot token
+(:meth:`ClubBot.seat`).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ import time
 from typing import Any, Callable, Iterator, Optional
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["BotClient", "HostError"]
+__all__ = ["BotClient", "ClubBot", "HostError"]
 
 
 class HostError(ValueError):
@@ -227,3 +233,48 @@ class BotClient:
             if last.get("status", "active") != "active":
                 return last
             # The stream ended with the game on (the server restarted): follow it again.
+
+
+class ClubBot:
+    """A bot account of a club at ``url``, acting with its ``bot_token``
+    (the club's calls; a game's seat is :meth:`seat`).
+
+    >>> bot = ClubBot('http://127.0.0.1:8422', 'TOKEN')
+    >>> bot.seat('0123456789ab').token
+    'TOKEN'
+    """
+
+    def __init__(self, url: str, bot_token: str, *, timeout: float = 60.0) -> None:
+        self.url = url
+        self._client = BotClient(url, "", bot_token, timeout=timeout)
+        self.timeout = timeout
+
+    def me(self) -> dict[str, Any]:
+        """The account the token is (``name``, ``kind``)."""
+        return self._client._ask("GET", "/api/host/me")
+
+    def lobby(self) -> dict[str, Any]:
+        """The open ``seeks`` and the club's games in play (``playing``)."""
+        return self._client._ask("GET", "/api/host/lobby")
+
+    def seek(self, **fields: Any) -> dict[str, Any]:
+        """Post a seek (``variant``, ``clock``, ``side``, ``rated``, ``range``)."""
+        return self._client._ask("POST", "/api/host/seeks", fields)
+
+    def take(self, seek_id: str) -> dict[str, Any]:
+        """Take a seek: the new game's state (its ``id``)."""
+        return self._client._ask("POST", f"/api/host/seeks/{seek_id}/take")
+
+    def cancel(self, seek_id: str) -> dict[str, Any]:
+        """Withdraw one's own seek."""
+        return self._client._ask("POST", f"/api/host/seeks/{seek_id}/cancel")
+
+    def player(self, name: str) -> dict[str, Any]:
+        """A player's page: ``ratings``, ``games``, ``record``, ``your_move``."""
+        from urllib.parse import quote
+
+        return self._client._ask("GET", f"/api/host/players/{quote(name)}")
+
+    def seat(self, game_id: str) -> BotClient:
+        """This account's seat in a game, to :meth:`~BotClient.play`."""
+        return BotClient(self.url, game_id, self._client.token, timeout=self.timeout)

@@ -18,6 +18,13 @@ timer asks :meth:`Clock.deadline` when that will be.
 314.5
 >>> clock.press('defenders', now=400.0), clock.left_ms('defenders', now=400.0)
 (False, 0)
+
+A correspondence clock gives a number of days a move: each move gives the
+mover the whole allowance again, and the other's starts (``'3d'``):
+
+>>> post = clock_of('3d'); post.start('attackers', now=0.0)
+>>> post.press('attackers', now=86400.0), post.left_ms('attackers', now=86400.0) == post.base_ms, post.name
+(True, True, '3d')
 """
 
 from __future__ import annotations
@@ -28,10 +35,13 @@ from typing import Any, Optional
 
 from ..errors import quote
 
-__all__ = ["Clock", "PRESETS", "parse_clock"]
+__all__ = ["Clock", "PRESETS", "DAYS", "parse_clock", "clock_of"]
 
 #: The clocks offered: minutes each and seconds added a move.
 PRESETS = ("1+1", "3+2", "5+3", "10+5", "15+10", "30+20")
+#: The days a move a correspondence game may have: 1d to DAYS d.
+DAYS = 14
+_DAYS = re.compile(r"([0-9]{1,2})d")
 _CLOCK = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,2})?)\+([0-9]{1,3})")
 _SIDES = ("attackers", "defenders")
 
@@ -58,15 +68,34 @@ def parse_clock(text: object) -> Optional[tuple[int, int]]:
     return base, int(m.group(2)) * 1000
 
 
+def clock_of(text: object) -> Optional["Clock"]:
+    """The clock ``text`` names: ``'5+3'`` (Fischer), ``'3d'`` (days a
+    move, 1 to :data:`DAYS`), or None for ``'untimed'``; a
+    :class:`ValueError` for anything else.
+
+    >>> clock_of('5+3').name, clock_of('7d').per_move, clock_of('untimed')
+    ('5+3', True, None)
+    """
+    m = _DAYS.fullmatch(text) if isinstance(text, str) else None
+    if m is not None:
+        if not 1 <= int(m.group(1)) <= DAYS:
+            raise ValueError(f"a correspondence clock is 1d to {DAYS}d (days a move), not {quote(text)}")
+        return Clock(int(m.group(1)) * 86_400_000, 0, per_move=True)
+    parsed = parse_clock(text)
+    return Clock(*parsed) if parsed is not None else None
+
+
 class Clock:
     """Two Fischer clocks: ``base_ms`` each at the start, ``increment_ms``
-    added after each move. ``left``: each side's time at the moment its
+    added after each move; or, ``per_move``, a correspondence clock:
+    ``base_ms`` again for each move. ``left``: each side's time at the moment its
     clock last stopped (or the start); ``running``: the side whose clock
     runs, since the wall-clock time ``since`` (None when neither runs)."""
 
-    def __init__(self, base_ms: int, increment_ms: int) -> None:
+    def __init__(self, base_ms: int, increment_ms: int, *, per_move: bool = False) -> None:
         self.base_ms = base_ms
         self.increment_ms = increment_ms
+        self.per_move = per_move
         self.left = {side: base_ms for side in _SIDES}
         self.running: Optional[str] = None
         self.since = 0.0
@@ -81,7 +110,9 @@ class Clock:
 
     @property
     def name(self) -> str:
-        """``'5+3'``."""
+        """``'5+3'``, or ``'3d'`` for days a move."""
+        if self.per_move:
+            return f"{self.base_ms // 86_400_000}d"
         minutes = f"{self.base_ms / 60_000:.2f}".rstrip("0").rstrip(".")
         return f"{minutes}+{self.increment_ms // 1000}"
 
@@ -111,7 +142,7 @@ class Clock:
             self.stop(now)
             return False
         self.stop(now)
-        self.left[side] += self.increment_ms
+        self.left[side] = self.base_ms if self.per_move else self.left[side] + self.increment_ms
         self.start(_SIDES[1 - _SIDES.index(side)], now)
         return True
 
@@ -129,8 +160,11 @@ class Clock:
 
     def as_dict(self) -> dict[str, Any]:
         """The clock as stored."""
-        return {"base_ms": self.base_ms, "increment_ms": self.increment_ms, "left": dict(self.left),
+        kept = {"base_ms": self.base_ms, "increment_ms": self.increment_ms, "left": dict(self.left),
                 "running": self.running, "since": self.since}
+        if self.per_move:   # only then: a record of a Fischer clock is as the first release wrote it
+            kept["per_move"] = True
+        return kept
 
     @classmethod
     def from_dict(cls, data: Any) -> "Clock":
@@ -153,7 +187,11 @@ class Clock:
                 raise ValueError(f"the clock's {name} is {quote(value)}, not a number")
             return value
 
-        clock = cls(int(number("base_ms", data.get("base_ms"))), int(number("increment_ms", data.get("increment_ms"))))
+        per_move = data.get("per_move", False)
+        if not isinstance(per_move, bool):
+            raise ValueError(f"the clock's per_move is {quote(per_move)}, not true or false")
+        clock = cls(int(number("base_ms", data.get("base_ms"))), int(number("increment_ms", data.get("increment_ms"))),
+                    per_move=per_move)
         left = data.get("left")
         if not isinstance(left, dict):
             raise ValueError(f"the clock's time left is {quote(left)}, not one for each side")

@@ -189,11 +189,10 @@
         history.replaceState(null, "", "#play=" + id);   // the token out of the address bar
       }
       token = sessionStorage.getItem("brandubh-host-seat:" + id);
-      if (token) {
-        const { status, data } = await call("GET", "/api/host/games/" + id + "/seat");
-        if (status === 200) mySide = data.side;
-        else { token = null; $("message").textContent = "This link holds no seat here: " + data.error; }
-      }
+      // Without a token, the club's session (its cookie, sent with every request) may hold the seat: token "".
+      const { status, data } = await call("GET", "/api/host/games/" + id + "/seat");
+      if (status === 200) { mySide = data.side; if (token === null) token = ""; }
+      else if (token) { token = null; $("message").textContent = "This link holds no seat here: " + data.error; }
     }
     showLinks();
     const { status, data } = await call("GET", "/api/host/games/" + id);
@@ -208,7 +207,7 @@
   }
 
   async function act(action, body) {
-    if (!game || !token) return;
+    if (!game || token === null) return;
     const { status, data } = await call("POST", "/api/host/games/" + game.id + "/" + action, body);
     if (status === 200) { showGame(data); return; }
     if (data.game) showGame(data.game);

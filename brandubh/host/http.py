@@ -197,7 +197,24 @@ class HostHandler(Handler):
         authorization = self.headers.get("Authorization", "")
         if authorization[:7].lower() == "bearer ":
             token = authorization[7:].strip() or None
-        return self.server.host_api.call(method, target, body, token=token, client=seen.address)
+        return self.server.host_api.call(method, target, body, token=token, client=seen.address,
+                                         session=self.session_cookie(), secure=seen.scheme == "https")
+
+    def session_cookie(self) -> Optional[str]:
+        """The club's session token from the ``Cookie`` header, or None."""
+        from http.cookies import CookieError, SimpleCookie
+
+        from .accounts import COOKIE
+
+        for header in self.headers.get_all("Cookie") or []:
+            jar: SimpleCookie = SimpleCookie()
+            try:
+                jar.load(str(header)[:4096])
+            except CookieError:
+                continue
+            if COOKIE in jar and jar[COOKIE].value:
+                return jar[COOKIE].value
+        return None
 
     def _cross_site(self, seen: Seen) -> Optional[Reply]:
         site = self.headers.get("Sec-Fetch-Site", "").lower()

@@ -61,7 +61,7 @@ from ..errors import BrandubhError, quote
 from .. import notation
 from ..serve.api import RequestError, move_text
 from ..session import Said, Session
-from .clock import Clock, parse_clock
+from .clock import Clock, clock_of
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -195,6 +195,9 @@ class HostGame:
         self.last_sent: Optional[Sent] = None              # and as its JSON
         self.stored: Optional[dict[str, Any]] = None       # the record as last written to the store
         self.retry: Optional[float] = None                 # when to try again what the store refused the server
+        #: A club game's own: its rating ``pool`` (None: casual) and any
+        #: ``flag`` (why it is not rated though asked to be), or None.
+        self.club: Optional[dict[str, Any]] = None
 
     @property
     def game(self) -> "Game":
@@ -210,14 +213,17 @@ class HostGame:
     def active(self) -> bool:
         return self.game.status == "active"
 
-    def seat_of_token(self, token: Optional[str]) -> Optional[str]:
-        """The seat this token holds, or None (compared in constant time)."""
-        if not token:
-            return None
-        digest = _hash(token)
+    def seat_of_token(self, token: Optional[str], account: Optional[int] = None) -> Optional[str]:
+        """The seat this token holds (compared in constant time), or that
+        the club's ``account`` (its number) holds, or None."""
+        digest = _hash(token) if token else None
         found = None
         for seat, info in self.seats.items():
-            if info.get("kind") == "player" and hmac.compare_digest(info.get("token", ""), digest):
+            if info.get("kind") != "player":
+                continue
+            if digest is not None and hmac.compare_digest(info.get("token", ""), digest):
+                found = seat
+            elif account is not None and info.get("account") == account and found is None:
                 found = seat
         return found
 
@@ -230,7 +236,7 @@ class HostGame:
                 "draw": game.draw_offered_by,
                 "takeback": game.seat_of(session.takeback) if session.takeback is not None else None,
                 "said": session.said, "client": self.client, "created": self.created, "version": self.version,
-                "finished": self.finished}
+                "finished": self.finished, **({"club": self.club} if self.club is not None else {})}
 
     @classmethod
     def from_record(cls, game_id: str, record: Any, make_bot: Callable[[str, int], "Bot"]) -> "HostGame":
@@ -255,6 +261,7 @@ class HostGame:
         self.session.resume(game, clock=kept.clock, draw_offer=game.side_of(kept.draw) if kept.draw else None,
                             takeback=game.side_of(kept.takeback) if kept.takeback else None, said=kept.said)
         self.seats, self.version, self.finished = kept.seats, kept.version, kept.finished
+        self.club = record.get("club")
         self.stored = record
 
     @staticmethod
@@ -284,6 +291,11 @@ class HostGame:
             if kind == "player":
                 if not isinstance(info.get("token"), str) or not _TOKEN_HASH.fullmatch(info["token"]):
                     raise RecordError(f"the seat {seat} is a player's with no token")
+                account, name = info.get("account"), info.get("name")
+                if (account is None) != (name is None) or account is not None and (
+                        not isinstance(account, int) or isinstance(account, bool) or not isinstance(name, str)):
+                    raise RecordError(f"the seat {seat}'s account is {quote(account)} named {quote(name)}, not a "
+                                      "number and a name")
             elif kind == "bot":
                 level = info.get("level")
                 if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= MAX_LEVEL:
@@ -300,6 +312,10 @@ class HostGame:
         for name in ("said", "client"):
             if not isinstance(record.get(name, ""), str):
                 raise RecordError(f"its {name} is {quote(record[name])}, not text")
+        club = record.get("club")
+        if club is not None and (not isinstance(club, dict) or not all(
+                isinstance(club.get(name), (str, type(None))) for name in ("pool", "flag"))):
+            raise RecordError(f"its club's part is {quote(club)}, not a pool and a flag")
         version = record.get("version", 0)
         if not isinstance(version, int) or isinstance(version, bool) or version < 0:
             raise RecordError(f"its version is {quote(version)}, not a whole number")
@@ -323,8 +339,11 @@ class HostGame:
         return {
             "id": self.id,
             "version": self.version,
-            "seats": {str(game.side_of(seat)): {"kind": info["kind"], "level": info.get("level")}
+            "seats": {str(game.side_of(seat)): {"kind": info["kind"], "level": info.get("level"),
+                                                "name": info.get("name")}
                       for seat, info in self.seats.items()},
+            "rated": self.club.get("pool") if self.club is not None else None,
+            "flag": self.club.get("flag") if self.club is not None else None,
             "clock": clock.name if clock is not None else None,
             "clocks": {side: clock.left_ms(side, now) for side in SIDES} if clock is not None else None,
             "running": clock.running if clock is not None and self.active else None,
@@ -368,6 +387,14 @@ class Hub:
         self._wake = threading.Condition(self._lock)
         self._stopping = False
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="host-bot")
+        #: The club's part of storing a club game's change (its players, a
+        #: rated game's ratings): called under the game's lock, in the
+        #: store's transaction, on its connection; what it writes is
+        #: committed with the game, or rolled back with it.
+        self.on_store: Optional[Callable[[HostGame, Any], None]] = None
+        #: Called under the game's lock once a club game's change is stored
+        #: and sent (the lobby's followers are told).
+        self.after_change: Optional[Callable[[HostGame], None]] = None
         for game_id, fault in store.all_aside().items():
             self.set_aside[game_id] = fault
             self._say(f"game {game_id} is set aside (at an earlier start): {fault}; it stays in the store as it is")
@@ -441,7 +468,7 @@ class Hub:
         if not isinstance(variant, str) or len(variant) > 200:
             raise RequestError(f"variant must be a preset's name or a line of field=value pairs, not {quote(variant)}")
         try:
-            parsed = parse_clock(fields.get("clock", "untimed"))
+            clock = clock_of(fields.get("clock", "untimed"))
         except ValueError as error:
             raise RequestError(str(error)) from None
         opponent = fields.get("opponent", "invite")
@@ -458,8 +485,24 @@ class Hub:
         seats: dict[str, dict[str, Any]] = {"p1": {"kind": "player", "token": _hash(mine)}}
         seats["p2"] = ({"kind": "bot", "level": level} if opponent == "bot"
                        else {"kind": "player", "token": _hash(theirs)})
-        clock = Clock(*parsed) if parsed is not None else None
         other_side = str(game.side_of("p2"))
+        other = "the server's bot, level %d" % level if opponent == "bot" else "the player you invite"
+        game_id = self.make(game, seats, clock, client=client,
+                            said=f"A new game: you have the {side}, {other} the {other_side}.").id
+        answer = {"id": game_id, "seat": "p1", "side": side, "token": mine,
+                  "links": {"play": f"/#play={game_id}&token={mine}", "watch": f"/#watch={game_id}"}}
+        if opponent == "invite":
+            answer["invite_token"] = theirs
+            answer["links"]["invite"] = f"/#play={game_id}&token={theirs}"
+        return answer
+
+    def make(self, game: "Game", seats: dict[str, dict[str, Any]], clock: Optional[Clock], *, client: str,
+             said: str, club: Optional[dict[str, Any]] = None) -> HostGame:
+        """A new game in play, stored before this returns: its seats (each
+        a player's, with its token's hash, or a bot's at a level), its clock
+        and the sentence its pages begin with; ``club``, a club game's
+        pool and flag. A 429 past the maker's limit, a :class:`NotStored`
+        when the store cannot write it (and no game made)."""
         with self._lock:
             if sum(1 for g in self._games.values() if g.client == client) >= self.max_open:
                 raise RequestError(f"this client has {self.max_open} games in play already, the most it may: "
@@ -469,13 +512,14 @@ class Hub:
             game_id = secrets.token_hex(6)
             while game_id in self._games or game_id in self._finished:  # pragma: no cover - 1 in 2**48
                 game_id = secrets.token_hex(6)
-            bots = {side: None, other_side: self._bot(game_id, "p2", level) if opponent == "bot" else None}
+            bots = {str(game.side_of(seat)): self._bot(game_id, seat, int(info["level"]))
+                    if info["kind"] == "bot" else None for seat, info in seats.items()}
             hg = self._attached(HostGame(game_id, Session(game, seats=bots, clock=clock), seats, client,
                                          time.time()))
+            hg.club = club
             self._games[game_id] = hg
         with hg.lock:
-            other = "the server's bot, level %d" % level if opponent == "bot" else "the player you invite"
-            hg.session.said = f"A new game: you have the {side}, {other} the {other_side}."
+            hg.session.said = said
             try:
                 self._changed(hg)
             except NotStored as error:
@@ -483,12 +527,7 @@ class Hub:
                     self._games.pop(game_id, None)
                 raise NotStored(f"the server could not write the new game to its store ({error.reason}): no game "
                                 "was made; try again later", error.reason) from None
-        answer = {"id": game_id, "seat": "p1", "side": side, "token": mine,
-                  "links": {"play": f"/#play={game_id}&token={mine}", "watch": f"/#watch={game_id}"}}
-        if opponent == "invite":
-            answer["invite_token"] = theirs
-            answer["links"]["invite"] = f"/#play={game_id}&token={theirs}"
-        return answer
+        return hg
 
     # -- finding a game -----------------------------------------------------------------
 
@@ -526,10 +565,10 @@ class Hub:
         with hg.lock:
             return hg.state()
 
-    def whoami(self, game_id: str, token: Optional[str]) -> dict[str, Any]:
-        """The seat and side a token holds in a game; a 403 for none."""
+    def whoami(self, game_id: str, token: Optional[str], account: Optional[int] = None) -> dict[str, Any]:
+        """The seat and side a token (or a club's account) holds in a game; a 403 for none."""
         hg = self.game(game_id)
-        seat = self._seat(hg, token)
+        seat = self._seat(hg, token, account)
         return {"id": hg.id, "seat": seat, "side": hg.game.side_of(seat)}
 
     def finished(self, limit: int = 100) -> list[dict[str, Any]]:
@@ -554,8 +593,8 @@ class Hub:
     # -- acting -------------------------------------------------------------------------------
 
     @staticmethod
-    def _seat(hg: HostGame, token: Optional[str]) -> str:
-        seat = hg.seat_of_token(token)
+    def _seat(hg: HostGame, token: Optional[str], account: Optional[int] = None) -> str:
+        seat = hg.seat_of_token(token, account)
         if seat is None:
             raise RequestError("this token holds no seat in this game", 403)
         return seat
@@ -574,26 +613,30 @@ class Hub:
             if len(self._buckets) > 10_000:
                 self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
 
-    def act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> dict[str, Any]:
+    def act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any],
+            account: Optional[int] = None) -> dict[str, Any]:
         """A seat's ``action`` (one of :data:`ACTIONS`) with its token and
         its ``fields`` (a move's ``move``; the others have none): the
         game's new state, or a :class:`~brandubh.serve.api.RequestError`
         (403 for a token holding no seat, 409 for what the game refuses)
         and nothing changed. The action and its fields are read here, once;
-        the session checks the rest (whose turn, what the game allows)."""
-        return self._act(game_id, token, action, fields).state
+        the session checks the rest (whose turn, what the game allows).
+        ``account``: the club's account logged in, acting for its seat."""
+        return self._act(game_id, token, action, fields, account).state
 
-    def act_json(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> bytes:
+    def act_json(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any],
+                 account: Optional[int] = None) -> bytes:
         """:meth:`act`, the new state as the JSON sent to the followers
         (written once for all of them and the answer)."""
-        return self._act(game_id, token, action, fields).data
+        return self._act(game_id, token, action, fields, account).data
 
-    def _act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any]) -> "_Acted":
+    def _act(self, game_id: str, token: Optional[str], action: str, fields: dict[str, Any],
+             account: Optional[int] = None) -> "_Acted":
         request = _REQUESTS.get(action)
         if request is None:
             raise RequestError(f"a seat may not {quote(action)}: the actions are {', '.join(ACTIONS)}", 404)
         hg = self.game(game_id)
-        seat = self._seat(hg, token)
+        seat = self._seat(hg, token, account)
         allowed = ("move",) if action == "move" else ()
         unknown = sorted(set(fields) - set(allowed))
         if unknown:
@@ -619,8 +662,10 @@ class Hub:
         if not hg.active and hg.finished is None:
             hg.finished = now
         record = hg.record()
+        on_store = self.on_store
+        also = (lambda db: on_store(hg, db)) if on_store is not None and hg.club is not None else None
         try:
-            self.store.save(hg.id, record, client=hg.client, finished=hg.finished)
+            self.store.save(hg.id, record, client=hg.client, finished=hg.finished, also=also)
         except StoreError as error:
             reason = error.reason
             self._say(f"could not store game {hg.id} ({reason}); the change was not made")
@@ -640,6 +685,8 @@ class Hub:
             follower.put(data)
         self._schedule(hg)
         self._kick(hg)
+        if self.after_change is not None and hg.club is not None:
+            self.after_change(hg)
 
     def follow(self, game_id: str) -> tuple[Follower, Sent]:
         """Follow a game: the follower, and the state now."""

@@ -16,6 +16,12 @@ both open the file, each then playing games the other never sees. And a
 store that cannot be written (a read-only file or disk) is refused when it
 is opened, by a write, not at the first move.
 
+The schema is versioned (SQLite's ``user_version``): a store of an older
+version is brought up to date when it is opened, one :data:`MIGRATIONS`
+step a transaction, and one written by a newer brandubh is refused with a
+sentence. Besides the games it holds the club (accounts, sessions, the
+players of rated games, ratings and their history, seeks).
+
 A record the server cannot read is never deleted: it is *set aside*
 (:meth:`Store.set_aside`, the fault kept beside it) and no longer listed.
 
@@ -33,18 +39,20 @@ A record the server cannot read is never deleted: it is *set aside*
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from ..errors import BrandubhError
 
-__all__ = ["Store", "StoreError"]
+__all__ = ["Store", "StoreError", "MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
-_SCHEMA = """
+# The first release's tables, as it made them: every later change is a migration below.
+_BASE = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
@@ -59,6 +67,76 @@ CREATE TABLE IF NOT EXISTS opened (
     at REAL NOT NULL
 );
 """
+
+# The club: accounts (a password's scrypt hash; a bot's token's SHA-256),
+# sessions (a cookie's SHA-256), the players of a game who have accounts,
+# ratings per pool (rule set and speed), each rating's history, open seeks.
+_CLUB = (
+    "CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE, "
+    "kind TEXT NOT NULL DEFAULT 'person', password TEXT, bot_token TEXT, level INTEGER, created REAL NOT NULL, "
+    "address TEXT NOT NULL DEFAULT '')",
+    "CREATE INDEX accounts_bot ON accounts (bot_token)",
+    "CREATE TABLE sessions (token TEXT PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts (id), "
+    "created REAL NOT NULL, address TEXT NOT NULL DEFAULT '')",
+    "CREATE INDEX sessions_account ON sessions (account)",
+    "CREATE TABLE players (game TEXT NOT NULL, seat TEXT NOT NULL, account INTEGER NOT NULL REFERENCES accounts (id), "
+    "pool TEXT, address TEXT NOT NULL DEFAULT '', PRIMARY KEY (game, seat))",
+    "CREATE INDEX players_account ON players (account)",
+    "CREATE TABLE ratings (account INTEGER NOT NULL REFERENCES accounts (id), pool TEXT NOT NULL, "
+    "rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL, "
+    "PRIMARY KEY (account, pool))",
+    "CREATE TABLE history (account INTEGER NOT NULL REFERENCES accounts (id), pool TEXT NOT NULL, "
+    "game TEXT NOT NULL, at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, "
+    "PRIMARY KEY (account, game))",
+    "CREATE TABLE seeks (id TEXT PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts (id), "
+    "created REAL NOT NULL, address TEXT NOT NULL DEFAULT '', fields TEXT NOT NULL)",
+)
+
+
+def _add_aside(db: sqlite3.Connection) -> None:
+    """Version 1: a column marking the records set aside (the first release had none)."""
+    if "aside" not in [row[1] for row in db.execute("PRAGMA table_info(games)")]:
+        db.execute("ALTER TABLE games ADD COLUMN aside TEXT")
+
+
+def _add_club(db: sqlite3.Connection) -> None:
+    """Version 2: accounts, sessions, players, ratings, their history, seeks."""
+    for statement in _CLUB:
+        db.execute(statement)
+
+
+#: The migrations, in order: the store's schema version (SQLite's
+#: ``user_version``) is how many of them it has had. Version 0 is a store
+#: made before versions were kept (with or without the ``aside`` column).
+MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
+    ("records set aside", _add_aside),
+    ("accounts, sessions, ratings and seeks", _add_club),
+)
+#: The schema version this code writes, and the newest it reads.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
+    """Bring the store open on ``db`` (in autocommit mode) to schema version
+    ``upto``, one migration a transaction, each with its version number
+    (a failure rolls that one back whole, and is raised); the version it
+    had. A store newer than this code is a :class:`StoreError`."""
+    db.executescript(_BASE)
+    had = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if had > SCHEMA_VERSION:
+        raise StoreError(f"its schema is version {had}, written by a newer brandubh; this one reads up to version "
+                         f"{SCHEMA_VERSION}: run the newer one, or give this one another --db")
+    for version in range(had + 1, upto + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[version - 1][1](db)
+            db.execute(f"PRAGMA user_version = {version}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    return had
 
 
 class StoreError(BrandubhError):
@@ -126,18 +204,16 @@ class Store:
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
-            columns = [row[1] for row in self._db.execute("PRAGMA table_info(games)")]
-            if "aside" not in columns:   # a store made before records could be set aside
-                self._db.execute("ALTER TABLE games ADD COLUMN aside TEXT")
+            self.migrated_from = migrate(self._db)
             # A write now, so that a store that cannot be written is refused before anything is played.
             self._db.execute("INSERT INTO opened (id, pid, at) VALUES (1, ?, ?) "
                              "ON CONFLICT(id) DO UPDATE SET pid = excluded.pid, at = excluded.at",
                              (os.getpid(), time.time()))
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StoreError) as error:
             self._db.close()
             self._let_go()
-            raise StoreError(f"the store {os.path.abspath(path)} cannot be written: {error}") from None
+            what = "cannot be read" if isinstance(error, StoreError) else "cannot be written"
+            raise StoreError(f"the store {os.path.abspath(path)} {what}: {error}") from None
 
     def _let_go(self) -> None:
         if self._held is not None:
@@ -158,9 +234,46 @@ class Store:
                         pass
                 raise StoreError(f"could not write to the store ({error})", str(error)) from None
 
-    def save(self, game_id: str, record: dict[str, Any], *, client: str, finished: Optional[float]) -> None:
-        """Write a game's whole record, committed when this returns."""
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Several statements committed together when the block ends, under
+        the store's lock: the connection to run them on. When one fails (a
+        full disk) all are rolled back and the block is a
+        :class:`StoreError`; an exception of the block's own rolls them
+        back too, and passes."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException as error:
+                if self._db.in_transaction:
+                    try:
+                        self._db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                if isinstance(error, sqlite3.Error):
+                    raise StoreError(f"could not write to the store ({error})", str(error)) from None
+                raise
+
+    def query(self, sql: str, values: tuple = ()) -> list[tuple]:
+        """The rows a reading statement gives."""
+        with self._lock:
+            return self._db.execute(sql, values).fetchall()
+
+    def save(self, game_id: str, record: dict[str, Any], *, client: str, finished: Optional[float],
+             also: Optional[Callable[[sqlite3.Connection], None]] = None) -> None:
+        """Write a game's whole record, committed when this returns; with
+        ``also``, what it writes on the connection it is given (a rated
+        game's new ratings) in the same transaction."""
         data = json.dumps(record, separators=(",", ":"))
+        if also is not None:
+            with self.transaction() as db:
+                db.execute("INSERT INTO games (id, created, finished, client, record) VALUES (?, ?, ?, ?, ?) "
+                           "ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, record = excluded.record",
+                           (game_id, time.time(), finished, client, data))
+                also(db)
+            return
         self._write("INSERT INTO games (id, created, finished, client, record) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, record = excluded.record",
                     (game_id, time.time(), finished, client, data))

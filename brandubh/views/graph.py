@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 from xml.sax.saxutils import escape
 
-__all__ = ["chance_graph", "MARK_COLOURS"]
+__all__ = ["chance_graph", "rating_graph", "MARK_COLOURS"]
 
 #: The colour of a marked move's dot, by mark (lichess's: yellow, orange, red).
 MARK_COLOURS = {"?!": "#e3b418", "?": "#e57b22", "??": "#d23a2a"}
@@ -59,3 +59,43 @@ def chance_graph(chances: Sequence[float], *, marks: Mapping[int, str] = {}, wid
     parts.append(f'<text x="{width - pad - 2}" y="{height - pad - 3}" {label}>attackers</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def rating_graph(points: Sequence[tuple[float, float]], *, width: int = 600, height: int = 200,
+                 title: str = "The rating, game by game") -> str:
+    """An SVG graph of a rating through its games: ``points``, each a rating
+    and its deviation (the first before any game), drawn as a line in a
+    band of one deviation either way, with the scale's ends written.
+
+    >>> svg = rating_graph([(1500, 350), (1662, 291), (1600, 250)])
+    >>> svg.startswith('<svg') and svg.count('<polyline') == 1 and '1600 ± 250' in svg
+    True
+    """
+    ratings = list(points) or [(1500.0, 350.0)]
+    low = min(r - d for r, d in ratings)
+    high = max(r + d for r, d in ratings)
+    if high - low < 1:
+        high = low + 1
+    n = max(1, len(ratings) - 1)
+    pad, left = 6, 44
+
+    def x(i: int) -> float:
+        return left + (width - left - pad) * i / n
+
+    def y(r: float) -> float:
+        return pad + (height - 2 * pad) * (high - r) / (high - low)
+
+    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (r, _) in enumerate(ratings))
+    upper = [f"{x(i):.1f},{y(r + d):.1f}" for i, (r, d) in enumerate(ratings)]
+    lower = [f"{x(i):.1f},{y(r - d):.1f}" for i, (r, d) in reversed(list(enumerate(ratings)))]
+    last = ratings[-1]
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" role="img" aria-label="{escape(title, {chr(34): "&quot;"})}">'
+            f"<title>{escape(title)}</title>"
+            f'<rect width="{width}" height="{height}" fill="#fbf8f0"/>'
+            f'<polygon points="{" ".join(upper + lower)}" fill="#c9d8ea" opacity="0.7"/>'
+            f'<polyline points="{line}" fill="none" stroke="#1f4e87" stroke-width="2"/>'
+            f'<text x="2" y="{pad + 10}" font-size="11" font-family="sans-serif">{round(high)}</text>'
+            f'<text x="2" y="{height - pad}" font-size="11" font-family="sans-serif">{round(low)}</text>'
+            f'<text x="{width - pad}" y="{pad + 10}" font-size="12" font-family="sans-serif" '
+            f'text-anchor="end">{round(last[0])} ± {round(last[1])}</text></svg>')

@@ -1,0 +1,188 @@
+// The club's page of brandubh host: log in or register, post and take
+// seeks, watch the games in play, read a player's page. Every name and
+// text from the server is put in the page as text (textContent), never as
+// markup, and the page runs under a policy that allows no inline script.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  let me = null;          // the name logged in, or null
+  let lobbyStream = null;
+  const opened = new Set();   // games of mine already seen in play (a new one is opened at once)
+
+  function element(tag, attributes, text) {
+    const made = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) made.setAttribute(key, value);
+    if (text !== undefined && text !== null) made.textContent = String(text);
+    return made;
+  }
+
+  function say(text, refused) {
+    $("message").textContent = text || "";
+    $("message").className = refused ? "refused" : "";
+  }
+
+  async function call(method, path, body) {
+    const options = { method, headers: {}, credentials: "same-origin" };
+    if (method === "POST") {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body || {});
+    }
+    const answer = await fetch(path, options);
+    let data = {};
+    try { data = await answer.json(); } catch (error) { data = { error: "the server's answer could not be read" }; }
+    return { status: answer.status, data };
+  }
+
+  // -- who is logged in ---------------------------------------------------------------------------
+  function showMe(name) {
+    me = name;
+    document.body.dataset.me = name || "";
+    $("login").hidden = !!name;
+    $("account").hidden = !name;
+    $("password-form").hidden = true;
+    if (name) { $("my-page").textContent = name; $("my-page").href = "#player=" + encodeURIComponent(name); }
+  }
+
+  async function enter(path) {
+    const { status, data } = await call("POST", path, { name: $("name").value, password: $("password").value });
+    if (status === 200 || status === 201) { $("password").value = ""; showMe(data.name); say("Welcome, " + data.name + "."); route(); }
+    else say(data.error, true);
+  }
+
+  // -- the lobby ------------------------------------------------------------------------------------
+  function showLobby(lobby) {
+    const body = $("seeks").tBodies[0];
+    body.replaceChildren();
+    for (const seek of lobby.seeks) {
+      const row = element("tr", { "data-seek": seek.id });
+      row.append(element("td", {}, seek.name), element("td", {}, seek.rating || ""), element("td", {}, seek.variant),
+                 element("td", {}, seek.clock), element("td", {}, seek.side === "random" ? "by lot" : seek.side),
+                 element("td", {}, (seek.rated ? "rated" : "casual") + (seek.range ? " " + seek.range[0] + "-" + seek.range[1] : "")));
+      const cell = element("td");
+      if (me && seek.name === me) {
+        const cancel = element("button", { type: "button" }, "Cancel");
+        cancel.addEventListener("click", () => seekAction(seek.id, "cancel"));
+        cell.append(cancel);
+      } else if (me) {
+        const take = element("button", { type: "button", class: "take" }, "Play");
+        take.addEventListener("click", () => seekAction(seek.id, "take"));
+        cell.append(take);
+      }
+      row.append(cell);
+      body.append(row);
+    }
+    const list = $("playing");
+    list.replaceChildren();
+    for (const game of lobby.playing) {
+      const a = game.seats.attackers.name || "a bot", d = game.seats.defenders.name || "a bot";
+      const item = element("li", { "data-game": game.id });
+      item.append(element("a", { href: "/#watch=" + game.id }, a + " (attackers) v " + d + " (defenders)"),
+                  document.createTextNode(" " + (game.clock || "untimed") + (game.rated ? ", rated" : "") + ", " + game.plies + " moves"));
+      list.append(item);
+      if (me && (a === me || d === me) && !opened.has(game.id)) {
+        opened.add(game.id);
+        if (document.body.dataset.loaded === "1") { location.href = "/#play=" + game.id; return; }
+      }
+    }
+    document.body.dataset.loaded = "1";
+  }
+
+  async function seekAction(id, action) {
+    const { status, data } = await call("POST", "/api/host/seeks/" + id + "/" + action);
+    if (status === 201 && action === "take") { opened.add(data.id); location.href = "/#play=" + data.id; return; }
+    if (status !== 200) say(data.error, true);
+  }
+
+  function followLobby() {
+    if (lobbyStream) return;
+    lobbyStream = new EventSource("/api/host/lobby/events");
+    lobbyStream.onmessage = (event) => showLobby(JSON.parse(event.data));
+  }
+
+  async function postSeek(event) {
+    event.preventDefault();
+    const fields = { variant: $("seek-variant").value, clock: $("seek-clock").value, side: $("seek-side").value,
+                     rated: $("seek-rated").checked };
+    if (fields.rated && $("seek-low").value !== "" && $("seek-high").value !== "")
+      fields.range = [Number($("seek-low").value), Number($("seek-high").value)];
+    const { status, data } = await call("POST", "/api/host/seeks", fields);
+    if (status === 201) say("Your seek is posted: it waits in the list for another player.");
+    else say(data.error, true);
+  }
+
+  // -- a player's page ------------------------------------------------------------------------------
+  async function showPlayer(name) {
+    const { status, data } = await call("GET", "/api/host/players/" + encodeURIComponent(name));
+    if (status !== 200) { say(data.error, true); return; }
+    $("player-name").textContent = data.name + (data.kind === "bot" ? " (bot)" : "");
+    const move = $("your-move");
+    move.replaceChildren();
+    if (data.your_move.length) {
+      move.append(element("strong", {}, "Your move: "));
+      for (const id of data.your_move) move.append(element("a", { href: "/#play=" + id }, id));
+    }
+    const ratings = $("ratings"), graphs = $("graphs");
+    ratings.replaceChildren(); graphs.replaceChildren();
+    for (const [pool, r] of Object.entries(data.ratings)) {
+      ratings.append(element("li", { "data-pool": pool }, pool + ": " + r.shown + (r.provisional ? " (provisional)" : "") + ", " + r.games + (r.games === 1 ? " game" : " games")));
+      graphs.append(element("img", { alt: data.name + "'s rating, " + pool,
+                                     src: "/api/host/players/" + encodeURIComponent(data.name) + "/rating.svg?pool=" + encodeURIComponent(pool) }));
+    }
+    const record = $("record").tBodies[0];
+    record.replaceChildren();
+    for (const [other, tally] of Object.entries(data.record)) {
+      const row = element("tr");
+      row.append(element("td", {}, other), element("td", {}, tally.won), element("td", {}, tally.drawn), element("td", {}, tally.lost));
+      record.append(row);
+    }
+    const games = $("games").tBodies[0];
+    games.replaceChildren();
+    for (const game of data.games) {
+      const row = element("tr", { "data-game": game.id });
+      const link = element("td");
+      link.append(element("a", { href: game.review }, game.result ? "review" : "watch"));
+      row.append(element("td", {}, game.opponent || ""), element("td", {}, game.side), element("td", {}, game.clock || "untimed"),
+                 element("td", {}, game.rated || (game.flag ? "flagged: " + game.flag : "casual")),
+                 element("td", {}, game.result || "in play"), link);
+      games.append(row);
+    }
+    document.body.dataset.shown = data.name;
+  }
+
+  function route() {
+    const asked = new URLSearchParams(location.hash.slice(1));
+    const player = asked.get("player");
+    $("lobby").hidden = !!player;
+    $("player").hidden = !player;
+    document.body.dataset.view = player ? "player" : "lobby";
+    if (player) showPlayer(player);
+    else call("GET", "/api/host/lobby").then(({ data }) => showLobby(data));
+  }
+
+  async function start() {
+    const { data: info } = await call("GET", "/api/host");
+    for (const name of info.presets) $("seek-variant").append(element("option", { value: name }, name));
+    for (const clock of info.clocks.filter((c) => c !== "untimed").concat(["1d", "3d", "7d", "untimed"]))
+      $("seek-clock").append(element("option", { value: clock }, clock.endsWith("d") ? clock.slice(0, -1) + " days a move" : clock));
+    $("seek-clock").value = "5+3";
+    const { data } = await call("GET", "/api/host/me");
+    showMe(data.name);
+    $("login").addEventListener("submit", (event) => { event.preventDefault(); enter("/api/host/login"); });
+    $("do-register").addEventListener("click", () => enter("/api/host/register"));
+    $("do-logout").addEventListener("click", async () => { await call("POST", "/api/host/logout"); showMe(null); route(); });
+    $("show-password").addEventListener("click", () => { $("password-form").hidden = !$("password-form").hidden; });
+    $("password-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const { status, data: answer } = await call("POST", "/api/host/password", { old: $("old-password").value, new: $("new-password").value });
+      say(status === 200 ? "Your password is changed; your other sessions are ended." : answer.error, status !== 200);
+      if (status === 200) $("password-form").hidden = true;
+    });
+    $("seek-form").addEventListener("submit", postSeek);
+    window.addEventListener("hashchange", route);
+    route();
+    followLobby();
+    document.body.dataset.ready = "1";
+  }
+
+  start();
+})();

@@ -1,0 +1,122 @@
+"""The club of ``brandubh host`` in real headless Chromium (as
+test_host_browser.py drives it): two people register, one posts a rated
+seek, the other takes it from the lobby with one click, they play to the
+end while a third watches from the lobby's list, and both see their new
+ratings, the graph and the game on their pages.
+
+Each person is a browser context of its own, coming from an address of its
+own through a proxy the server is told to trust (else the two accounts
+would share one address, and the rated game be flagged and not rated).
+``BRANDUBH_CLUB_SCREENSHOTS=FOLDER`` saves the lobby's and a player page's
+pictures there (docs/host.md shows them)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from brandubh import Game
+from brandubh.host.accounts import Accounts
+from brandubh.host.api import HostApi
+from brandubh.host.http import HostServer
+from brandubh.host.hub import Hub
+from brandubh.host.store import Store
+from test_host_browser import at
+from test_serve_browser import browser, click_square  # noqa: F401 - the one Chromium fixture
+
+SHOTS = os.environ.get("BRANDUBH_CLUB_SCREENSHOTS")
+
+
+@pytest.fixture
+def server(tmp_path):
+    hub = Hub(Store(str(tmp_path / "club.sqlite")), seed="browser")
+    running = HostServer(port=0, api=HostApi(hub, Accounts(hub.store, cost=2 ** 4)), trusted_proxies=["127.0.0.1"])
+    threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True).start()
+    yield running
+    running.shutdown()
+    running.server_close()
+    hub.close()
+    hub.store.close()
+
+
+def person(browser, url: str, address: str, errors: list):
+    context = browser.new_context(viewport={"width": 1000, "height": 800},
+                                  extra_http_headers={"X-Forwarded-For": address})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 4" not in m.text
+            else None)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(url)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    return context, page
+
+
+def register(page, name: str) -> None:
+    page.fill("#name", name)
+    page.fill("#password", "a long secret")
+    page.click("#do-register")
+    page.wait_for_function(f"() => document.body.dataset.me === '{name}'")
+
+
+def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pages(browser, server):
+    errors: list[str] = []
+    contexts = []
+    club = server.url + "club"
+    try:
+        context, ann = person(browser, club, "192.0.2.1", errors)
+        contexts.append(context)
+        context, bob = person(browser, club, "192.0.2.2", errors)
+        contexts.append(context)
+        context, watcher = person(browser, club, "192.0.2.3", errors)
+        contexts.append(context)
+        register(ann, "ann")
+        register(bob, "bob")
+        ann.select_option("#seek-clock", "5+3")
+        ann.select_option("#seek-side", "attackers")
+        ann.check("#seek-rated")
+        ann.click("#post-seek")
+        bob.wait_for_selector("#seeks button.take")   # the seek reaches bob's lobby live
+        if SHOTS:
+            bob.screenshot(path=str(Path(SHOTS) / "club-lobby.png"))
+        bob.click("#seeks button.take")
+        # Both are taken to the game: bob by his click, ann by the lobby's news of it.
+        for page, side in ((bob, "defenders"), (ann, "attackers")):
+            page.wait_for_function(f"() => document.body.dataset.side === '{side}'")
+        watcher.wait_for_selector("#playing li a")
+        watcher.click("#playing li a")
+        at(watcher, 0)
+        own = Game()
+        players = {"attackers": ann, "defenders": bob}
+        for ply in range(4):
+            move = sorted(str(m) for m in own.legal())[ply % 3]
+            page = players[own.side_to_move]
+            at(page, ply)
+            click_square(page, move[:2])
+            click_square(page, move[2:])
+            own.play_or_raise(move)
+            for everyone in (ann, bob, watcher):
+                at(everyone, ply + 1)
+        ann.click("#host-resign")
+        own.resign("p1")
+        for everyone in (ann, bob, watcher):
+            at(everyone, own.ply, "finished")
+            assert everyone.locator("#text").input_value() == own.as_text()
+        for page, name, rating in ((ann, "ann", "1338 ± 290"), (bob, "bob", "1662 ± 290")):
+            page.goto(f"{club}#player={name}")
+            page.wait_for_function(f"() => document.body.dataset.shown === '{name}'")
+            assert rating in page.locator("#ratings li").first.text_content()
+            assert page.locator("#games tr[data-game]").count() == 1
+            assert "resigned" in page.locator("#games tr[data-game]").first.text_content()
+            page.wait_for_function("() => { const i = document.querySelector('#graphs img');"
+                                   " return i && i.complete && i.naturalWidth > 0; }")
+        if SHOTS:
+            bob.screenshot(path=str(Path(SHOTS) / "club-player.png"))
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == []
