@@ -51,7 +51,8 @@ from ..notation import move_parse, position_ok
 from ..ratings import DEFAULT, Rating
 from ..variant import as_variant
 
-__all__ = ["Puzzle", "PuzzleError", "THEMES", "puzzle_id", "read_puzzles", "write_puzzles", "FIELDS"]
+__all__ = ["Puzzle", "PuzzleError", "THEMES", "puzzle_id", "read_puzzles", "load_puzzles", "write_puzzles",
+           "FIELDS"]
 
 #: The fields of a line, in order.
 FIELDS = ("id", "rules", "position", "solution", "themes", "rating", "origin")
@@ -208,6 +209,14 @@ def read_puzzles(text: str, name: str = "the set", rules: Optional[str] = None) 
         seen.add(puzzle.id)
         puzzles.append(puzzle)
     return puzzles
+
+
+def load_puzzles(path: str, rules: Optional[str] = None) -> list[Puzzle]:
+    """:func:`read_puzzles` of a set's file (read within the package's bound
+    on a file, :func:`brandubh.files.read_text`)."""
+    from ..files import read_text
+
+    return read_puzzles(read_text(path, what="puzzle set"), path, rules)
 
 
 def write_puzzles(puzzles: Iterable[Puzzle], head: str = "") -> str:
