@@ -33,8 +33,8 @@ from ..errors import BrandubhError
 
 #: Every command, one module of this package each, in the order --help
 #: lists them.
-COMMANDS = ("perft", "solve", "tables", "bench", "match", "tune", "selfplay", "train", "codingame", "opentafl", "referee", "show",
-            "play", "analyse", "serve", "host")
+COMMANDS = ("perft", "solve", "tables", "bench", "match", "tune", "selfplay", "train", "codingame", "opentafl",
+            "referee", "show", "play", "analyse", "serve", "host", "puzzles", "puzzle")
 #: Other names of a command (the module that registers it knows them too).
 ALIASES = {"analyze": "analyse"}
 
