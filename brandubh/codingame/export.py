@@ -365,22 +365,55 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
 
 
 _DECLARATION = re.compile(r"^BD_FN [^;{}]*?\b(\w+)\([^;{}]*\);\n", re.M)
+# A static function's definition, up to its opening brace.
+_STATIC_DEFINITION = re.compile(r"^static (?:inline )?[\w *]*?\b(\w+)\((?:[^;{}()]|\([^()]*\))*\)\s*\{", re.M)
+
+
+def _block_end(text: str, i: int) -> int:
+    """Where the block whose opening brace is just before ``i`` ends (after
+    its closing brace and line end), strings and characters skipped."""
+    depth = 1
+    while depth:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            i = j
+        depth += (c == "{") - (c == "}")
+        i += 1
+    return i + 1 if text.startswith("\n", i) else i
+
+
+def _drop_unused_statics(text: str) -> str:
+    """The text without the static functions no other line names (the
+    headers' helpers for callers the bot leaves out), until none is left."""
+    while True:
+        for m in _STATIC_DEFINITION.finditer(text):
+            if len(re.findall(r"\b" + m.group(1) + r"\b", text)) == 1:
+                text = text[:m.start()] + text[_block_end(text, m.end()):]
+                break
+        else:
+            return text
 
 
 def compact(text: str) -> str:
     """The bot's C text made shorter and the same program: the engine's
     declarations of functions the file does not define go (the public
     header declares the whole library's: perft, the playouts, the trainer's
-    inputs), and each four spaces of indentation become one.
+    inputs), and so do static functions that nothing calls (helpers of the
+    headers for what the bot leaves out); each four spaces of indentation
+    become one.
 
-    >>> compact("BD_FN int f(void);\\nBD_FN int g(int a,\\n    int b);\\nint f(void) {\\n        return 1;\\n}\\n")
+    >>> compact("BD_FN int f(void);\\nBD_FN int g(int a,\\n    int b);\\nint f(void) {\\n        return 1;\\n}\\n"
+    ...         "static int h(void) { return '}'; }\\n")
     'BD_FN int f(void);\\nint f(void) {\\n  return 1;\\n}\\n'
     """
     def declared(m: re.Match) -> str:
         defined = re.search(r"^[^#;\n]*\b" + m.group(1) + r"\([^;{}]*\)\s*\{", text, re.M)
         return m.group(0) if defined else ""
 
-    out = _DECLARATION.sub(declared, text)
+    out = _drop_unused_statics(_DECLARATION.sub(declared, text))
     return re.sub(r"^( +)", lambda m: " " * (len(m.group(1)) // 4 + len(m.group(1)) % 4), out, flags=re.M)
 
 
