@@ -309,6 +309,7 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     game, kept from turn to turn (a table per search when false, as the
     package's own bot searches)."""
     from ..bot import LEVELS
+    from .turns import SETUP
     from ..core.clock import first_limit_ms, move_limit_ms
     from ..core.position import c_variant
     from ..variant import as_variant
@@ -331,6 +332,9 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     settings = "\n".join([
         f"/* {v.as_string()}, level {level}, seed {seed}, margin {margin_ms:g} ms */",
         f"static const bd_variant BOT_VARIANT = {{{fields}}};",
+        # The puzzle's set-up, from which the record of a bot that moves
+        # second starts (the opponent's first move played on it).
+        f'static const char BOT_SETUP[] = "{SETUP}";',
         f"#define BOT_BUDGET {turn}ULL",
         f"#define BOT_FIRST_BUDGET {first}ULL",
         f"#define BOT_SEED {seed}ULL",
