@@ -216,6 +216,15 @@ def test_it_plays_the_package_engines_move_at_the_same_budget(tmp_path, variant)
         game.play(game.moves()[(7 * ply) % len(game.moves())])
 
 
+def test_the_weights_option_takes_an_evaluation_by_name_and_refuses_the_tables():
+    # By name or number, as weights files say it: the classical one is set
+    # in the file (it once failed on the name); the learned tables are not there.
+    assert "w.eval = 0;" in export.render(weights={"eval": "classical"})
+    for learned in ("learned", 1):
+        with pytest.raises(export.BrandubhError, match="not the learned tables"):
+            export.render(weights={"eval": learned})
+
+
 def test_the_clock_stops_its_search(tmp_path):
     """The bot's own clock stops the search of its first turn before its
     budget runs out, and it answers a legal move."""

@@ -313,7 +313,7 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     from ..core.clock import first_limit_ms, move_limit_ms
     from ..core.position import c_variant
     from ..variant import as_variant
-    from ..core.weights import as_weights
+    from ..core.weights import EVALS, as_weights
 
     if lang not in ("c", "cpp"):
         raise BrandubhError(f"the language is c or cpp, not {lang}")
@@ -347,10 +347,12 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_TURN_STOP_MS {move_limit_ms(turn_ms, margin_ms)!r}",
         f"#define BOT_VERBOSE {int(verbose)}",
     ])
-    if as_weights(weights).get("eval") in ("learned", 1):
+    # The evaluation by its number (a name, such as "classical", is taken too).
+    chosen = {k: EVALS.get(str(x), x) if k == "eval" else x for k, x in as_weights(weights).items()}
+    if chosen.get("eval") == EVALS["learned"]:
         raise BrandubhError("the CodinGame export carries the NNUE and the classical evaluation, "
                             "not the learned tables")
-    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(as_weights(weights).items()))
+    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(chosen.items()))
     includes, engine = amalgamate()
     template = (DATA / "main.c").read_text(encoding="utf-8")
     tables = strip_comments((DATA / "tables_init.c").read_text(encoding="utf-8"))
