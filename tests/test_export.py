@@ -219,7 +219,9 @@ def test_it_plays_the_package_engines_move_at_the_same_budget(tmp_path, variant)
 def test_the_weights_option_takes_an_evaluation_by_name_and_refuses_the_tables():
     # By name or number, as weights files say it: the classical one is set
     # in the file (it once failed on the name); the learned tables are not there.
-    assert "w.eval = 0;" in export.render(weights={"eval": "classical"})
+    from brandubh.core.weights import EVALS
+
+    assert f"w.eval = {EVALS['classical']};" in export.render(weights={"eval": "classical"})
     for learned in ("learned", 1):
         with pytest.raises(export.BrandubhError, match="not the learned tables"):
             export.render(weights={"eval": learned})
