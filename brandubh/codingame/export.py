@@ -266,7 +266,7 @@ def pack_net(king_capture: str, src: Optional[Path] = None) -> str:
     3...) and written as one digit below ``BOT_NET_ONE``, or as a lead
     digit from there up and a second one: the most numbers in one digit
     that still leaves lead digits for the largest. ``BOT_NET_B2`` is the
-    output's bias. About 1.4 digits a weight for the shipped net."""
+    output's bias. About 1.5 digits a weight for the shipped net."""
     from ..variant import KING_CAPTURES
 
     net = read_net(src)
