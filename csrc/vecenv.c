@@ -112,9 +112,12 @@ static void run_slice(void *slices, int k) {
  * a thread a game. */
 enum { CHEAP_PER_THREAD = 32 };
 /* Games at least per thread for the lightest passes (a step's checks, the
- * random actions: a few nanoseconds a game), where handing a slice to a
- * worker and waiting for it costs more than the pass over a few hundred
- * games. */
+ * random actions: a few nanoseconds a game). Set when each call started
+ * its threads (tens of microseconds, more than such a pass over a thousand
+ * games: with 1,024 games and two threads, a step that split all three
+ * passes ran no faster than one thread); with the pool's workers a split
+ * costs a wake-up instead, and a lower bar was not measured better on a
+ * busy machine (docs/rl.md's "Threads"). */
 enum { LIGHT_PER_THREAD = 8192 };
 
 /* Run work over all games in up to e->threads slices, the first in the

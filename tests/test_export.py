@@ -152,6 +152,32 @@ def test_a_board_that_does_not_follow_is_taken_as_given(bot):
     assert "starting from it" in run.stderr
 
 
+def test_moving_second_it_follows_the_first_move_from_the_set_up(bot):
+    """As the defenders, the bot's record is the set-up with the attackers'
+    first move played on it, so the board it is given follows, whatever
+    that move was, and the position after it counts for repetition as the
+    referee counts it. (The bot once took the board after d2c2, the
+    protocol's example, for the set-up: every game as the defenders began
+    with a resync from the board, whose record does not count its first
+    position, so the bot took a position's third occurrence for a second.)"""
+    for first in MOVES_AT_SETUP[::4]:
+        after = Rules(variant="codingame")
+        after.play(first)
+        run = subprocess.run([str(bot)], input=turn_input("defenders", first, after.position),
+                             capture_output=True, text=True, timeout=30)
+        assert run.stderr == "" and len(run.stdout.split()) == 1, (first, run.stderr)
+
+
+@pytest.mark.parametrize("last", ["D2C2", "d2 c2", "D2 c2"])
+def test_it_reads_the_last_move_as_the_referee_reads_answers(bot, last):
+    """The opponent's answer in a form the referee takes (either case, a
+    space between the squares), passed on as written: the bot's record
+    follows it from the set-up, and it says nothing of starting again."""
+    text = turn_input("defenders", "d2c2", "3a3/3a3/3d3/aadkdaa/3d3/2a4/3a3 d").replace("d2c2", last, 1)
+    run = subprocess.run([str(bot)], input=text, capture_output=True, text=True, timeout=30)
+    assert run.stderr == "" and len(run.stdout.split()) == 1
+
+
 @pytest.mark.parametrize("text", ["", "\n\n", "0\nNONE\n", "7\nxx\n" + "garbage\n" * 7,
                                   "0\nNONE\n" + ".......\n" * 7])
 def test_odd_input_never_crashes_it(bot, text):
@@ -188,6 +214,17 @@ def test_it_plays_the_package_engines_move_at_the_same_budget(tmp_path, variant)
             depth, nodes = map(int, re.search(r"depth (\d+), (\d+) nodes", run.stderr).groups())
             assert (run.stdout.split()[0], depth, nodes) == (move_text(found.move), found.depth, found.nodes)
         game.play(game.moves()[(7 * ply) % len(game.moves())])
+
+
+def test_the_weights_option_takes_an_evaluation_by_name_and_refuses_the_tables():
+    # By name or number, as weights files say it: the classical one is set
+    # in the file (it once failed on the name); the learned tables are not there.
+    from brandubh.core.weights import EVALS
+
+    assert f"w.eval = {EVALS['classical']};" in export.render(weights={"eval": "classical"})
+    for learned in ("learned", 1):
+        with pytest.raises(export.BrandubhError, match="not the learned tables"):
+            export.render(weights={"eval": learned})
 
 
 def test_the_clock_stops_its_search(tmp_path):

@@ -339,38 +339,13 @@ def test_eval_setting_travels():
 # ---- the CodinGame export
 
 
-def test_the_export_computes_the_pair_numbers_at_start_up(tmp_path):
-    """The one-file bot computes the pair numbers (brandubh/codingame/tables_init.c)
-    where the package has them written out: the same numbers as
-    brandubh.learn.net's."""
-    import re
-    import shutil
-
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler")
-    decls = re.findall(r"extern const (\w+) (BD_\w+)((?:\[\w+\])*);", (ROOT / "csrc" / "tables.h").read_text())
-    driver = ["#include <stdio.h>", "#include <string.h>", '#include "tables.h"']
-    driver += [f"#define {n} X_{n}" for _, n, _ in decls]
-    driver += [f"static {t} {n}{dims};" for t, n, dims in decls]
-    driver += ["#define BD_LEARNED_PAIRS 325", "static uint16_t BD_LEARNED_PAIR[49][49];"]
-    driver += [(ROOT / "brandubh" / "codingame" / "tables_init.c").read_text()]
-    driver += ["static const uint16_t WANT[49][49] = {" + ",".join(
-        "{" + ",".join(map(str, row)) + "}" for row in PAIR) + "};"]
-    driver += ["int main(void) {", "    bd_tables_init();",
-               "    return memcmp(WANT, BD_LEARNED_PAIR, sizeof WANT) != 0;", "}"]
-    (tmp_path / "check.c").write_text("\n".join(driver) + "\n")
-    subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-Wno-unused-variable",
-                    f"-I{ROOT / 'csrc'}", str(tmp_path / "check.c"), "-o", str(tmp_path / "check")], check=True)
-    assert subprocess.run([str(tmp_path / "check")]).returncode == 0
-
-
-def test_the_export_carries_the_learned_tables_of_its_rules():
+def test_the_export_leaves_the_tables_out():
+    """The one-file bot plays the NNUE (tests/test_export.py): of the
+    learned evaluation it keeps the counts, which the NNUE reads, and
+    neither the tables nor their sum (BD_NO_LEARNED)."""
     from brandubh.codingame import export
-    from brandubh.learn.net import KING_CAPTURES, read_c_tables
 
     text = export.render()
-    assert len(text) < export.LIMIT
-    tables = read_c_tables((ROOT / "csrc" / "learned_weights.c").read_text())
-    k = tables["set_of"][KING_CAPTURES.index("four_two")]
-    assert "BD_LEARNED_ATT[1][BD_LEARNED_PAIRS] = {{" + ",".join(map(str, tables["att"][k])) + "}};" in text
+    assert "bd_learned_counts(" in text
+    for name in ("BD_LEARNED_ATT", "BD_LEARNED_PAIR", "bd_evaluate_learned", "bd_learned_inputs"):
+        assert name not in text, name

@@ -290,6 +290,18 @@ def test_tracker_first_turn_from_another_position():
     assert record.position == position and t.notes == [] and t.resyncs == 0
 
 
+@pytest.mark.parametrize("last", ["D2C2", "d2 c2", "D2 c2", " d2c2 "])
+def test_tracker_reads_the_last_move_as_the_referee_reads_answers(last):
+    # The opponent's answer, in a form the referee takes, passed on as written:
+    # the record follows it, with no resync.
+    after = Rules(variant="codingame")
+    after.play("d2c2")
+    lines = turn_lines(1, "d2c2", after.position)
+    t = Tracker()
+    record = t.update([lines[0], last + "\n", *lines[2:]])
+    assert record.ply == 1 and t.notes == [] and t.resyncs == 0
+
+
 def test_tracker_resyncs_when_the_board_does_not_follow():
     t = Tracker()
     r = t.update(turn_lines(0, None, SETUP))

@@ -266,7 +266,7 @@ def pack_net(king_capture: str, src: Optional[Path] = None) -> str:
     3...) and written as one digit below ``BOT_NET_ONE``, or as a lead
     digit from there up and a second one: the most numbers in one digit
     that still leaves lead digits for the largest. ``BOT_NET_B2`` is the
-    output's bias. About 1.4 digits a weight for the shipped net."""
+    output's bias. About 1.5 digits a weight for the shipped net."""
     from ..variant import KING_CAPTURES
 
     net = read_net(src)
@@ -309,10 +309,11 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     game, kept from turn to turn (a table per search when false, as the
     package's own bot searches)."""
     from ..bot import LEVELS
+    from .turns import SETUP
     from ..core.clock import first_limit_ms, move_limit_ms
     from ..core.position import c_variant
     from ..variant import as_variant
-    from ..core.weights import as_weights
+    from ..core.weights import EVALS, as_weights
 
     if lang not in ("c", "cpp"):
         raise BrandubhError(f"the language is c or cpp, not {lang}")
@@ -331,6 +332,9 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
     settings = "\n".join([
         f"/* {v.as_string()}, level {level}, seed {seed}, margin {margin_ms:g} ms */",
         f"static const bd_variant BOT_VARIANT = {{{fields}}};",
+        # The puzzle's set-up, from which the record of a bot that moves
+        # second starts (the opponent's first move played on it).
+        f'static const char BOT_SETUP[] = "{SETUP}";',
         f"#define BOT_BUDGET {turn}ULL",
         f"#define BOT_FIRST_BUDGET {first}ULL",
         f"#define BOT_SEED {seed}ULL",
@@ -343,10 +347,12 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
         f"#define BOT_TURN_STOP_MS {move_limit_ms(turn_ms, margin_ms)!r}",
         f"#define BOT_VERBOSE {int(verbose)}",
     ])
-    if as_weights(weights).get("eval") in ("learned", 1):
+    # The evaluation by its number (a name, such as "classical", is taken too).
+    chosen = {k: EVALS.get(str(x), x) if k == "eval" else x for k, x in as_weights(weights).items()}
+    if chosen.get("eval") == EVALS["learned"]:
         raise BrandubhError("the CodinGame export carries the NNUE and the classical evaluation, "
                             "not the learned tables")
-    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(as_weights(weights).items()))
+    weight_lines = "\n    ".join(f"w.{k} = {int(x)};" for k, x in sorted(chosen.items()))
     includes, engine = amalgamate()
     template = (DATA / "main.c").read_text(encoding="utf-8")
     tables = strip_comments((DATA / "tables_init.c").read_text(encoding="utf-8"))
@@ -365,22 +371,55 @@ def render(level: int = 6, budget: Optional[int] = None, first_budget: Optional[
 
 
 _DECLARATION = re.compile(r"^BD_FN [^;{}]*?\b(\w+)\([^;{}]*\);\n", re.M)
+# A static function's definition, up to its opening brace.
+_STATIC_DEFINITION = re.compile(r"^static (?:inline )?[\w *]*?\b(\w+)\((?:[^;{}()]|\([^()]*\))*\)\s*\{", re.M)
+
+
+def _block_end(text: str, i: int) -> int:
+    """Where the block whose opening brace is just before ``i`` ends (after
+    its closing brace and line end), strings and characters skipped."""
+    depth = 1
+    while depth:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            i = j
+        depth += (c == "{") - (c == "}")
+        i += 1
+    return i + 1 if text.startswith("\n", i) else i
+
+
+def _drop_unused_statics(text: str) -> str:
+    """The text without the static functions no other line names (the
+    headers' helpers for callers the bot leaves out), until none is left."""
+    while True:
+        for m in _STATIC_DEFINITION.finditer(text):
+            if len(re.findall(r"\b" + m.group(1) + r"\b", text)) == 1:
+                text = text[:m.start()] + text[_block_end(text, m.end()):]
+                break
+        else:
+            return text
 
 
 def compact(text: str) -> str:
     """The bot's C text made shorter and the same program: the engine's
     declarations of functions the file does not define go (the public
     header declares the whole library's: perft, the playouts, the trainer's
-    inputs), and each four spaces of indentation become one.
+    inputs), and so do static functions that nothing calls (helpers of the
+    headers for what the bot leaves out); each four spaces of indentation
+    become one.
 
-    >>> compact("BD_FN int f(void);\\nBD_FN int g(int a,\\n    int b);\\nint f(void) {\\n        return 1;\\n}\\n")
+    >>> compact("BD_FN int f(void);\\nBD_FN int g(int a,\\n    int b);\\nint f(void) {\\n        return 1;\\n}\\n"
+    ...         "static int h(void) { return '}'; }\\n")
     'BD_FN int f(void);\\nint f(void) {\\n  return 1;\\n}\\n'
     """
     def declared(m: re.Match) -> str:
         defined = re.search(r"^[^#;\n]*\b" + m.group(1) + r"\([^;{}]*\)\s*\{", text, re.M)
         return m.group(0) if defined else ""
 
-    out = _DECLARATION.sub(declared, text)
+    out = _drop_unused_statics(_DECLARATION.sub(declared, text))
     return re.sub(r"^( +)", lambda m: " " * (len(m.group(1)) // 4 + len(m.group(1)) % 4), out, flags=re.M)
 
 

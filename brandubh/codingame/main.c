@@ -80,11 +80,17 @@ static char *bot_trim(char *s) {
     return s;
 }
 
-/* "d2c2" as a move; 0 when it is not one. */
+/* A move read as the puzzle's referee reads an answer (brandubh.notation's
+ * LENIENT_ANSWER): "d2c2", in either case, with at most one space between
+ * the squares ("D2C2", "d2 c2"); 0 when it is not one. The last move is
+ * the opponent's answer, which may reach the bot in any of these forms. */
 static bd_move bot_parse(const char *s) {
     int ff, fr, tf, tr;
-    if (strlen(s) != 4) return 0;
-    ff = s[0] - 'a', fr = s[1] - '1', tf = s[2] - 'a', tr = s[3] - '1';
+    const char *to = s + 2;
+    if (strlen(s) == 5 && s[2] == ' ') to++;
+    else if (strlen(s) != 4) return 0;
+    /* | 32: A-G as a-g (no other character becomes a-g). */
+    ff = (s[0] | 32) - 'a', fr = s[1] - '1', tf = (to[0] | 32) - 'a', tr = to[1] - '1';
     if (ff < 0 || ff > 6 || fr < 0 || fr > 6 || tf < 0 || tf > 6 || tr < 0 || tr > 6) return 0;
     return (bd_move)((fr * 7 + ff) * 64 + tr * 7 + tf);
 }
@@ -141,7 +147,6 @@ static uint64_t bot_mix(uint64_t z) {
 }
 
 int main(void) {
-    static const char setup[] = "3a3/3a3/3d3/aadkdaa/3d3/2a4/3a3 a";
     char role_line[64], last_line[64], rows[7][64], given[BD_POS_TEXT_MAX], out[8];
     bd_game *record = NULL;
     bd_weights w;
@@ -177,7 +182,7 @@ int main(void) {
         if (!have_board) fprintf(stderr, "turn %d: the board cannot be read\n", turn + 1);
         /* The record after the reported move, and whether the board is it. */
         if (last) {
-            trial = record ? bd_game_clone(record) : bot_start(setup);
+            trial = record ? bd_game_clone(record) : bot_start(BOT_SETUP);
             if (trial && (bot_side(trial) == role || bd_game_play(trial, last, NULL) != BD_PLAY_OK)) {
                 bd_game_free(trial);
                 trial = NULL;

@@ -372,7 +372,9 @@ class Tracker:
         last: Optional[int] = None
         last_ok = True
         if last_text != NONE:
-            stored = last_text if MOVE_RE.fullmatch(last_text) else None
+            # Read as the referee reads an answer (D2C2, d2 c2): the
+            # opponent's answer may be passed on as it was written.
+            stored = notation.answer_parse(last_text)
             if stored is None:
                 last_ok = False
                 self._note(f"the last move is {quote(last_text[:20])}, not a move like d2d4 or NONE")
