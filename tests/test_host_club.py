@@ -96,16 +96,24 @@ def test_a_store_of_a_newer_version_is_refused_untouched(tmp_path):
 
 
 def test_a_migration_that_fails_is_rolled_back_whole(tmp_path):
+    # The tables the last migration makes, in order: the last made beforehand, so that it fails half way.
+    def tables(version: int) -> list[str]:
+        scratch = sqlite3.connect(":memory:", isolation_level=None)
+        migrate(scratch, version)
+        return [row[0] for row in scratch.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+
+    new = [name for name in tables(SCHEMA_VERSION) if name not in tables(SCHEMA_VERSION - 1)]
+    assert len(new) >= 2, new
     path = tmp_path / "clash.sqlite"
     db = sqlite3.connect(str(path), isolation_level=None)
     migrate(db, SCHEMA_VERSION - 1)
-    db.execute("CREATE TABLE seeks (x)")   # the last migration's table, already there: it fails half way
+    db.execute(f"CREATE TABLE {new[-1]} (x)")
     db.close()
     with pytest.raises(StoreError):
         Store(str(path))
     db = sqlite3.connect(str(path))
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION - 1
-    assert db.execute("SELECT name FROM sqlite_master WHERE name = 'accounts'").fetchone() is None
+    assert db.execute("SELECT name FROM sqlite_master WHERE name = ?", (new[0],)).fetchone() is None
 
 
 # -- a server with its club -----------------------------------------------------------------
@@ -425,3 +433,59 @@ def test_the_command_makes_a_bot_token_and_refuses_a_bad_engine_account(tmp_path
         done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--port", "0", "--bot-account",
                                given], capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
         assert done.returncode == 2 and "--bot-account" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_four_player_round_robin_with_two_engines_runs_to_its_standings(club):
+    from brandubh.host.tournament import standings
+
+    for name in ("engine1", "engine2"):
+        club.api.accounts.make_bot(name, level=1)
+    ann, bob = _two(club)
+    status, made = ann.ask("POST", "/api/host/tournaments", {"name": "<b>Spring</b> cup", "size": 4,
+                                                            "clock": "untimed", "engines": ["engine1", "engine2"]})
+    assert status == 201 and made["state"] == "open" and made["players"] == ["ann", "engine1", "engine2"]
+    assert bob.ask("POST", f"/api/host/tournaments/{made['id']}/join")[0] == 200
+    assert bob.ask("POST", f"/api/host/tournaments/{made['id']}/join")[0] == 409
+    people = {"ann": ann, "bob": bob}
+    rounds_at_once = set()
+
+    def step() -> bool:
+        view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+        active = [g for g in view["games"] if g["score"] is None]
+        rounds_at_once.add(len({g["round"] for g in active}))
+        for game in active:
+            person = people.get(game["attackers"]) or people.get(game["defenders"])
+            if person is not None:
+                person.ask("POST", f"/api/host/games/{game['id']}/resign")
+        return view["state"] == "finished"
+
+    assert wait_until(step)
+    view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+    assert view["name"] == "<b>Spring</b> cup" and view["rounds"] == 6 and len(view["games"]) == 12
+    assert rounds_at_once <= {0, 1}   # a round begins only when the one before has ended
+    pairings = sorted((g["attackers"], g["defenders"]) for g in view["games"])
+    names = ["ann", "bob", "engine1", "engine2"]
+    assert pairings == sorted((a, d) for a in names for d in names if a != d)   # each pairing with both sides
+    number = {name: i for i, name in enumerate(view["players"])}
+    expected = standings(range(4), [(number[g["attackers"]], number[g["defenders"]], g["score"])
+                                    for g in view["games"]])
+    assert [(row["name"], row["points"], row["sonneborn_berger"]) for row in view["standings"]] == [
+        (view["players"][row["account"]], row["points"], row["sonneborn_berger"]) for row in expected]
+    assert sum(row["points"] for row in view["standings"]) == 12
+    assert view["standings"][-1]["points"] <= view["standings"][0]["points"]
+
+
+def test_sonneborn_berger_breaks_a_tie_of_points():
+    from brandubh.host.tournament import schedule, standings
+
+    # 1 and 2 tie on points; 1 beat the strong 3 and lost to the weak 4, 2 the other way round;
+    # 2 entered first, so only the tie break puts 1 above.
+    results = [(1, 3, 1.0), (4, 1, 1.0), (2, 4, 1.0), (3, 2, 1.0), (1, 2, 0.5), (3, 4, 1.0)]
+    table = standings([2, 1, 3, 4], results)
+    assert [(row["account"], row["points"], row["sonneborn_berger"]) for row in table] == [
+        (3, 2.0, 2.5), (1, 1.5, 2.75), (2, 1.5, 1.75), (4, 1.0, 1.5)]
+    for players in ([1, 2, 3], [1, 2, 3, 4, 5, 6, 7, 8]):
+        rounds = schedule(players)
+        played = [pair for pairs in rounds for pair in pairs]
+        assert sorted(played) == sorted((a, b) for a in players for b in players if a != b)
+        assert all(len({p for pair in pairs for p in pair}) == 2 * len(pairs) for pairs in rounds)

@@ -395,6 +395,8 @@ class Hub:
         #: Called under the game's lock once a club game's change is stored
         #: and sent (the lobby's followers are told).
         self.after_change: Optional[Callable[[HostGame], None]] = None
+        #: What else stops when the hub does (the club's tournaments), first.
+        self.closing: list[Callable[[], None]] = []
         for game_id, fault in store.all_aside().items():
             self.set_aside[game_id] = fault
             self._say(f"game {game_id} is set aside (at an earlier start): {fault}; it stays in the store as it is")
@@ -828,6 +830,8 @@ class Hub:
 
     def close(self) -> None:
         """Stop the timer and the bots (the store stays open)."""
+        for stop in self.closing:
+            stop()
         with self._lock:
             self._stopping = True
             self._wake.notify_all()
