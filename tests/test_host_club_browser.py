@@ -120,3 +120,55 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         for context in contexts:
             context.close()
     assert errors == []
+
+
+def test_a_round_robin_of_two_people_and_two_engines_runs_to_its_standings_on_the_page(browser, server):
+    import json
+    import urllib.request
+
+    from conftest import wait_until
+
+    for name in ("engine1", "engine2"):
+        server.api.accounts.make_bot(name, level=1)
+    errors: list[str] = []
+    contexts = []
+    club = server.url + "club"
+    try:
+        context, ann = person(browser, club, "192.0.2.1", errors)
+        contexts.append(context)
+        context, bob = person(browser, club, "192.0.2.2", errors)
+        contexts.append(context)
+        register(ann, "ann")
+        register(bob, "bob")
+        ann.fill("#t-name", "Spring <b>cup</b>")
+        ann.select_option("#t-clock", "untimed")
+        ann.fill("#t-engines", "engine1, engine2")
+        ann.click("#make-tournament")
+        bob.wait_for_selector("#tournament-list button.join")   # the lobby's news reaches bob
+        bob.click("#tournament-list button.join")
+        listed = json.load(urllib.request.urlopen(server.url + "api/host/tournaments"))["tournaments"]
+        tid = listed[0]["id"]
+        people = {"ann": ann, "bob": bob}
+
+        def resign_the_peoples_games() -> bool:
+            view = json.load(urllib.request.urlopen(f"{server.url}api/host/tournaments/{tid}"))
+            for game in view["games"]:
+                page = people.get(game["attackers"]) or people.get(game["defenders"])
+                if game["score"] is None and page is not None:
+                    # With the person's cookie (the page itself may be opening the game meanwhile).
+                    page.context.request.post(f"{server.url}api/host/games/{game['id']}/resign", data="{}",
+                                              headers={"Content-Type": "application/json"})
+            return view["state"] == "finished"
+
+        assert wait_until(resign_the_peoples_games)
+        ann.goto(f"{club}#tournament={tid}")
+        ann.wait_for_function("() => document.body.dataset.tournament === 'finished'")
+        assert ann.locator("#t-title").text_content() == "Spring <b>cup</b>"   # as text, not markup
+        assert ann.locator("#standings tbody tr").count() == 4
+        assert ann.locator("#t-games tbody tr").count() == 12
+        if SHOTS:
+            ann.screenshot(path=str(Path(SHOTS) / "club-tournament.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == []

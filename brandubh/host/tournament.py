@@ -192,6 +192,7 @@ class Tournaments:
         self._save(tid, "open", data, account.id)
         self._at(tid, starts)
         self._later(self._maybe_start, tid)
+        self.club._tell()
         return self.view(tid)
 
     def join(self, account: Account, tid: Any) -> dict[str, Any]:
@@ -206,6 +207,7 @@ class Tournaments:
                 raise RequestError("that tournament is full", 409)
             data["players"].append(account.id)
             self._save(tid, state, data)
+        self.club._tell()
         self._later(self._maybe_start, tid)
         return self.view(tid)
 
