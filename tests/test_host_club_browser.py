@@ -172,3 +172,58 @@ def test_a_round_robin_of_two_people_and_two_engines_runs_to_its_standings_on_th
         for context in contexts:
             context.close()
     assert errors == []
+
+
+def test_a_correspondence_game_survives_a_restart_of_the_server(browser, tmp_path):
+    # A real brandubh host, killed with SIGKILL mid-game and started again on its store at the same port.
+    from test_host_store import kill, start_host
+
+    db = tmp_path / "post.sqlite"
+    process, url = start_host(db, "--trust-proxy", "127.0.0.1")
+    assert url, kill(process)
+    errors: list[str] = []
+    contexts = []
+    club = url + "/club"
+    try:
+        context, ann = person(browser, club, "192.0.2.1", errors)
+        contexts.append(context)
+        context, bob = person(browser, club, "192.0.2.2", errors)
+        contexts.append(context)
+        register(ann, "ann")
+        register(bob, "bob")
+        ann.select_option("#seek-clock", "1d")
+        ann.select_option("#seek-side", "attackers")
+        ann.check("#seek-rated")
+        ann.click("#post-seek")
+        bob.wait_for_selector("#seeks button.take")
+        bob.click("#seeks button.take")
+        for page, side in ((bob, "defenders"), (ann, "attackers")):
+            page.wait_for_function(f"() => document.body.dataset.side === '{side}'")
+        own = Game()
+        move = sorted(str(m) for m in own.legal())[0]
+        at(ann, 0)
+        click_square(ann, move[:2])
+        click_square(ann, move[2:])
+        own.play_or_raise(move)
+        at(bob, 1)
+        kill(process)
+        port = url.rsplit(":", 1)[1]
+        process, again = start_host(db, "--trust-proxy", "127.0.0.1", "--port", port)
+        assert again == url, kill(process)
+        bob.goto(f"{club}#player=bob")
+        bob.wait_for_selector("#your-move a")
+        bob.click("#your-move a")
+        bob.wait_for_function("() => document.body.dataset.side === 'defenders'")
+        at(bob, 1)
+        reply = sorted(str(m) for m in own.legal())[0]
+        click_square(bob, reply[:2])
+        click_square(bob, reply[2:])
+        own.play_or_raise(reply)
+        at(ann, 2)   # ann's page, open all along, follows the game again once the server is back
+        assert ann.locator("#text").input_value() == own.as_text()
+    finally:
+        for context in contexts:
+            context.close()
+        kill(process)
+    # While the server was down, the pages' streams could not reconnect: the browser says so, and tries again.
+    assert [e for e in errors if "ERR_CONNECTION_REFUSED" not in e and "EventSource" not in e] == []
