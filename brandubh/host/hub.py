@@ -133,11 +133,17 @@ class Follower:
         self.hub = hub
         self.game_id = game_id
         self.queue: "queue.Queue[Sent]" = queue.Queue(maxsize=8)
+        #: Called after each state put, from the thread that put it (the
+        #: fan-out's wake-up, once the stream is handed to it).
+        self.notify: Optional[Callable[[], None]] = None
 
     def put(self, data: Sent) -> None:
         while True:
             try:
                 self.queue.put_nowait(data)
+                notify = self.notify
+                if notify is not None:
+                    notify()
                 return
             except queue.Full:
                 try:

@@ -152,6 +152,10 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+    if had < upto:
+        # The migrations' pages into the store itself, and the write-ahead log emptied: the log's
+        # room is for the games (a disk nearly full has the same room after a migration as before).
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return had
 
 
