@@ -160,3 +160,27 @@ def test_behind_a_named_https_proxy_its_page_may_act_and_a_plain_one_may_not(ser
     assert _make_game(server, {**proxied, "Origin": "https://games.example"}) == 201
     assert _make_game(server, {**proxied, "Origin": "http://games.example"}) == 403
     assert _make_game(server, {**proxied, "Origin": "https://evil.example"}) == 403
+
+
+def test_an_event_stream_holds_no_thread_nor_a_connections_place_once_its_first_state_is_sent(serve):
+    # More streams than the server has places for connections: each is handed to the fan-out.
+    server = serve(max_connections=8, streams_per_client=64, keepalive=3600.0)
+    _, made = ask(server, "POST", "/api/host/games", {"side": "attackers"})
+    path = f"/api/host/games/{made['id']}"
+    streams = []
+    for _ in range(24):
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+        connection.request("GET", path + "/events")
+        answer = connection.getresponse()
+        assert answer.status == 200 and answer.readline().startswith(b"retry:")
+        streams.append((connection, answer))
+    assert wait_until(lambda: server.connections == 0 and len(server.fanout) == 24), (server.connections,
+                                                                                    len(server.fanout))
+    assert server.streams_open == 24
+    # Every stream is still sent each change, and its last state ends it.
+    assert ask(server, "POST", path + "/resign", {}, {"Authorization": f"Bearer {made['token']}"})[0] == 200
+    for connection, answer in streams:
+        states = [json.loads(line[5:]) for line in answer.read().splitlines() if line.startswith(b"data:")]
+        assert [s["status"] for s in states] == ["active", "finished"]
+        connection.close()
+    assert wait_until(lambda: server.streams_open == 0 and len(server.fanout) == 0)
