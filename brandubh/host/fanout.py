@@ -8,11 +8,11 @@ connection is then handed to the fan-out (:meth:`Fanout.add`) and its
 thread ends, giving its place among the server's connections back. The
 fan-out's one thread waits on every stream's socket at once
 (:mod:`selectors`): a follower that is sent a state wakes it
-(:attr:`~.hub.Follower.notify`), and it writes the state to that stream
+(``Follower.notify``), and it writes the state to that stream
 without waiting for a slow client (a stream takes its next states only
 once it has written the last, so a slow client misses states in between,
 never the last one, as before). It reads what a client sends to notice that
-it closed the stream, writes a comment line after :data:`~.http.KEEPALIVE`
+it closed the stream, writes a comment line after ``keepalive``
 seconds of quiet, closes a stream after the state that ends its game, and
 closes a stream whose client has taken nothing for ``stuck`` seconds (a
 client that stopped reading).
