@@ -392,6 +392,10 @@ def test_an_outside_program_plays_as_a_bot_account_by_its_token(club):
     assert seat.move(legal["from"] + legal["to"])["ply"] == 1
     ann.ask("POST", f"/api/host/games/{game['id']}/resign")
     assert bot.player("outsider")["record"] == {"ann": {"won": 1, "drawn": 0, "lost": 0}}
+    made = ann.ask("POST", "/api/host/tournaments", {"size": 3, "clock": "untimed"})[1]
+    assert [t["id"] for t in bot.tournaments()] == [made["id"]]
+    assert bot.join(made["id"])["players"] == ["ann", "outsider"]
+    assert bot.tournament(made["id"])["state"] == "open"
 
 
 def test_an_engine_account_keeps_a_rated_seek_open_and_plays_its_games(club):
@@ -489,3 +493,18 @@ def test_sonneborn_berger_breaks_a_tie_of_points():
         played = [pair for pairs in rounds for pair in pairs]
         assert sorted(played) == sorted((a, b) for a in players for b in players if a != b)
         assert all(len({p for pair in pairs for p in pair}) == 2 * len(pairs) for pairs in rounds)
+
+
+def test_bad_tournaments_are_refused_and_an_account_makes_a_few_at_most(club):
+    from brandubh.host.tournament import MAX_MADE
+
+    ann, _ = _two(club)
+    for fields, words in [({"size": 2}, "size"), ({"size": 9}, "size"), ({"name": ""}, "name"),
+                          ({"engines": ["bob"]}, "engine account"), ({"rated": True, "clock": "untimed"}, "clock"),
+                          ({"starts": 1.0}, "starts"), ({"colour": "red"}, "unknown field")]:
+        status, answer = ann.ask("POST", "/api/host/tournaments", fields)
+        assert status == 400 and words in answer["error"], (fields, answer)
+    for _ in range(MAX_MADE):
+        assert ann.ask("POST", "/api/host/tournaments", {})[0] == 201
+    assert ann.ask("POST", "/api/host/tournaments", {})[0] == 429
+    assert Browser(club, "192.0.2.99").ask("POST", "/api/host/tournaments", {})[0] == 403

@@ -302,11 +302,12 @@ class Club:
 
     def lobby(self) -> dict[str, Any]:
         """The open seeks, and the club's games in play (to watch)."""
-        seeks = [{key: seek[key] for key in ("id", "name", "variant", "clock", "side", "rated", "range")}
-                 for seek in self._seeks()]
-        for seek, full in zip(seeks, self._seeks()):
+        seeks = []
+        for full in self._seeks():
+            seek = {key: full[key] for key in ("id", "name", "variant", "clock", "side", "rated", "range")}
             if full.get("pool"):
                 seek["rating"] = _shown(self.rating(full["account"], full["pool"]))
+            seeks.append(seek)
         playing = []
         with self.hub._lock:
             games = [hg for hg in self.hub._games.values() if hg.club is not None]

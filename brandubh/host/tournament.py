@@ -37,10 +37,12 @@ from .accounts import Account
 from .clock import clock_of, pool_of
 from .hub import HostGame
 
-__all__ = ["Tournaments", "schedule", "standings", "MIN_PLAYERS", "MAX_PLAYERS"]
+__all__ = ["Tournaments", "schedule", "standings", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_MADE"]
 
 #: The fewest and the most players of a round robin.
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
+#: Tournaments not yet finished that one account may have made.
+MAX_MADE = 3
 
 
 def schedule(players: list[int]) -> list[list[tuple[int, int]]]:
@@ -189,7 +191,11 @@ class Tournaments:
                 "rated": rated, "pool": pool_of(shown, clock) if rated else None, "starts": starts,
                 "players": players, "maker": account.id}
         tid = secrets.token_hex(6)
-        self._save(tid, "open", data, account.id)
+        with self._lock:
+            if len(self.store.query("SELECT id FROM tournaments WHERE account = ? AND state != 'finished'",
+                                    (account.id,))) >= MAX_MADE:
+                raise RequestError(f"you have made {MAX_MADE} tournaments not yet finished, the most one may", 429)
+            self._save(tid, "open", data, account.id)
         self._at(tid, starts)
         self._later(self._maybe_start, tid)
         self.club._tell()
