@@ -508,3 +508,46 @@ def test_bad_tournaments_are_refused_and_an_account_makes_a_few_at_most(club):
         assert ann.ask("POST", "/api/host/tournaments", {})[0] == 201
     assert ann.ask("POST", "/api/host/tournaments", {})[0] == 429
     assert Browser(club, "192.0.2.99").ask("POST", "/api/host/tournaments", {})[0] == 403
+
+
+class _Port:
+    """What Browser needs of a server: its port (a server in another process)."""
+
+    def __init__(self, url: str) -> None:
+        self.server_port = int(url.rsplit(":", 1)[1])
+
+
+def test_a_club_killed_with_sigkill_loses_nothing_it_answered(tmp_path):
+    from test_host_store import kill, start_host
+
+    db = tmp_path / "club.sqlite"
+    process, url = start_host(db, "--trust-proxy", "127.0.0.1", "--bot-account", "engine1=1")
+    assert url, kill(process)
+    try:
+        server = _Port(url)
+        ann, bob = Browser(server, "192.0.2.1"), Browser(server, "192.0.2.2")
+        assert ann.ask("POST", "/api/host/register", {"name": "ann", "password": "a long secret"})[0] == 201
+        assert bob.ask("POST", "/api/host/register", {"name": "bob", "password": "a long secret"})[0] == 201
+        seek = ann.ask("POST", "/api/host/seeks", {"clock": "5+3", "side": "attackers", "rated": True})[1]
+        game = bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")[1]
+        assert ann.ask("POST", f"/api/host/games/{game['id']}/resign")[0] == 200
+        waiting = bob.ask("POST", "/api/host/seeks", {"clock": "3d"})[1]
+        cup = ann.ask("POST", "/api/host/tournaments", {"name": "cup", "size": 3})[1]
+        assert bob.ask("POST", "/api/host/password", {"old": "a long secret", "new": "a newer secret"})[0] == 200
+    finally:
+        kill(process)   # at once after the last answer
+    process, again = start_host(db, "--trust-proxy", "127.0.0.1", "--port", url.rsplit(":", 1)[1])
+    assert again == url, kill(process)
+    try:
+        assert ann.ask("GET", "/api/host/me")[1]["name"] == "ann"   # the session, in its cookie, still holds
+        assert bob.ask("GET", "/api/host/me")[1]["name"] == "bob"
+        page = ann.ask("GET", "/api/host/players/bob")[1]
+        assert page["ratings"]["brandubh blitz"]["shown"] == "1662 ± 290?" and page["games"][0]["id"] == game["id"]
+        lobby = ann.ask("GET", "/api/host/lobby")[1]
+        assert sorted(s["id"] for s in lobby["seeks"] if s["name"] == "bob") == [waiting["id"]]
+        assert [s["name"] for s in lobby["seeks"] if s["name"] != "bob"] == ["engine1"]   # kept, not posted twice
+        assert ann.ask("GET", f"/api/host/tournaments/{cup['id']}")[1]["players"] == ["ann"]
+        assert Browser(server, "192.0.2.7").ask("POST", "/api/host/login",
+                                                {"name": "bob", "password": "a newer secret"})[0] == 200
+    finally:
+        kill(process)
