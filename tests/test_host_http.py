@@ -184,3 +184,45 @@ def test_an_event_stream_holds_no_thread_nor_a_connections_place_once_its_first_
         assert [s["status"] for s in states] == ["active", "finished"]
         connection.close()
     assert wait_until(lambda: server.streams_open == 0 and len(server.fanout) == 0)
+
+
+def test_a_stream_whose_client_stopped_reading_is_closed_and_holds_up_no_one(serve):
+    import socket
+
+    server = serve(keepalive=3600.0, stream_stuck=1.0)
+    _, made = ask(server, "POST", "/api/host/games", {"side": "attackers"})
+    path = f"/api/host/games/{made['id']}"
+    # A client that asks for the events, then never reads a byte.
+    stuck = socket.socket()
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.connect(("127.0.0.1", server.server_port))
+    stuck.sendall(f"GET {path}/events HTTP/1.1\r\nHost: 127.0.0.1:{server.server_port}\r\n\r\n".encode())
+    reader = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+    reader.request("GET", path + "/events")
+    live = reader.getresponse()
+    states: list = []
+
+    def read() -> None:   # a client that reads all the while
+        for line in live:
+            if line.startswith(b"data:"):
+                states.append(json.loads(line[5:]))
+
+    reading = threading.Thread(target=read, daemon=True)
+    reading.start()
+    assert wait_until(lambda: server.streams_open == 2)
+    attackers, defenders = {"Authorization": f"Bearer {made['token']}"}, {"Authorization": f"Bearer {made['invite_token']}"}
+    # Changes until the stuck client's buffers are full and it has taken nothing for a second: closed.
+    changes = 0
+    while server.streams_open == 2 and changes < 400:
+        ask(server, "POST", path + "/draw-offer", {}, attackers)
+        ask(server, "POST", path + "/draw-decline", {}, defenders)
+        changes += 2
+        if changes % 40 == 0:
+            time.sleep(1.2)
+    assert wait_until(lambda: server.streams_open == 1), changes
+    # The client that reads is still sent each change, to the end.
+    assert ask(server, "POST", path + "/resign", {}, attackers)[0] == 200
+    reading.join(PATIENCE)
+    assert states[-1]["status"] == "finished"
+    reader.close()
+    stuck.close()

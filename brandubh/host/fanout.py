@@ -29,7 +29,10 @@ from typing import Callable
 
 from .hub import Follower
 
-__all__ = ["Fanout", "Watch"]
+__all__ = ["Fanout", "Watch", "SEND_BUFFER"]
+
+#: The send buffer of an event stream's socket, in bytes (a few states).
+SEND_BUFFER = 64 * 1024
 
 
 def _gone(sock: socket.socket) -> bool:
@@ -100,6 +103,12 @@ class Fanout:
     def add(self, watch: Watch) -> None:
         """Serve this stream from now on (its head and first state sent)."""
         watch.sock.setblocking(False)
+        try:
+            # A small send buffer, not the kernel's autotuned megabytes: a watcher's newest state is
+            # what matters, and thousands of slow watchers must not hold gigabytes of kernel memory.
+            watch.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        except OSError:  # pragma: no cover - a system that refuses: its own buffer, then
+            pass
         watch.follower.notify = lambda: self._notify(watch)
         with self._lock:
             self._new.append(watch)

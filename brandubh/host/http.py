@@ -306,7 +306,8 @@ class HostServer(Server):
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, api: HostApi,
                  verbose: bool = False, log: Optional[TextIO] = None, max_connections: int = HOST_CONNECTIONS,
                  keepalive: float = KEEPALIVE, streams_per_client: int = MAX_STREAMS_PER_CLIENT,
-                 trusted_proxies: Iterable[str] = (), proxy_header: str = PROXY_HEADERS[0], **kw: Any) -> None:
+                 trusted_proxies: Iterable[str] = (), proxy_header: str = PROXY_HEADERS[0],
+                 stream_stuck: float = STREAM_STUCK, **kw: Any) -> None:
         self.keepalive = keepalive
         self.streams_per_client = streams_per_client
         self.host_api = api
@@ -320,7 +321,7 @@ class HostServer(Server):
         #: The most event streams held at once, all clients together.
         self.max_streams = max(16, _descriptors_free(MAX_STREAMS + self.max_connections) - self.max_connections)
         self.fanout = Fanout(lambda watch: self.stream_closed(watch.client, watch), keepalive=keepalive,
-                             stuck=max(STREAM_STUCK, self.request_timeout))
+                             stuck=stream_stuck)
 
     @property
     def stopping(self) -> bool:
