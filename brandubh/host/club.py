@@ -309,8 +309,7 @@ class Club:
                 seek["rating"] = _shown(self.rating(full["account"], full["pool"]))
             seeks.append(seek)
         playing = []
-        with self.hub._lock:
-            games = [hg for hg in self.hub._games.values() if hg.club is not None]
+        games = [hg for hg in self.hub.in_play() if hg.club is not None]
         for hg in games:
             # The state last sent, read without the game's lock: the lobby is told under another game's.
             state = hg.last_state

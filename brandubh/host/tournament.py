@@ -128,7 +128,7 @@ class Tournaments:
         try:
             job(*args)
         except Exception as error:  # pragma: no cover - one tournament's trouble must not stop the others
-            self.club.hub._say(f"the tournament {args[0] if args else ''} could not go on: {error}")
+            self.club.hub.say(f"the tournament {args[0] if args else ''} could not go on: {error}")
 
     def _at(self, tid: str, starts: Optional[float]) -> None:
         if starts is None:
