@@ -433,10 +433,15 @@ def test_the_command_makes_a_bot_token_and_refuses_a_bad_engine_account(tmp_path
         assert Accounts(store).bot(token).name == "outsider"
     finally:
         store.close()
-    for given in ("engine=9", "bad name=3"):
-        done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--port", "0", "--bot-account",
-                               given], capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
-        assert done.returncode == 2 and "--bot-account" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--port", "0", "--bot-account",
+                           "bad name=3"], capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
+    assert done.returncode == 2 and "--bot-account" in done.stderr and "Traceback" not in done.stderr
+    # A level out of range is refused as the flag is read, before the store is opened.
+    from brandubh.cli.host import _engine
+    from brandubh.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="NAME=LEVEL"):
+        _engine("engine=9")
 
 
 def test_a_four_player_round_robin_with_two_engines_runs_to_its_standings(club):
