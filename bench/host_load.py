@@ -1,12 +1,14 @@
 """A bounded load test of ``brandubh host`` on the loopback: the figures of
 docs/host.md ("Load"). A script, not a test: nothing here asserts a time.
 
-    python bench/host_load.py [--games 50] [--plies 40] [--watchers 1]
+    python bench/host_load.py [--games 50] [--plies 40] [--watchers 1] [--pause 0]
 
 It starts ``brandubh host --port 0`` on a fresh store in a temporary folder
 (a process of its own, so that its memory is its own), then plays ``--games``
 games at once, each on a thread of its own: both seats' moves (a random
 legal one each, read from the last state) on one kept-alive connection,
+``--pause`` seconds apart in each game (0: as fast as the server answers;
+2: people at a quick game),
 and ``--watchers`` event streams a game counting the states they are sent.
 It prints the moves a second, the latency of a move (sent to answered,
 stored included), the latency of its delivery to each watcher (the move
@@ -55,7 +57,7 @@ VERSION = re.compile(rb'"version": (\d+)')
 
 
 def play(port: int, plies: int, seed: int, latencies: list, counts: dict, lock: threading.Lock,
-         watchers: int, started: threading.Event, delivered: list) -> None:
+         watchers: int, started: threading.Event, delivered: list, pause: float = 0.0) -> None:
     rng = random.Random(seed)
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     status, made = ask(c, "POST", "/api/host/games", {"side": "attackers", "clock": "15+10"})
@@ -89,7 +91,11 @@ def play(port: int, plies: int, seed: int, latencies: list, counts: dict, lock: 
     started.wait()
     _, state = ask(c, "GET", path)
     moves = 0
+    if pause:
+        time.sleep(rng.uniform(0, pause))   # the games' moves spread over the pause, not all at once
     while state["status"] == "active" and moves < plies:
+        if pause and moves:
+            time.sleep(pause)
         move = rng.choice(state["legal"])
         begin = time.perf_counter()
         sent_at[state["version"] + 1] = begin
@@ -116,6 +122,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--plies", type=int, default=40)
     parser.add_argument("--watchers", type=int, default=1)
+    parser.add_argument("--pause", type=float, default=0.0, help="seconds between two moves of a game")
     args = parser.parse_args()
     import resource
 
@@ -137,7 +144,7 @@ def main() -> int:
             lock = threading.Lock()
             started = threading.Event()
             players = [threading.Thread(target=play, args=(port, args.plies, n, latencies, counts, lock,
-                                                           args.watchers, started, delivered))
+                                                           args.watchers, started, delivered, args.pause))
                        for n in range(args.games)]
             for t in players:
                 t.start()
@@ -154,7 +161,8 @@ def main() -> int:
             def pct(p: float) -> float:
                 return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
-            print(f"{args.games} games at once, {args.watchers} watcher(s) each, {args.plies} plies at most: "
+            print(f"{args.games} games at once, {args.watchers} watcher(s) each, {args.plies} plies at most, "
+                  f"{args.pause:g} s between a game's moves: "
                   f"{counts['moves']} moves in {wall:.1f} s = {counts['moves'] / wall:.0f} moves a second")
             print(f"latency of a move (ms): median {statistics.median(latencies) * 1000:.1f}, "
                   f"p95 {pct(0.95):.1f}, p99 {pct(0.99):.1f}, max {latencies[-1] * 1000:.1f}")
