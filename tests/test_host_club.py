@@ -556,3 +556,14 @@ def test_a_club_killed_with_sigkill_loses_nothing_it_answered(tmp_path):
                                                 {"name": "bob", "password": "a newer secret"})[0] == 200
     finally:
         kill(process)
+
+
+def test_one_address_registers_a_few_accounts_at_most(club):
+    from brandubh.host.accounts import REGISTRATIONS
+
+    answers = [Browser(club, "198.51.100.40").ask("POST", "/api/host/register",
+                                                  {"name": f"sock{n}", "password": "a long secret"})[0]
+               for n in range(REGISTRATIONS + 1)]
+    assert answers == [201] * REGISTRATIONS + [429]
+    assert Browser(club, "198.51.100.41").ask("POST", "/api/host/register",
+                                              {"name": "someone", "password": "a long secret"})[0] == 201
