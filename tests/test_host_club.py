@@ -96,16 +96,24 @@ def test_a_store_of_a_newer_version_is_refused_untouched(tmp_path):
 
 
 def test_a_migration_that_fails_is_rolled_back_whole(tmp_path):
+    # The tables the last migration makes, in order: the last made beforehand, so that it fails half way.
+    def tables(version: int) -> list[str]:
+        scratch = sqlite3.connect(":memory:", isolation_level=None)
+        migrate(scratch, version)
+        return [row[0] for row in scratch.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+
+    new = [name for name in tables(SCHEMA_VERSION) if name not in tables(SCHEMA_VERSION - 1)]
+    assert len(new) >= 2, new
     path = tmp_path / "clash.sqlite"
     db = sqlite3.connect(str(path), isolation_level=None)
     migrate(db, SCHEMA_VERSION - 1)
-    db.execute("CREATE TABLE seeks (x)")   # the last migration's table, already there: it fails half way
+    db.execute(f"CREATE TABLE {new[-1]} (x)")
     db.close()
     with pytest.raises(StoreError):
         Store(str(path))
     db = sqlite3.connect(str(path))
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION - 1
-    assert db.execute("SELECT name FROM sqlite_master WHERE name = 'accounts'").fetchone() is None
+    assert db.execute("SELECT name FROM sqlite_master WHERE name = ?", (new[0],)).fetchone() is None
 
 
 # -- a server with its club -----------------------------------------------------------------
@@ -384,6 +392,10 @@ def test_an_outside_program_plays_as_a_bot_account_by_its_token(club):
     assert seat.move(legal["from"] + legal["to"])["ply"] == 1
     ann.ask("POST", f"/api/host/games/{game['id']}/resign")
     assert bot.player("outsider")["record"] == {"ann": {"won": 1, "drawn": 0, "lost": 0}}
+    made = ann.ask("POST", "/api/host/tournaments", {"size": 3, "clock": "untimed"})[1]
+    assert [t["id"] for t in bot.tournaments()] == [made["id"]]
+    assert bot.join(made["id"])["players"] == ["ann", "outsider"]
+    assert bot.tournament(made["id"])["state"] == "open"
 
 
 def test_an_engine_account_keeps_a_rated_seek_open_and_plays_its_games(club):
@@ -421,7 +433,137 @@ def test_the_command_makes_a_bot_token_and_refuses_a_bad_engine_account(tmp_path
         assert Accounts(store).bot(token).name == "outsider"
     finally:
         store.close()
-    for given in ("engine=9", "bad name=3"):
-        done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--port", "0", "--bot-account",
-                               given], capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
-        assert done.returncode == 2 and "--bot-account" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-m", "brandubh", "host", "--db", db, "--port", "0", "--bot-account",
+                           "bad name=3"], capture_output=True, text=True, timeout=PATIENCE, cwd=str(tmp_path), env=_env())
+    assert done.returncode == 2 and "--bot-account" in done.stderr and "Traceback" not in done.stderr
+    # A level out of range is refused as the flag is read, before the store is opened.
+    from brandubh.cli.host import _engine
+    from brandubh.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="NAME=LEVEL"):
+        _engine("engine=9")
+
+
+def test_a_four_player_round_robin_with_two_engines_runs_to_its_standings(club):
+    from brandubh.host.tournament import standings
+
+    for name in ("engine1", "engine2"):
+        club.api.accounts.make_bot(name, level=1)
+    ann, bob = _two(club)
+    status, made = ann.ask("POST", "/api/host/tournaments", {"name": "<b>Spring</b> cup", "size": 4,
+                                                            "clock": "untimed", "engines": ["engine1", "engine2"]})
+    assert status == 201 and made["state"] == "open" and made["players"] == ["ann", "engine1", "engine2"]
+    assert bob.ask("POST", f"/api/host/tournaments/{made['id']}/join")[0] == 200
+    assert bob.ask("POST", f"/api/host/tournaments/{made['id']}/join")[0] == 409
+    people = {"ann": ann, "bob": bob}
+    rounds_at_once = set()
+
+    def step() -> bool:
+        view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+        active = [g for g in view["games"] if g["score"] is None]
+        rounds_at_once.add(len({g["round"] for g in active}))
+        for game in active:
+            person = people.get(game["attackers"]) or people.get(game["defenders"])
+            if person is not None:
+                person.ask("POST", f"/api/host/games/{game['id']}/resign")
+        return view["state"] == "finished"
+
+    assert wait_until(step)
+    view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+    assert view["name"] == "<b>Spring</b> cup" and view["rounds"] == 6 and len(view["games"]) == 12
+    assert rounds_at_once <= {0, 1}   # a round begins only when the one before has ended
+    pairings = sorted((g["attackers"], g["defenders"]) for g in view["games"])
+    names = ["ann", "bob", "engine1", "engine2"]
+    assert pairings == sorted((a, d) for a in names for d in names if a != d)   # each pairing with both sides
+    number = {name: i for i, name in enumerate(view["players"])}
+    expected = standings(range(4), [(number[g["attackers"]], number[g["defenders"]], g["score"])
+                                    for g in view["games"]])
+    assert [(row["name"], row["points"], row["sonneborn_berger"]) for row in view["standings"]] == [
+        (view["players"][row["account"]], row["points"], row["sonneborn_berger"]) for row in expected]
+    assert sum(row["points"] for row in view["standings"]) == 12
+    assert view["standings"][-1]["points"] <= view["standings"][0]["points"]
+
+
+def test_sonneborn_berger_breaks_a_tie_of_points():
+    from brandubh.host.tournament import schedule, standings
+
+    # 1 and 2 tie on points; 1 beat the strong 3 and lost to the weak 4, 2 the other way round;
+    # 2 entered first, so only the tie break puts 1 above.
+    results = [(1, 3, 1.0), (4, 1, 1.0), (2, 4, 1.0), (3, 2, 1.0), (1, 2, 0.5), (3, 4, 1.0)]
+    table = standings([2, 1, 3, 4], results)
+    assert [(row["account"], row["points"], row["sonneborn_berger"]) for row in table] == [
+        (3, 2.0, 2.5), (1, 1.5, 2.75), (2, 1.5, 1.75), (4, 1.0, 1.5)]
+    for players in ([1, 2, 3], [1, 2, 3, 4, 5, 6, 7, 8]):
+        rounds = schedule(players)
+        played = [pair for pairs in rounds for pair in pairs]
+        assert sorted(played) == sorted((a, b) for a in players for b in players if a != b)
+        assert all(len({p for pair in pairs for p in pair}) == 2 * len(pairs) for pairs in rounds)
+
+
+def test_bad_tournaments_are_refused_and_an_account_makes_a_few_at_most(club):
+    from brandubh.host.tournament import MAX_MADE
+
+    ann, _ = _two(club)
+    for fields, words in [({"size": 2}, "size"), ({"size": 9}, "size"), ({"name": ""}, "name"),
+                          ({"engines": ["bob"]}, "engine account"), ({"rated": True, "clock": "untimed"}, "clock"),
+                          ({"starts": 1.0}, "starts"), ({"colour": "red"}, "unknown field")]:
+        status, answer = ann.ask("POST", "/api/host/tournaments", fields)
+        assert status == 400 and words in answer["error"], (fields, answer)
+    for _ in range(MAX_MADE):
+        assert ann.ask("POST", "/api/host/tournaments", {})[0] == 201
+    assert ann.ask("POST", "/api/host/tournaments", {})[0] == 429
+    assert Browser(club, "192.0.2.99").ask("POST", "/api/host/tournaments", {})[0] == 403
+
+
+class _Port:
+    """What Browser needs of a server: its port (a server in another process)."""
+
+    def __init__(self, url: str) -> None:
+        self.server_port = int(url.rsplit(":", 1)[1])
+
+
+def test_a_club_killed_with_sigkill_loses_nothing_it_answered(tmp_path):
+    from test_host_store import kill, start_host
+
+    db = tmp_path / "club.sqlite"
+    process, url = start_host(db, "--trust-proxy", "127.0.0.1", "--bot-account", "engine1=1")
+    assert url, kill(process)
+    try:
+        server = _Port(url)
+        ann, bob = Browser(server, "192.0.2.1"), Browser(server, "192.0.2.2")
+        assert ann.ask("POST", "/api/host/register", {"name": "ann", "password": "a long secret"})[0] == 201
+        assert bob.ask("POST", "/api/host/register", {"name": "bob", "password": "a long secret"})[0] == 201
+        seek = ann.ask("POST", "/api/host/seeks", {"clock": "5+3", "side": "attackers", "rated": True})[1]
+        game = bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")[1]
+        assert ann.ask("POST", f"/api/host/games/{game['id']}/resign")[0] == 200
+        waiting = bob.ask("POST", "/api/host/seeks", {"clock": "3d"})[1]
+        cup = ann.ask("POST", "/api/host/tournaments", {"name": "cup", "size": 3})[1]
+        assert bob.ask("POST", "/api/host/password", {"old": "a long secret", "new": "a newer secret"})[0] == 200
+    finally:
+        kill(process)   # at once after the last answer
+    process, again = start_host(db, "--trust-proxy", "127.0.0.1", "--port", url.rsplit(":", 1)[1])
+    assert again == url, kill(process)
+    try:
+        assert ann.ask("GET", "/api/host/me")[1]["name"] == "ann"   # the session, in its cookie, still holds
+        assert bob.ask("GET", "/api/host/me")[1]["name"] == "bob"
+        page = ann.ask("GET", "/api/host/players/bob")[1]
+        assert page["ratings"]["brandubh blitz"]["shown"] == "1662 ± 290?" and page["games"][0]["id"] == game["id"]
+        lobby = ann.ask("GET", "/api/host/lobby")[1]
+        assert sorted(s["id"] for s in lobby["seeks"] if s["name"] == "bob") == [waiting["id"]]
+        assert [s["name"] for s in lobby["seeks"] if s["name"] != "bob"] == ["engine1"]   # kept, not posted twice
+        assert ann.ask("GET", f"/api/host/tournaments/{cup['id']}")[1]["players"] == ["ann"]
+        assert Browser(server, "192.0.2.7").ask("POST", "/api/host/login",
+                                                {"name": "bob", "password": "a newer secret"})[0] == 200
+    finally:
+        kill(process)
+
+
+def test_one_address_registers_a_few_accounts_at_most(club):
+    from brandubh.host.accounts import REGISTRATIONS
+
+    answers = [Browser(club, "198.51.100.40").ask("POST", "/api/host/register",
+                                                  {"name": f"sock{n}", "password": "a long secret"})[0]
+               for n in range(REGISTRATIONS + 1)]
+    assert answers == [201] * REGISTRATIONS + [429]
+    assert Browser(club, "198.51.100.41").ask("POST", "/api/host/register",
+                                              {"name": "someone", "password": "a long secret"})[0] == 201

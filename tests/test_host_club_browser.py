@@ -120,3 +120,110 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         for context in contexts:
             context.close()
     assert errors == []
+
+
+def test_a_round_robin_of_two_people_and_two_engines_runs_to_its_standings_on_the_page(browser, server):
+    import json
+    import urllib.request
+
+    from conftest import wait_until
+
+    for name in ("engine1", "engine2"):
+        server.api.accounts.make_bot(name, level=1)
+    errors: list[str] = []
+    contexts = []
+    club = server.url + "club"
+    try:
+        context, ann = person(browser, club, "192.0.2.1", errors)
+        contexts.append(context)
+        context, bob = person(browser, club, "192.0.2.2", errors)
+        contexts.append(context)
+        register(ann, "ann")
+        register(bob, "bob")
+        ann.fill("#t-name", "Spring <b>cup</b>")
+        ann.select_option("#t-clock", "untimed")
+        ann.fill("#t-engines", "engine1, engine2")
+        ann.click("#make-tournament")
+        bob.wait_for_selector("#tournament-list button.join")   # the lobby's news reaches bob
+        bob.click("#tournament-list button.join")
+        listed = json.load(urllib.request.urlopen(server.url + "api/host/tournaments"))["tournaments"]
+        tid = listed[0]["id"]
+        people = {"ann": ann, "bob": bob}
+
+        def resign_the_peoples_games() -> bool:
+            view = json.load(urllib.request.urlopen(f"{server.url}api/host/tournaments/{tid}"))
+            for game in view["games"]:
+                page = people.get(game["attackers"]) or people.get(game["defenders"])
+                if game["score"] is None and page is not None:
+                    # With the person's cookie (the page itself may be opening the game meanwhile).
+                    page.context.request.post(f"{server.url}api/host/games/{game['id']}/resign", data="{}",
+                                              headers={"Content-Type": "application/json"})
+            return view["state"] == "finished"
+
+        assert wait_until(resign_the_peoples_games)
+        ann.goto(f"{club}#tournament={tid}")
+        ann.wait_for_function("() => document.body.dataset.tournament === 'finished'")
+        assert ann.locator("#t-title").text_content() == "Spring <b>cup</b>"   # as text, not markup
+        assert ann.locator("#standings tbody tr").count() == 4
+        assert ann.locator("#t-games tbody tr").count() == 12
+        if SHOTS:
+            ann.screenshot(path=str(Path(SHOTS) / "club-tournament.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == []
+
+
+def test_a_correspondence_game_survives_a_restart_of_the_server(browser, tmp_path):
+    # A real brandubh host, killed with SIGKILL mid-game and started again on its store at the same port.
+    from test_host_store import kill, start_host
+
+    db = tmp_path / "post.sqlite"
+    process, url = start_host(db, "--trust-proxy", "127.0.0.1")
+    assert url, kill(process)
+    errors: list[str] = []
+    contexts = []
+    club = url + "/club"
+    try:
+        context, ann = person(browser, club, "192.0.2.1", errors)
+        contexts.append(context)
+        context, bob = person(browser, club, "192.0.2.2", errors)
+        contexts.append(context)
+        register(ann, "ann")
+        register(bob, "bob")
+        ann.select_option("#seek-clock", "1d")
+        ann.select_option("#seek-side", "attackers")
+        ann.check("#seek-rated")
+        ann.click("#post-seek")
+        bob.wait_for_selector("#seeks button.take")
+        bob.click("#seeks button.take")
+        for page, side in ((bob, "defenders"), (ann, "attackers")):
+            page.wait_for_function(f"() => document.body.dataset.side === '{side}'")
+        own = Game()
+        move = sorted(str(m) for m in own.legal())[0]
+        at(ann, 0)
+        click_square(ann, move[:2])
+        click_square(ann, move[2:])
+        own.play_or_raise(move)
+        at(bob, 1)
+        kill(process)
+        port = url.rsplit(":", 1)[1]
+        process, again = start_host(db, "--trust-proxy", "127.0.0.1", "--port", port)
+        assert again == url, kill(process)
+        bob.goto(f"{club}#player=bob")
+        bob.wait_for_selector("#your-move a")
+        bob.click("#your-move a")
+        bob.wait_for_function("() => document.body.dataset.side === 'defenders'")
+        at(bob, 1)
+        reply = sorted(str(m) for m in own.legal())[0]
+        click_square(bob, reply[:2])
+        click_square(bob, reply[2:])
+        own.play_or_raise(reply)
+        at(ann, 2)   # ann's page, open all along, follows the game again once the server is back
+        assert ann.locator("#text").input_value() == own.as_text()
+    finally:
+        for context in contexts:
+            context.close()
+        kill(process)
+    # While the server was down, the pages' streams could not reconnect: the browser says so, and tries again.
+    assert [e for e in errors if "ERR_CONNECTION_REFUSED" not in e and "EventSource" not in e] == []

@@ -160,3 +160,69 @@ def test_behind_a_named_https_proxy_its_page_may_act_and_a_plain_one_may_not(ser
     assert _make_game(server, {**proxied, "Origin": "https://games.example"}) == 201
     assert _make_game(server, {**proxied, "Origin": "http://games.example"}) == 403
     assert _make_game(server, {**proxied, "Origin": "https://evil.example"}) == 403
+
+
+def test_an_event_stream_holds_no_thread_nor_a_connections_place_once_its_first_state_is_sent(serve):
+    # More streams than the server has places for connections: each is handed to the fan-out.
+    server = serve(max_connections=8, streams_per_client=64, keepalive=3600.0)
+    _, made = ask(server, "POST", "/api/host/games", {"side": "attackers"})
+    path = f"/api/host/games/{made['id']}"
+    streams = []
+    for _ in range(24):
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+        connection.request("GET", path + "/events")
+        answer = connection.getresponse()
+        assert answer.status == 200 and answer.readline().startswith(b"retry:")
+        streams.append((connection, answer))
+    assert wait_until(lambda: server.connections == 0 and len(server.fanout) == 24), (server.connections,
+                                                                                    len(server.fanout))
+    assert server.streams_open == 24
+    # Every stream is still sent each change, and its last state ends it.
+    assert ask(server, "POST", path + "/resign", {}, {"Authorization": f"Bearer {made['token']}"})[0] == 200
+    for connection, answer in streams:
+        states = [json.loads(line[5:]) for line in answer.read().splitlines() if line.startswith(b"data:")]
+        assert [s["status"] for s in states] == ["active", "finished"]
+        connection.close()
+    assert wait_until(lambda: server.streams_open == 0 and len(server.fanout) == 0)
+
+
+def test_a_stream_whose_client_stopped_reading_is_closed_and_holds_up_no_one(serve):
+    import socket
+
+    server = serve(keepalive=3600.0, stream_stuck=1.0)
+    _, made = ask(server, "POST", "/api/host/games", {"side": "attackers"})
+    path = f"/api/host/games/{made['id']}"
+    # A client that asks for the events, then never reads a byte.
+    stuck = socket.socket()
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.connect(("127.0.0.1", server.server_port))
+    stuck.sendall(f"GET {path}/events HTTP/1.1\r\nHost: 127.0.0.1:{server.server_port}\r\n\r\n".encode())
+    reader = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=PATIENCE)
+    reader.request("GET", path + "/events")
+    live = reader.getresponse()
+    states: list = []
+
+    def read() -> None:   # a client that reads all the while
+        for line in live:
+            if line.startswith(b"data:"):
+                states.append(json.loads(line[5:]))
+
+    reading = threading.Thread(target=read, daemon=True)
+    reading.start()
+    assert wait_until(lambda: server.streams_open == 2)
+    attackers, defenders = {"Authorization": f"Bearer {made['token']}"}, {"Authorization": f"Bearer {made['invite_token']}"}
+    # Changes until the stuck client's buffers are full and it has taken nothing for a second: closed.
+    changes = 0
+    while server.streams_open == 2 and changes < 400:
+        ask(server, "POST", path + "/draw-offer", {}, attackers)
+        ask(server, "POST", path + "/draw-decline", {}, defenders)
+        changes += 2
+        if changes % 40 == 0:
+            time.sleep(1.2)
+    assert wait_until(lambda: server.streams_open == 1), changes
+    # The client that reads is still sent each change, to the end.
+    assert ask(server, "POST", path + "/resign", {}, attackers)[0] == 200
+    reading.join(PATIENCE)
+    assert states[-1]["status"] == "finished"
+    reader.close()
+    stuck.close()

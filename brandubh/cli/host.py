@@ -1,5 +1,6 @@
-"""``brandubh host``: a server where two people, or a person and a bot,
-play brandubh over the network (:mod:`brandubh.host`, docs/host.md)."""
+"""``brandubh host``: a club, and a server where two people, or a person
+and a bot, play brandubh over the network (:mod:`brandubh.host`,
+docs/host.md)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ __all__ = ["register", "run", "DEFAULT_DB"]
 DEFAULT_DB = "brandubh.sqlite"
 
 _DESCRIPTION = """\
+Run a brandubh club: its page (/club) has accounts, a lobby of open seeks
+taken with one click, Glicko-2 ratings per rule set and speed, player
+pages, correspondence games (days a move), round-robin tournaments, and
+bots as accounts (--bot-account, --new-bot-token).
+
 Host games of brandubh between two seats over the network: open the page,
 make a game (rules, your side, a clock: untimed or minutes+seconds added a
 move, as 5+3), and send the invitation link to the other player, or give
@@ -46,8 +52,11 @@ examples:
   brandubh host --port 0 --db games.sqlite
   brandubh host --host 0.0.0.0        (other machines may reach it)
   brandubh host --trust-proxy 127.0.0.1   (behind a proxy on this machine)
+  brandubh host --bot-account engine3=3 --bot-account engine6=6
+  brandubh host --new-bot-token mybot (prints the token, and stops)
 
-Exit status: 0 once stopped, 2 when the address or the file cannot be taken."""
+Exit status: 0 once stopped (or the token printed), 2 when the address or
+the file cannot be taken, or a --bot-account is not NAME=LEVEL."""
 
 
 def register(subparsers: Any) -> None:
@@ -140,9 +149,9 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                 streams_per_client=args.streams_per_client or MAX_STREAMS_PER_CLIENT,
                 trusted_proxies=args.trust_proxy, proxy_header=args.proxy_header))
             aside = f", {len(hub.set_aside)} set aside (named above)" if hub.set_aside else ""
-            return serve_until_stopped(server, args, "host", f"the games are at {server.url} (store "
-                                       f"{os.path.abspath(args.db)}, {hub.open_games()} in play{aside}; Ctrl-C "
-                                       "stops the server)", out)
+            return serve_until_stopped(server, args, "host", f"the games are at {server.url}, the club at "
+                                       f"{server.url}club (store {os.path.abspath(args.db)}, {hub.open_games()} "
+                                       f"in play{aside}; Ctrl-C stops the server)", out)
         finally:
             hub.close()
     finally:

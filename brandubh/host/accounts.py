@@ -51,7 +51,7 @@ from ..serve.api import RequestError
 from .store import Store, StoreError
 
 __all__ = ["Accounts", "Account", "LoggedIn", "hash_password", "check_password", "COOKIE", "SESSION_DAYS",
-           "NAME_FAILURES", "ADDRESS_FAILURES", "WINDOW", "COST"]
+           "NAME_FAILURES", "ADDRESS_FAILURES", "WINDOW", "COST", "REGISTRATIONS"]
 
 #: The session cookie's name.
 COOKIE = "brandubh_session"

@@ -28,6 +28,11 @@
                                            ``rated``, ``range``) (session or bot token)
 ``POST /api/host/seeks/ID/take``           take a seek: the game begins (session or bot token)
 ``POST /api/host/seeks/ID/cancel``         withdraw one's own seek
+``GET /api/host/tournaments``              the tournaments; ``POST``: a new one (``name``,
+                                           ``variant``, ``clock``, ``size``, ``rated``,
+                                           ``starts``, ``engines``, ``join``) (account)
+``GET /api/host/tournaments/ID``           its players, games by round, standings
+``POST /api/host/tournaments/ID/join``     enter it (account)
 ``GET /api/host/players/NAME``             a player's page: ratings, games, record, your move
 ``GET /api/host/players/NAME/rating.svg``  the rating's history in ``?pool=``, as SVG
 =========================================  ================================================
@@ -77,6 +82,7 @@ __all__ = ["HostApi", "Stream", "MAX_BODY"]
 MAX_BODY = 4096
 _PATH = re.compile(r"/api/host/games/([^/]+)(?:/([a-z-]+))?")
 _SEEK = re.compile(r"/api/host/seeks/([^/]+)/(take|cancel)")
+_TOURNAMENT = re.compile(r"/api/host/tournaments/([^/]+?)(/join)?")
 _PLAYER = re.compile(r"/api/host/players/([^/]+?)(/rating\.svg)?")
 #: The club page's content security policy: its script and style are files
 #: of this server's (no inline script at all), pictures from here only.
@@ -187,6 +193,22 @@ class HostApi:
                 self.club.cancel(account, m.group(1))
                 return Reply.of({"cancelled": m.group(1)})
             return Reply.of(self.club.take(account, m.group(1), address=client), 201)
+        if path == "/api/host/tournaments":
+            if method == "GET":
+                return Reply.of({"tournaments": self.club.tournaments.list()})
+            only(method, "POST")
+            self.hub.allow(client)
+            account = self._member(session, token)
+            return Reply.of(self.club.tournaments.create(account, _fields(body, None)), 201)
+        m = _TOURNAMENT.fullmatch(path)
+        if m is not None:
+            if m.group(2) is None:
+                only(method, "GET")
+                return Reply.of(self.club.tournaments.view(m.group(1)))
+            only(method, "POST")
+            self.hub.allow(client)
+            _fields(body, ())
+            return Reply.of(self.club.tournaments.join(self._member(session, token), m.group(1)))
         m = _PLAYER.fullmatch(path)
         if m is not None:
             only(method, "GET")

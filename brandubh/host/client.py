@@ -275,6 +275,19 @@ class ClubBot:
 
         return self._client._ask("GET", f"/api/host/players/{quote(name)}")
 
+    def tournaments(self) -> list[dict[str, Any]]:
+        """The club's tournaments (``id``, ``name``, ``state``, ``players``, ``size``)."""
+        return self._client._ask("GET", "/api/host/tournaments")["tournaments"]
+
+    def tournament(self, tournament_id: str) -> dict[str, Any]:
+        """A tournament: ``players``, ``games`` by round, ``standings``."""
+        return self._client._ask("GET", f"/api/host/tournaments/{tournament_id}")
+
+    def join(self, tournament_id: str) -> dict[str, Any]:
+        """Enter a tournament not yet begun; its games are then this
+        account's seats (their ids in :meth:`tournament`)."""
+        return self._client._ask("POST", f"/api/host/tournaments/{tournament_id}/join")
+
     def seat(self, game_id: str) -> BotClient:
         """This account's seat in a game, to :meth:`~BotClient.play`."""
         return BotClient(self.url, game_id, self._client.token, timeout=self.timeout)

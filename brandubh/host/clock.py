@@ -35,10 +35,15 @@ from typing import Any, Optional
 
 from ..errors import quote
 
-__all__ = ["Clock", "PRESETS", "DAYS", "parse_clock", "clock_of"]
+__all__ = ["Clock", "PRESETS", "DAYS", "SPEEDS", "BLITZ_SECONDS", "parse_clock", "clock_of", "speed", "pool_of"]
 
 #: The clocks offered: minutes each and seconds added a move.
 PRESETS = ("1+1", "3+2", "5+3", "10+5", "15+10", "30+20")
+#: The speeds a rating is kept for, each rule set apart.
+SPEEDS = ("blitz", "rapid", "correspondence")
+#: A game whose clock gives at most this many seconds a side for 40 moves
+#: (minutes and 40 increments, as lichess estimates) is blitz; longer, rapid.
+BLITZ_SECONDS = 480
 #: The days a move a correspondence game may have: 1d to DAYS d.
 DAYS = 14
 _DAYS = re.compile(r"([0-9]{1,2})d")
@@ -203,3 +208,22 @@ class Clock:
         clock.running = running
         clock.since = float(number("since", data.get("since")))
         return clock
+
+
+def speed(clock: Optional[Clock]) -> Optional[str]:
+    """The speed of a clock (None: untimed, which is never rated).
+
+    >>> speed(clock_of('3+2')), speed(clock_of('15+10')), speed(clock_of('2d'))
+    ('blitz', 'rapid', 'correspondence')
+    """
+    if clock is None:
+        return None
+    if clock.per_move:
+        return "correspondence"
+    return "blitz" if clock.base_ms / 1000 + 40 * clock.increment_ms / 1000 <= BLITZ_SECONDS else "rapid"
+
+
+def pool_of(variant: str, clock: Optional[Clock]) -> Optional[str]:
+    """The rating pool of a game: its rule set and speed (``brandubh blitz``)."""
+    pace = speed(clock)
+    return None if pace is None else f"{variant} {pace}"

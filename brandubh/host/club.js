@@ -96,7 +96,10 @@
   function followLobby() {
     if (lobbyStream) return;
     lobbyStream = new EventSource("/api/host/lobby/events");
-    lobbyStream.onmessage = (event) => showLobby(JSON.parse(event.data));
+    lobbyStream.onmessage = (event) => {
+      showLobby(JSON.parse(event.data));
+      if (document.body.dataset.view === "lobby") listTournaments();
+    };
   }
 
   async function postSeek(event) {
@@ -149,14 +152,81 @@
     document.body.dataset.shown = data.name;
   }
 
+  // -- tournaments --------------------------------------------------------------------------------
+  async function listTournaments() {
+    const { data } = await call("GET", "/api/host/tournaments");
+    const body = $("tournament-list").tBodies[0];
+    body.replaceChildren();
+    for (const t of data.tournaments || []) {
+      const row = element("tr", { "data-tournament": t.id });
+      const name = element("td");
+      name.append(element("a", { href: "#tournament=" + t.id }, t.name));
+      const cell = element("td");
+      if (me && t.state === "open") {
+        const join = element("button", { type: "button", class: "join" }, "Join");
+        join.addEventListener("click", async () => {
+          const { status, data: answer } = await call("POST", "/api/host/tournaments/" + t.id + "/join");
+          if (status === 200) { say("You are in " + answer.name + "."); listTournaments(); } else say(answer.error, true);
+        });
+        cell.append(join);
+      }
+      row.append(name, element("td", {}, t.players + " of " + t.size), element("td", {}, t.clock + (t.rated ? ", rated" : "")),
+                 element("td", {}, t.state), cell);
+      body.append(row);
+    }
+  }
+
+  async function makeTournament(event) {
+    event.preventDefault();
+    const engines = $("t-engines").value.split(",").map((n) => n.trim()).filter((n) => n);
+    const fields = { name: $("t-name").value, size: Number($("t-size").value), clock: $("t-clock").value,
+                     rated: $("t-rated").checked, engines };
+    const { status, data } = await call("POST", "/api/host/tournaments", fields);
+    if (status === 201) { say("The tournament is made: it begins when full."); listTournaments(); }
+    else say(data.error, true);
+  }
+
+  async function showTournament(id) {
+    const { status, data } = await call("GET", "/api/host/tournaments/" + encodeURIComponent(id));
+    if (status !== 200) { say(data.error, true); return; }
+    $("t-title").textContent = data.name;
+    $("t-about").textContent = data.variant + ", " + data.clock + (data.rated ? ", rated" : ", casual") + "; " + data.state +
+      "; " + data.players.length + " of " + data.size + " players: " + data.players.join(", ") + "; " + data.rounds + " rounds, every pairing with both sides.";
+    const table = $("standings").tBodies[0];
+    table.replaceChildren();
+    data.standings.forEach((row, i) => {
+      const line = element("tr");
+      const who = element("td");
+      who.append(element("a", { href: "#player=" + encodeURIComponent(row.name) }, row.name));
+      line.append(element("td", {}, i + 1), who, element("td", {}, row.points), element("td", {}, row.sonneborn_berger), element("td", {}, row.games));
+      table.append(line);
+    });
+    const games = $("t-games").tBodies[0];
+    games.replaceChildren();
+    for (const game of data.games) {
+      const row = element("tr", { "data-game": game.id });
+      const link = element("td");
+      link.append(element("a", { href: "/#" + (me && (game.attackers === me || game.defenders === me) && game.score === null ? "play=" : "watch=") + game.id },
+                          game.score === null ? "open" : "review"));
+      row.append(element("td", {}, game.round), element("td", {}, game.attackers), element("td", {}, game.defenders),
+                 element("td", {}, game.result || "in play"), link);
+      games.append(row);
+    }
+    document.body.dataset.tournament = data.state;
+  }
+
   function route() {
     const asked = new URLSearchParams(location.hash.slice(1));
-    const player = asked.get("player");
-    $("lobby").hidden = !!player;
-    $("player").hidden = !player;
-    document.body.dataset.view = player ? "player" : "lobby";
+    const player = asked.get("player"), tournament = asked.get("tournament");
+    const view = player ? "player" : tournament ? "tournament" : "lobby";
+    $("lobby").hidden = view !== "lobby";
+    $("tournaments").hidden = view !== "lobby";
+    $("tournament").hidden = view !== "tournament";
+    $("player").hidden = view !== "player";
+    document.body.dataset.view = view;
     if (player) showPlayer(player);
-    else call("GET", "/api/host/lobby").then(({ data }) => showLobby(data));
+    else if (tournament) showTournament(tournament);
+    else { call("GET", "/api/host/lobby").then(({ data }) => showLobby(data)); listTournaments(); }
   }
 
   async function start() {
@@ -165,6 +235,8 @@
     for (const clock of info.clocks.filter((c) => c !== "untimed").concat(["1d", "3d", "7d", "untimed"]))
       $("seek-clock").append(element("option", { value: clock }, clock.endsWith("d") ? clock.slice(0, -1) + " days a move" : clock));
     $("seek-clock").value = "5+3";
+    for (const option of $("seek-clock").options) $("t-clock").append(element("option", { value: option.value }, option.textContent));
+    $("t-clock").value = "10+5";
     const { data } = await call("GET", "/api/host/me");
     showMe(data.name);
     $("login").addEventListener("submit", (event) => { event.preventDefault(); enter("/api/host/login"); });
@@ -178,6 +250,7 @@
       if (status === 200) $("password-form").hidden = true;
     });
     $("seek-form").addEventListener("submit", postSeek);
+    $("tournament-form").addEventListener("submit", makeTournament);
     window.addEventListener("hashchange", route);
     route();
     followLobby();

@@ -11,7 +11,7 @@ token). The seek's end, the game, and its players are stored in one
 transaction.
 
 Ratings are Glicko-2 (:mod:`brandubh.ratings`), one a pool: the rule set
-and the speed (:func:`speed`: blitz, rapid, correspondence). A rated game
+and the speed (:func:`~.clock.speed`: blitz, rapid, correspondence). A rated game
 that ends updates both players', each game one rating period, in the same
 transaction as the game's last change, with a point in each one's
 history. A rated seek taken from the address it was posted from (two
@@ -46,41 +46,17 @@ from ..errors import BrandubhError, quote
 from ..ratings import DEFAULT, Rating, Result, update
 from ..serve.api import RequestError
 from .accounts import Account
-from .clock import Clock, clock_of
+from .clock import clock_of, pool_of
 from .hub import Follower, HostGame, Hub, Sent, SEATS
 
 if TYPE_CHECKING:
     import sqlite3
 
-__all__ = ["Club", "speed", "pool_of", "SPEEDS", "MAX_SEEKS", "BLITZ_SECONDS"]
+__all__ = ["Club", "MAX_SEEKS"]
 
-#: The speeds a rating is kept for, each rule set apart.
-SPEEDS = ("blitz", "rapid", "correspondence")
-#: A game whose clock gives at most this many seconds a side for 40 moves
-#: (minutes and 40 increments, as lichess estimates) is blitz; longer, rapid.
-BLITZ_SECONDS = 480
 #: Seeks one account may have open at once.
 MAX_SEEKS = 5
 _SIDES = ("attackers", "defenders", "random")
-
-
-def speed(clock: Optional[Clock]) -> Optional[str]:
-    """The speed of a clock (None: untimed, which is never rated).
-
-    >>> speed(clock_of('3+2')), speed(clock_of('15+10')), speed(clock_of('2d'))
-    ('blitz', 'rapid', 'correspondence')
-    """
-    if clock is None:
-        return None
-    if clock.per_move:
-        return "correspondence"
-    return "blitz" if clock.base_ms / 1000 + 40 * clock.increment_ms / 1000 <= BLITZ_SECONDS else "rapid"
-
-
-def pool_of(variant: str, clock: Optional[Clock]) -> Optional[str]:
-    """The rating pool of a game: its rule set and speed (``brandubh blitz``)."""
-    pace = speed(clock)
-    return None if pace is None else f"{variant} {pace}"
 
 
 class _LobbyFollower(Follower):
@@ -110,6 +86,10 @@ class Club:
         self._followers: list[_LobbyFollower] = []
         hub.on_store = self._on_store
         hub.after_change = self._after_change
+        from .tournament import Tournaments
+
+        self.tournaments = Tournaments(self)
+        hub.closing.append(self.tournaments.close)
 
     # -- seeks ----------------------------------------------------------------------------------
 
@@ -181,8 +161,6 @@ class Club:
         """Take a seek: the game begins, both seats the accounts'. A 404
         for a seek gone (taken by another meanwhile), a 409 for one's own or
         a rating out of the seek's range."""
-        from ..game import Game
-
         with self._take_lock:
             rows = self.store.query("SELECT s.account, s.address, s.fields, a.name, a.kind, a.level FROM seeks s "
                                     "JOIN accounts a ON a.id = s.account WHERE s.id = ?", (seek_id,))
@@ -202,21 +180,36 @@ class Club:
                 flag = "both players came from one address: played, but not rated"
                 pool = None
             side = fields["side"] if fields["side"] != "random" else secrets.choice(_SIDES[:2])
-            game = Game("p1" if side == "attackers" else "p2", variant=fields["variant"])
-            seats = {"p1": self._seat(seeker, seeker_name), "p2": self._seat(account.id, account.name)}
-            engine = self.accounts.by_id(seeker)
-            if engine is not None and engine.kind == "bot" and engine.level is not None:
-                # The package's engine as an account: the server's own bot holds its seat.
-                seats["p1"] = {"kind": "bot", "level": engine.level, "account": engine.id, "name": engine.name}
-            other = "the attackers" if side == "defenders" else "the defenders"
-            hg = self.hub.make(game, seats, clock_of(fields["clock"]), client=f"club:{seeker}",
-                               said=f"A new game: {seeker_name} has the {side}, {account.name} {other}.",
-                               club={"pool": pool, "flag": flag, "seek": seek_id,
-                                     "addresses": {"p1": seek_address, "p2": address}})
-            if seats["p1"]["kind"] == "bot" and engine is not None:
-                self.stand(engine)   # its seek is back in the lobby for the next player
+            poster = self.accounts.by_id(seeker)
+            assert poster is not None
+            pair = (poster, account) if side == "attackers" else (account, poster)
+            addresses = (seek_address, address) if side == "attackers" else (address, seek_address)
+            hg = self.begin(pair[0], pair[1], fields["variant"], fields["clock"], pool=pool,
+                            said=f"A new game: {pair[0].name} has the attackers, {pair[1].name} the defenders.",
+                            extra={"flag": flag, "seek": seek_id}, addresses=addresses)
+            if poster.kind == "bot" and poster.level is not None:
+                self.stand(poster)   # its seek is back in the lobby for the next player
         with hg.lock:
             return hg.state()
+
+    def begin(self, attackers: Account, defenders: Account, variant: str, clock: str, *, pool: Optional[str],
+              said: str, extra: Optional[dict[str, Any]] = None, addresses: tuple[str, str] = ("", "")) -> HostGame:
+        """A club game between two accounts, begun and stored: an engine
+        account's seat is held by the server's bot at its level, a
+        person's or program's by the account (its session or bot token)."""
+        from ..game import Game
+
+        game = Game("p1", variant=variant)   # p1 the attackers
+        seats = {"p1": self._seat_of(attackers), "p2": self._seat_of(defenders)}
+        return self.hub.make(game, seats, clock_of(clock), client=f"club:{attackers.id}", said=said,
+                             club={"pool": pool, "flag": None, **(extra or {}),
+                                   "addresses": {"p1": addresses[0], "p2": addresses[1]}})
+
+    def _seat_of(self, account: Account) -> dict[str, Any]:
+        if account.kind == "bot" and account.level is not None:
+            # The package's engine as an account: the server's own bot holds its seat.
+            return {"kind": "bot", "level": account.level, "account": account.id, "name": account.name}
+        return self._seat(account.id, account.name)
 
     def stand(self, engine: Account, clock: str = "5+3") -> None:
         """Keep one rated seek of an engine account in the lobby (the
@@ -263,6 +256,9 @@ class Club:
                                                    (club.get("addresses") or {}).get(seat, "")))
             if club.get("seek"):
                 db.execute("DELETE FROM seeks WHERE id = ?", (club["seek"],))
+            if club.get("tournament"):
+                db.execute("INSERT OR IGNORE INTO tournament_games (tournament, game, round) VALUES (?, ?, ?)",
+                           (club["tournament"], hg.id, club.get("round", 0)))
         pool = club.get("pool")
         if hg.finished is None or pool is None or db.execute(
                 "SELECT 1 FROM history WHERE game = ?", (hg.id,)).fetchone():
@@ -293,6 +289,8 @@ class Club:
     def _after_change(self, hg: HostGame) -> None:
         if hg.version == 1 or hg.finished is not None:
             self._tell()
+        if hg.finished is not None:
+            self.tournaments.finished_game(hg)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -304,14 +302,14 @@ class Club:
 
     def lobby(self) -> dict[str, Any]:
         """The open seeks, and the club's games in play (to watch)."""
-        seeks = [{key: seek[key] for key in ("id", "name", "variant", "clock", "side", "rated", "range")}
-                 for seek in self._seeks()]
-        for seek, full in zip(seeks, self._seeks()):
+        seeks = []
+        for full in self._seeks():
+            seek = {key: full[key] for key in ("id", "name", "variant", "clock", "side", "rated", "range")}
             if full.get("pool"):
                 seek["rating"] = _shown(self.rating(full["account"], full["pool"]))
+            seeks.append(seek)
         playing = []
-        with self.hub._lock:
-            games = [hg for hg in self.hub._games.values() if hg.club is not None]
+        games = [hg for hg in self.hub.in_play() if hg.club is not None]
         for hg in games:
             # The state last sent, read without the game's lock: the lobby is told under another game's.
             state = hg.last_state

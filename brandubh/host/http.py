@@ -7,13 +7,16 @@
 - a request that changes something is refused when its ``Origin`` (or
   ``Sec-Fetch-Site``) says it comes from a page of another site, or of
   another scheme (``https://`` where the server speaks ``http://``);
-- a game's events are one long answer, server-sent events: each change is a
-  ``data:`` line holding the game's state, with a comment line every
-  :data:`KEEPALIVE` seconds to keep the connection, and the answer ends
-  after the state that ends the game. A client may hold at most
-  :data:`MAX_STREAMS_PER_CLIENT` of them at once; one its client closed is
-  noticed within :data:`STREAM_LOOK` seconds, and at once when the client
-  comes back for another at its cap;
+- a game's (or the lobby's) events are one long answer, server-sent
+  events: each change is a ``data:`` line holding the state, with a comment
+  line every :data:`KEEPALIVE` seconds to keep the connection, and the
+  answer ends after the state that ends the game. Once its head and first
+  state are sent, the stream is handed to the server's :class:`~.fanout.Fanout`,
+  one thread for every stream, and its connection's thread ends: a watcher
+  holds a socket, not a thread, nor a place among the connections. A
+  client may hold at most :data:`MAX_STREAMS_PER_CLIENT` of them at once,
+  the server :attr:`HostServer.max_streams`; one its client closed is
+  noticed at once (the fan-out reads every stream's socket);
 - behind a proxy the operator names (:class:`Proxies`, ``--trust-proxy``),
   the client's address, and the scheme and host of the page it acts from,
   are the proxy's word (``X-Forwarded-For``, ``-Proto``, ``-Host``, or
@@ -24,21 +27,19 @@
 from __future__ import annotations
 
 import ipaddress
-import queue
 import re
-import select
-import socket
 import threading
 from typing import Any, Iterable, NamedTuple, Optional, TextIO, Union
 from urllib.parse import urlsplit
 
 from ..errors import ArgumentError, quote
-from ..serve.http import Handler, Server
+from ..serve.http import Handler, Server, _descriptors_free
 from ..serve.api import Reply
 from .api import HostApi, Stream
+from .fanout import Fanout, Watch
 
 __all__ = ["HostServer", "Proxies", "Seen", "KEEPALIVE", "MAX_STREAMS_PER_CLIENT", "HOST_CONNECTIONS",
-           "DEFAULT_PORT", "STREAM_LOOK", "PROXY_HEADERS"]
+           "DEFAULT_PORT", "MAX_STREAMS", "STREAM_STUCK", "PROXY_HEADERS"]
 
 #: The port ``brandubh host`` listens on unless told otherwise.
 DEFAULT_PORT = 8422
@@ -46,11 +47,15 @@ DEFAULT_PORT = 8422
 KEEPALIVE = 15.0
 #: Event streams one client (address) may hold open at once.
 MAX_STREAMS_PER_CLIENT = 32
-#: Connections served at once (each event stream holds one, and a thread).
+#: Connections served at once, each on a thread (an event stream only
+#: until its first state is sent: the fan-out holds it after).
 HOST_CONNECTIONS = 512
-#: Seconds between two looks of an event stream at its connection, to
-#: notice a client that closed it while no state was sent.
-STREAM_LOOK = 0.5
+#: Event streams held at once, all clients together (fewer under a low
+#: limit on open files: each is a socket).
+MAX_STREAMS = 20_000
+#: Seconds a stream's client may take none of what is written to it before
+#: the stream is closed (a client that stopped reading).
+STREAM_STUCK = 30.0
 #: The headers a proxy may write (``--proxy-header``): ``x-forwarded`` is
 #: X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host; ``forwarded``
 #: is the standard Forwarded header (RFC 7239) with its for, proto and host.
@@ -246,12 +251,14 @@ class HostHandler(Handler):
         follower = stream.follower
         client = self.seen().address
         self.close_connection = True
-        if not self.server.stream_opened(client, self):
+        watch = Watch(self.connection, follower, client)
+        if not self.server.stream_opened(client, watch):
             follower.close()
             most = self.server.streams_per_client
             super()._write(Reply.of({"error": f"this client already follows as many games live as it may at once "
                                               f"({most}): close one first"}, 429), method)
             return
+        handed = False
         try:
             self.log_request(200)
             head = [f"{self.protocol_version} 200 OK", f"Server: {self.version_string()}",
@@ -261,46 +268,13 @@ class HostHandler(Handler):
             if method == "HEAD":
                 self._send(data)
                 return
-            self._send(data + b"retry: 2000\n\ndata: " + stream.first.data + b"\n\n")
-            if stream.first.last:
+            if not self._sent(data + b"retry: 2000\n\ndata: " + stream.first.data + b"\n\n") or stream.first.last:
                 return
-            quiet = 0.0
-            while True:
-                if self.server.stopping:
-                    return
-                try:
-                    item = follower.queue.get(timeout=STREAM_LOOK)
-                except queue.Empty:
-                    if self.peer_gone():
-                        return   # its client closed it: its place is free now, not at the next keep-alive
-                    quiet += STREAM_LOOK
-                    if quiet >= self.server.keepalive:
-                        quiet = 0.0
-                        if not self._sent(b": keep\n\n"):
-                            return
-                    continue
-                quiet = 0.0
-                if not self._sent(b"data: " + item.data + b"\n\n") or item.last:
-                    return
+            handed = self.server.hand_over(watch)
         finally:
-            follower.close()
-            self.server.stream_closed(client, self)
-
-    def peer_gone(self) -> bool:
-        """Whether the client has closed (or reset) this connection. Nobody
-        reads an event stream's connection, so anything readable on it is
-        the client's end, or bytes it sent anyway (and then it is there)."""
-        try:
-            if hasattr(select, "poll"):   # any descriptor number, unlike select()
-                poller = select.poll()
-                poller.register(self.connection, select.POLLIN)
-                if not poller.poll(0):
-                    return False
-            elif not select.select([self.connection], [], [], 0)[0]:  # pragma: no cover - no poll()
-                return False
-            return not self.connection.recv(1, socket.MSG_PEEK)
-        except (OSError, ValueError):   # reset, or closed already
-            return True
+            if not handed:
+                follower.close()
+                self.server.stream_closed(client, watch)
 
     def _sent(self, data: bytes) -> bool:
         self.connection.settimeout(self.server.request_timeout)
@@ -332,16 +306,22 @@ class HostServer(Server):
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, api: HostApi,
                  verbose: bool = False, log: Optional[TextIO] = None, max_connections: int = HOST_CONNECTIONS,
                  keepalive: float = KEEPALIVE, streams_per_client: int = MAX_STREAMS_PER_CLIENT,
-                 trusted_proxies: Iterable[str] = (), proxy_header: str = PROXY_HEADERS[0], **kw: Any) -> None:
+                 trusted_proxies: Iterable[str] = (), proxy_header: str = PROXY_HEADERS[0],
+                 stream_stuck: float = STREAM_STUCK, **kw: Any) -> None:
         self.keepalive = keepalive
         self.streams_per_client = streams_per_client
         self.host_api = api
         self.proxies = Proxies(trusted_proxies, proxy_header)
-        self._streams: dict[str, set[HostHandler]] = {}   # client to its event streams open
+        self._streams: dict[str, set[Watch]] = {}   # client to its event streams open
         self._streams_lock = threading.Lock()
+        self._handed: set[Any] = set()   # sockets the fan-out holds: not closed when their thread ends
         super().__init__(host, port, api=api, verbose=verbose, log=log,  # type: ignore[arg-type]
                          max_connections=max_connections, **kw)
         self.RequestHandlerClass = HostHandler
+        #: The most event streams held at once, all clients together.
+        self.max_streams = max(16, _descriptors_free(MAX_STREAMS + self.max_connections) - self.max_connections)
+        self.fanout = Fanout(lambda watch: self.stream_closed(watch.client, watch), keepalive=keepalive,
+                             stuck=stream_stuck)
 
     @property
     def stopping(self) -> bool:
@@ -353,12 +333,33 @@ class HostServer(Server):
         with self._streams_lock:
             return sum(len(held) for held in self._streams.values())
 
-    def stream_opened(self, client: str, handler: "HostHandler") -> bool:
+    def hand_over(self, watch: Watch) -> bool:
+        """Give a stream (its head and first state sent) to the fan-out;
+        its connection's thread may end without closing it."""
+        if self.stopping:
+            return False
+        with self._streams_lock:
+            self._handed.add(watch.sock)
+        self.fanout.add(watch)
+        return True
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._streams_lock:
+            if request in self._handed:
+                self._handed.discard(request)
+                return   # the fan-out holds it, and closes it
+        super().shutdown_request(request)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.fanout.stop()
+
+    def stream_opened(self, client: str, handler: Watch) -> bool:
         """Count an event stream opened by ``client``; False past its cap,
-        or when the streams would leave too few connections for requests.
-        At its cap, the client's streams whose connections it has closed
-        (a page reloaded, a program reconnecting) give their places back
-        first, without waiting for their threads to notice."""
+        or past the server's. At its cap, the client's streams whose
+        connections it has closed (a page reloaded, a program reconnecting)
+        give their places back first, without waiting for the fan-out to
+        notice."""
         with self._streams_lock:
             held = self._streams.setdefault(client, set())
             if len(held) >= self.streams_per_client:
@@ -366,14 +367,14 @@ class HostServer(Server):
                 # stream_closed, which waits for the lock.
                 held -= {other for other in held if other.peer_gone()}
             total = sum(len(them) for them in self._streams.values())
-            if len(held) >= self.streams_per_client or total >= self.max_connections - 16:
+            if len(held) >= self.streams_per_client or total >= self.max_streams:
                 if not held:
                     del self._streams[client]
                 return False
             held.add(handler)
             return True
 
-    def stream_closed(self, client: str, handler: "HostHandler") -> None:
+    def stream_closed(self, client: str, handler: Watch) -> None:
         with self._streams_lock:
             held = self._streams.get(client)
             if held is not None:

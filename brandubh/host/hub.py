@@ -133,11 +133,17 @@ class Follower:
         self.hub = hub
         self.game_id = game_id
         self.queue: "queue.Queue[Sent]" = queue.Queue(maxsize=8)
+        #: Called after each state put, from the thread that put it (the
+        #: fan-out's wake-up, once the stream is handed to it).
+        self.notify: Optional[Callable[[], None]] = None
 
     def put(self, data: Sent) -> None:
         while True:
             try:
                 self.queue.put_nowait(data)
+                notify = self.notify
+                if notify is not None:
+                    notify()
                 return
             except queue.Full:
                 try:
@@ -395,9 +401,11 @@ class Hub:
         #: Called under the game's lock once a club game's change is stored
         #: and sent (the lobby's followers are told).
         self.after_change: Optional[Callable[[HostGame], None]] = None
+        #: What else stops when the hub does (the club's tournaments), first.
+        self.closing: list[Callable[[], None]] = []
         for game_id, fault in store.all_aside().items():
             self.set_aside[game_id] = fault
-            self._say(f"game {game_id} is set aside (at an earlier start): {fault}; it stays in the store as it is")
+            self.say(f"game {game_id} is set aside (at an earlier start): {fault}; it stays in the store as it is")
         for game_id, text in store.active():
             try:
                 hg = self._read(game_id, text)
@@ -412,7 +420,7 @@ class Hub:
                 self._flag_or_retry(hg)   # a flag that fell while the server was down falls now
                 self._kick(hg)            # and a bot whose turn it is moves
 
-    def _say(self, line: str) -> None:
+    def say(self, line: str) -> None:
         """One line in the log: the server's own trouble, for its operator."""
         try:
             self.log.write(f"brandubh host: {line}\n")
@@ -444,7 +452,7 @@ class Hub:
             kept = "it stays in the store as it is, and is no longer listed"
         except StoreError as error:
             kept = f"it stays in the store as it is ({error}: it will be met again at the next start)"
-        self._say(f"game {game_id} set aside: {fault}; {kept}")
+        self.say(f"game {game_id} set aside: {fault}; {kept}")
         raise RecordError(fault)
 
     # -- making a game ----------------------------------------------------------------
@@ -586,6 +594,11 @@ class Hub:
                         "clock": hg.clock.name if hg.clock is not None else None})
         return out
 
+    def in_play(self) -> list[HostGame]:
+        """The games in play now."""
+        with self._lock:
+            return list(self._games.values())
+
     def open_games(self) -> int:
         with self._lock:
             return len(self._games)
@@ -668,7 +681,7 @@ class Hub:
             self.store.save(hg.id, record, client=hg.client, finished=hg.finished, also=also)
         except StoreError as error:
             reason = error.reason
-            self._say(f"could not store game {hg.id} ({reason}); the change was not made")
+            self.say(f"could not store game {hg.id} ({reason}); the change was not made")
             if hg.stored is not None:
                 hg.restore(hg.stored)
             raise NotStored(f"the server could not write this change to its store ({reason}), so nothing "
@@ -749,7 +762,7 @@ class Hub:
                 try:
                     self._look(game_id)
                 except Exception:  # pragma: no cover - a timer must outlive one game's failure
-                    self._say(f"the timer failed on game {game_id}:\n{traceback.format_exc()}")
+                    self.say(f"the timer failed on game {game_id}:\n{traceback.format_exc()}")
 
     def _look(self, game_id: str) -> None:
         """The timer's deadline for a game came: let its flag fall, and try
@@ -822,12 +835,14 @@ class Hub:
         except RequestError:
             pass  # the game is gone meanwhile
         except Exception:  # pragma: no cover - a bot's failure must not stop the others
-            self._say(f"the bot failed in game {game_id}:\n{traceback.format_exc()}")
+            self.say(f"the bot failed in game {game_id}:\n{traceback.format_exc()}")
 
     # -- stopping ---------------------------------------------------------------------------------------
 
     def close(self) -> None:
         """Stop the timer and the bots (the store stays open)."""
+        for stop in self.closing:
+            stop()
         with self._lock:
             self._stopping = True
             self._wake.notify_all()

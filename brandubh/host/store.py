@@ -93,6 +93,15 @@ _CLUB = (
 )
 
 
+# Tournaments: each a row (its fields, players and state as JSON), and its games by round.
+_TOURNAMENTS = (
+    "CREATE TABLE tournaments (id TEXT PRIMARY KEY, created REAL NOT NULL, account INTEGER NOT NULL "
+    "REFERENCES accounts (id), state TEXT NOT NULL, data TEXT NOT NULL)",
+    "CREATE TABLE tournament_games (tournament TEXT NOT NULL REFERENCES tournaments (id), game TEXT NOT NULL, "
+    "round INTEGER NOT NULL, PRIMARY KEY (tournament, game))",
+)
+
+
 def _add_aside(db: sqlite3.Connection) -> None:
     """Version 1: a column marking the records set aside (the first release had none)."""
     if "aside" not in [row[1] for row in db.execute("PRAGMA table_info(games)")]:
@@ -105,12 +114,19 @@ def _add_club(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _add_tournaments(db: sqlite3.Connection) -> None:
+    """Version 3: tournaments and their games."""
+    for statement in _TOURNAMENTS:
+        db.execute(statement)
+
+
 #: The migrations, in order: the store's schema version (SQLite's
 #: ``user_version``) is how many of them it has had. Version 0 is a store
 #: made before versions were kept (with or without the ``aside`` column).
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("records set aside", _add_aside),
     ("accounts, sessions, ratings and seeks", _add_club),
+    ("tournaments", _add_tournaments),
 )
 #: The schema version this code writes, and the newest it reads.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -136,6 +152,10 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+    if had < upto:
+        # The migrations' pages into the store itself, and the write-ahead log emptied: the log's
+        # room is for the games (a disk nearly full has the same room after a migration as before).
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return had
 
 
