@@ -4,10 +4,14 @@ a laptop's (1,280) and a wide screen's (1,920), in the light theme and the
 dark, with a game of 40 moves in the list, a finished game's sentence and
 the selector of a file of several games with long names, no element is
 wider than the panel it is in, nothing scrolls sideways, and the move list
-scrolls itself to the move shown.
+scrolls itself to the move shown; and axe-core, the accessibility engine
+(shipped by the axe-playwright-python package of the test extra), finds
+no serious or critical violation of WCAG 2's A and AA rules there (every
+control named, contrast, focus order), in a game in play and a saved game.
 
 Skipped, as the other browser tests are, where Chromium or Playwright is
-missing (failed with ``BRANDUBH_REQUIRE_BROWSER=1``)."""
+missing (failed with ``BRANDUBH_REQUIRE_BROWSER=1``); the accessibility
+check alone is skipped, saying so, where axe-core is missing."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import random
 import pytest
 
 from brandubh import Game
-from test_serve_browser import browser, server, settle  # noqa: F401 - the one Chromium fixture and server
+from test_serve_browser import REQUIRED, browser, server, settle  # noqa: F401 - the one Chromium fixture and server
 
 WIDTHS = (360, 768, 1280, 1920)
 THEMES = ("light", "dark")
@@ -93,6 +97,35 @@ def shown_in_list(page) -> bool:
     }""")
 
 
+def axe_source() -> str | None:
+    """axe-core's script, as the axe-playwright-python package ships it, or None."""
+    try:
+        from importlib import resources
+
+        return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+    except (ImportError, FileNotFoundError):
+        return None
+
+
+AXE = axe_source()
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings under WCAG 2's A and AA
+    rules on the page as it is now, in words (rule: the elements)."""
+    if AXE is None:
+        if REQUIRED:
+            pytest.fail("BRANDUBH_REQUIRE_BROWSER=1, but axe-core is missing (pip install axe-playwright-python)")
+        pytest.skip("no axe-core for the accessibility check (pip install axe-playwright-python; tools/setup-tests "
+                    "installs it)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE)   # the page's policy allows inline scripts, not eval
+    found = page.evaluate("""() => axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
+      .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))""")
+    return list(found)
+
+
 @pytest.fixture(params=[(w, t) for t in THEMES for w in WIDTHS], ids=lambda p: f"{p[0]}px-{p[1]}")
 def sized(request, browser, server):  # noqa: F811 - pytest's fixtures
     width, theme = request.param
@@ -133,3 +166,19 @@ def test_nothing_is_wider_than_its_panel_and_the_list_follows_the_move(sized, tm
     settle(page, 3)
     assert page.inner_text("#status").startswith("Game over: ")
     assert overflowing(page) == []
+
+
+def test_no_serious_accessibility_violation(sized, tmp_path):
+    page = sized
+    page.click("#new")
+    settle(page)
+    page.focus('#squares [data-square="d2"]')
+    page.keyboard.press("Enter")   # a piece picked: its targets marked and named
+    assert page.locator("#board rect.square.target").count() == 6
+    assert serious_violations(page) == []
+    page.set_input_files("#file", saved_games(tmp_path))
+    page.wait_for_selector("body.review")
+    settle(page, 0)
+    page.keyboard.press("End")
+    settle(page, PLIES)
+    assert serious_violations(page) == []

@@ -368,3 +368,85 @@ def test_the_checks_on_the_king_are_marked(page, tmp_path):
     assert page.locator("#board circle.check.d1").count() == 1
     assert page.eval_on_selector_all("#board rect.threat", "rs => rs.map(r => r.classList[1])") == ["g1"]
     assert page.inner_text("#checks") == "The king can reach a corner (d1-g1)."
+
+
+def drag_square(page, start: str, end: str) -> None:
+    """A piece dragged from one square to another by the mouse's real
+    events (press, moves, release); the target is marked on the way."""
+    page.mouse.move(*square_centre(page, start))
+    page.mouse.down()
+    page.mouse.move(*square_centre(page, end), steps=4)
+    assert page.locator("#board g.ghost").count() == 1
+    assert page.locator(f"#board rect.square.over.{end}").count() == 1
+    page.mouse.up()
+
+
+def prolonging(game: Game):
+    """A move of the side to move that neither ends the game nor leaves the
+    other side a move that would: the test's game goes on."""
+    search = str(game.search(budget=1_000, salt="browser").move)
+    legal = game.legal()
+    for move in sorted(legal, key=lambda m: m.move != search):   # the search's move first
+        if move.wins:
+            continue
+        after = Game.from_text(game.as_text()).game   # a copy
+        after.play(move)
+        if after.status == "active" and not any(m.wins for m in after.legal()):
+            return move
+    return next((m for m in legal if not m.wins), legal[0])
+
+
+@pytest.fixture
+def own_server():
+    """A server of its own for one test: its engine's moves are the same
+    every run (a server's bots are seeded by its seed and how many games it
+    made before), whatever ran before it."""
+    running = Server(port=0, api=Api(seed="forty moves"))
+    threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True).start()
+    yield running
+    running.shutdown()
+    running.server_close()
+
+
+def test_forty_moves_by_drag_and_by_click(page, own_server):
+    """The defenders (their board turned round) against level 1, their
+    moves made by dragging and by clicks in turn, forty moves in all; the
+    board follows every one. The engine's moves are the same every run
+    (a server of the test's own), and so are the test's."""
+    page.goto(own_server.url)
+    settle(page)
+    start_game(page, "defenders", 1)
+    mine = Game()
+    while True:
+        settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
+        if mine.status == "active":
+            assert mine.play(page.locator("#moves .move").last.inner_text()) is None
+        assert pieces_shown(page) == mine.pieces
+        if mine.ply >= 40 or mine.status != "active":
+            break
+        move = prolonging(mine)
+        if mine.ply % 4 == 1:
+            drag_square(page, move.from_square, move.to_square)
+        else:
+            click_square(page, move.from_square)
+            click_square(page, move.to_square)
+        assert mine.play(move) is None
+    assert mine.ply >= 40, mine.as_text()
+    assert page.locator("#moves .move").count() == mine.ply and page.locator("#board g.ghost").count() == 0
+
+
+def test_keyboard_play_and_the_squares_names(page):
+    start_game(page, "attackers", 1)
+    page.focus('#squares [data-square="d4"]')
+    assert page.get_attribute('#squares [data-square="d4"]', "aria-label") == "d4, the king, the throne"
+    for key in ("ArrowDown", "ArrowDown", "Enter"):   # d4 to d2, picked
+        page.keyboard.press(key)
+    assert page.evaluate("() => document.activeElement.dataset.square") == "d2"
+    assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    assert page.get_attribute('#squares [data-square="d2"]', "aria-label") == "d2, the attacker, picked"
+    assert page.get_attribute('#squares [data-square="c2"]', "aria-label") == \
+        "c2, empty, the attacker on d2 may move here"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    settle(page, 2)
+    assert pieces_shown(page).get("c2") == "attacker"
