@@ -170,6 +170,7 @@ def test_nothing_is_wider_than_its_panel_and_the_list_follows_the_move(sized, tm
 
 def test_no_serious_accessibility_violation(sized, tmp_path):
     page = sized
+    page.select_option("#side", "attackers")
     page.click("#new")
     settle(page)
     page.focus('#squares [data-square="d2"]')

@@ -207,8 +207,8 @@ def test_a_saved_game_stepped_through(page, tmp_path):
 
 def test_the_levels_are_brandubh_plays_and_six_says_it_is_slow(page):
     shown = page.evaluate("() => [...document.querySelectorAll('#level option')].map(o => [o.value, o.text])")
-    assert shown == [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"], ["5", "5"],
-                     ["6", "6 (slow: a second or more a move)"]]
+    assert shown == [["1", "1: beginner"], ["2", "2: casual"], ["3", "3: club player"], ["4", "4: strong"],
+                     ["5", "5: expert"], ["6", "6: strongest (slow: a second or more a move)"]]
     assert page.eval_on_selector("#level", "s => s.value") == "3"
     start_game(page, "defenders", 6)  # the engine moves first, at level 6
     settle(page, 1)
@@ -450,3 +450,55 @@ def test_keyboard_play_and_the_squares_names(page):
     page.keyboard.press("Space")
     settle(page, 2)
     assert pieces_shown(page).get("c2") == "attacker"
+
+
+def test_a_first_game_that_teaches(page):
+    """A newcomer is offered the defenders, with the reason; the rules are
+    on the page with their two pictures; a hint is the engine's move, drawn."""
+    assert page.eval_on_selector("#side", "s => s.value") == "defenders"
+    assert "Take the defenders" in page.inner_text("#newcomer")
+    # The first game, started on opening, is the defenders' at level 3: the engine moved first.
+    settle(page, 1)
+    assert page.inner_text("#status") == "Your move (you have the defenders)."
+    page.click("#howto summary")
+    assert page.is_visible("#howto li >> nth=0") and page.locator("#howto svg.pic").count() == 2
+    assert page.get_attribute("#howto svg.pic >> nth=1", "aria-label").startswith("the escape")
+    page.click("#hint")
+    page.wait_for_selector("#board g.arrow")
+    settle(page, 1)
+    arrow = page.eval_on_selector("#board g.arrow", "g => g.classList[1]")
+    assert page.inner_text("#message").replace("A hint: K", "A hint: ").startswith(f"A hint: {arrow[:2]}-{arrow[2:]}")
+    assert any(m.move == arrow for m in Game.from_text(page.input_value("#text")).game.legal())
+
+
+def test_sounds_only_after_a_gesture_and_off_by_the_toggle(browser, server):
+    """No sound (no AudioContext made) before the person presses anything,
+    though the engine moved; after one, each move sounds once, a capture
+    its own way; none once the toggle is off, which is remembered."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.add_init_script("""(() => {
+        const Real = window.AudioContext;
+        window.audioContexts = 0;
+        window.AudioContext = class extends Real { constructor(...a) { super(...a); window.audioContexts++; } };
+    })()""")
+    page = context.new_page()
+    page.goto(server.url)
+    settle(page, 1)   # the engine's first move, before any gesture: silent
+    assert page.evaluate("() => window.audioContexts") == 0
+    assert page.evaluate("() => sound.played") == []
+    start_game(page, "attackers", 1)
+    mine = Game()
+    play_by_clicks(page, mine, 1)   # the person's move and the engine's reply
+    assert page.evaluate("() => sound.played") == ["move", "move"]
+    assert page.evaluate("() => window.audioContexts") == 1
+    # A capture's sound: the state of a move that took a piece.
+    page.evaluate("() => soundOf({ id: 'x', plies: 3 }, { id: 'x', plies: 4, ply: 4, last: { captured: ['c3'] } })")
+    assert page.evaluate("() => sound.played") == ["move", "move", "capture"]
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    play_by_clicks(page, mine, 1)
+    assert page.evaluate("() => sound.played") == ["move", "move", "capture"]
+    page.reload()
+    settle(page)
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    context.close()

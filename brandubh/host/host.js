@@ -266,7 +266,7 @@
     notes = data.level_notes || {};
     for (const clock of data.clocks || ["untimed"]) $("host-clock").appendChild(element("option", { value: clock }, clock));
     $("host-clock").value = "5+3";
-    for (const level of data.levels || []) $("host-level").appendChild(element("option", { value: String(level) }, level + (notes[level] ? " (" + notes[level] + ")" : "")));
+    for (const level of data.levels || []) $("host-level").appendChild(element("option", { value: String(level) }, levelText(level, notes[level])));
     $("host-level").value = "3";
     for (const preset of data.presets || []) $("presets").appendChild(element("option", { value: preset }));
     await openFromAddress();
