@@ -119,3 +119,19 @@ def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser
         for context in contexts:
             context.close()
     assert errors == []
+
+
+def test_the_first_page_has_no_empty_game_boxes(browser, server):
+    """Before there is a game, no empty box of its moves, nor of its text
+    with Copy and Download; both come with the game."""
+    errors: list[str] = []
+    context, page = open_page(browser, server.url, errors)
+    page.wait_for_selector("#host-create")
+    page.wait_for_function("() => document.body.dataset.status === 'none'")
+    assert page.is_visible("#host-new")
+    assert not page.is_visible("#moves") and not page.is_visible("#text") and not page.is_visible("#copy")
+    page.click("#host-create")
+    at(page, 0)
+    assert page.is_visible("#text") and page.is_visible("#copy")
+    context.close()
+    assert errors == []
