@@ -15,11 +15,10 @@ check alone is skipped, saying so, where axe-core is missing."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from brandubh import Game
+from conftest import load_tool
 from test_serve_browser import REQUIRED, browser, server, settle  # noqa: F401 - the one Chromium fixture and server
 
 WIDTHS = (360, 768, 1280, 1920)
@@ -27,14 +26,11 @@ THEMES = ("light", "dark")
 PLIES = 40
 
 
-def long_game(plies: int = PLIES, seed: int = 7) -> Game:
-    """A game of ``plies`` moves still in play: random moves, none of them
-    ending it (the same game every time)."""
-    chooser = random.Random(seed)
-    game = Game()
-    while game.ply < plies:
-        game.play(chooser.choice([move for move in game.legal() if not move.wins]))
-    assert game.status == "active"
+def long_game() -> Game:
+    """A game of PLIES moves still in play, the same every time: the one of
+    the docs' pictures (tools/page-shots)."""
+    game = load_tool("page-shots").long_game(PLIES)
+    assert game.ply == PLIES and game.status == "active"
     return game
 
 
