@@ -162,6 +162,19 @@ def test_nothing_is_wider_than_its_panel_and_the_list_follows_the_move(sized, tm
     settle(page, 3)
     assert page.inner_text("#status").startswith("Game over: ")
     assert overflowing(page) == []
+    # The forty moves played on: a game in play, looked back at, its board turned round.
+    page.select_option("#games", index=0)
+    settle(page, 0)
+    page.keyboard.press("End")
+    settle(page, PLIES)
+    page.select_option("#side", "attackers")
+    page.click("#continue")
+    page.wait_for_selector("body:not(.review)")
+    settle(page, PLIES)
+    page.keyboard.press("ArrowLeft")
+    settle(page, PLIES - 1)
+    page.click("#flip")
+    assert page.is_visible("#live") and shown_in_list(page) and overflowing(page) == []
 
 
 def test_no_serious_accessibility_violation(sized, tmp_path):

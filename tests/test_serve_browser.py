@@ -100,6 +100,7 @@ def settle(page, ply: int | None = None) -> None:
 
 
 def click_square(page, name: str) -> None:
+    page.locator("#board").scroll_into_view_if_needed()   # the mouse's place is the window's
     box = page.locator(f"#board rect.square.{name}").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
@@ -373,6 +374,7 @@ def test_the_checks_on_the_king_are_marked(page, tmp_path):
 def drag_square(page, start: str, end: str) -> None:
     """A piece dragged from one square to another by the mouse's real
     events (press, moves, release); the target is marked on the way."""
+    page.locator("#board").scroll_into_view_if_needed()
     page.mouse.move(*square_centre(page, start))
     page.mouse.down()
     page.mouse.move(*square_centre(page, end), steps=4)
@@ -409,10 +411,15 @@ def own_server():
 
 
 def test_forty_moves_by_drag_and_by_click(page, own_server):
-    """The defenders (their board turned round) against level 1, their
-    moves made by dragging and by clicks in turn, forty moves in all; the
-    board follows every one. The engine's moves are the same every run
+    from test_page_layout import overflowing
+
+    """The defenders (their board turned round) against level 1 on a
+    phone's screen in the dark theme, their moves made by dragging and by
+    clicks in turn, forty moves in all; the board follows every one, and
+    nothing is wider than its panel at the end. The engine's moves are the same every run
     (a server of the test's own), and so are the test's."""
+    page.set_viewport_size({"width": 360, "height": 780})   # a phone's width, where dragging is most at home
+    page.emulate_media(color_scheme="dark")
     page.goto(own_server.url)
     settle(page)
     start_game(page, "defenders", 1)
@@ -433,6 +440,7 @@ def test_forty_moves_by_drag_and_by_click(page, own_server):
         assert mine.play(move) is None
     assert mine.ply >= 40, mine.as_text()
     assert page.locator("#moves .move").count() == mine.ply and page.locator("#board g.ghost").count() == 0
+    assert overflowing(page) == []
 
 
 def test_keyboard_play_and_the_squares_names(page):
