@@ -88,6 +88,13 @@ def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser
             own.play_or_raise(move)
             for everyone in (maker, guest, watcher):
                 at(everyone, ply + 1)
+        # Each player's page sounded every move after its first click (the
+        # maker's made the game, so heard all six); the watcher, who pressed
+        # nothing, heard none.
+        assert maker.evaluate("() => sound.played") == ["move"] * 6
+        assert watcher.evaluate("() => sound.played") == []
+        # The guest, on a phone, sees the board from the defenders' side.
+        assert guest.get_attribute("#flip", "aria-pressed") == "true"
         # Clocks on every page, the one running marked.
         assert watcher.locator(".host-clock.running").count() == 1
         assert ":" in watcher.locator(".host-clock .time").first.text_content()

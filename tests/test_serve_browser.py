@@ -500,7 +500,8 @@ def test_sounds_only_after_a_gesture_and_off_by_the_toggle(browser, server):
     assert page.evaluate("() => sound.played") == ["move", "move"]
     assert page.evaluate("() => window.audioContexts") == 1
     # A capture's sound: the state of a move that took a piece.
-    page.evaluate("() => soundOf({ id: 'x', plies: 3 }, { id: 'x', plies: 4, ply: 4, last: { captured: ['c3'] } })")
+    page.evaluate("() => soundOf({ id: 'x', moves: ['a', 'b', 'c'] }, { id: 'x', moves: ['a', 'b', 'c', 'd'], ply: 4, "
+                  "last: { captured: ['c3'] } })")
     assert page.evaluate("() => sound.played") == ["move", "move", "capture"]
     page.click("#sound")
     assert page.get_attribute("#sound", "aria-pressed") == "false"

@@ -116,6 +116,7 @@
 
   function showGame(s) {
     if (game && s.id === game.id && s.version < game.version) return;   // an older state, late
+    soundOf(game, s);
     game = s;
     received = performance.now();
     document.body.dataset.ply = String(s.ply);
