@@ -272,7 +272,8 @@ def play_by_clicks(page, mine: Game, moves: int) -> None:
 def test_stepping_back_during_play_and_a_review_beside_the_game(page):
     """The list, the arrow keys, Home and End step through the game in
     play without leaving it; Back to the game returns to where it stands;
-    a review of it opens a copy, and Back to the game returns to the game."""
+    a review of it opens a copy, with the game in play small beside it,
+    and a press on that returns to the game."""
     start_game(page, "attackers", 1)
     mine = Game()
     play_by_clicks(page, mine, 3)
@@ -305,7 +306,11 @@ def test_stepping_back_during_play_and_a_review_beside_the_game(page):
     page.wait_for_selector("body.reviewed")
     settle(page)
     assert page.is_visible("#live") and page.evaluate("() => location.hash") != live
-    page.click("#live")
+    # Beside the review, the game in play as it stands; a press on it goes back.
+    kept = page.eval_on_selector_all("#keptboard g.piece", "gs => Object.fromEntries(gs.map(g => [g.classList[2], g.classList[1]]))")
+    assert page.is_visible("#keptboard svg") and kept == mine.pieces
+    assert page.inner_text("#kepttext").startswith("Your game, as it stands: Your move")
+    page.click("#keptboard")
     page.wait_for_selector("body:not(.review)")
     settle(page, end)
     assert page.evaluate("() => location.hash") == live and pieces_shown(page) == mine.pieces
