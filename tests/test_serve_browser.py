@@ -467,13 +467,14 @@ def test_keyboard_play_and_the_squares_names(page):
 
 def test_a_first_game_that_teaches(page):
     """A newcomer is offered the defenders, with the reason; the rules are
-    on the page with their two pictures; a hint is the engine's move, drawn."""
+    on the page with their two pictures, open on the first visit; a hint is
+    the engine's move, drawn."""
     assert page.eval_on_selector("#side", "s => s.value") == "defenders"
     assert "Take the defenders" in page.inner_text("#newcomer")
     # The first game, started on opening, is the defenders' at level 3: the engine moved first.
     settle(page, 1)
     assert page.inner_text("#status") == "Your move (you have the defenders)."
-    page.click("#howto summary")
+    # The rules, open on this browser's first visit, closed on the next.
     assert page.is_visible("#howto li >> nth=0") and page.locator("#howto svg.pic").count() == 2
     assert page.get_attribute("#howto svg.pic >> nth=1", "aria-label").startswith("the escape")
     page.click("#hint")
@@ -482,6 +483,11 @@ def test_a_first_game_that_teaches(page):
     arrow = page.eval_on_selector("#board g.arrow", "g => g.classList[1]")
     assert page.inner_text("#message").replace("A hint: K", "A hint: ").startswith(f"A hint: {arrow[:2]}-{arrow[2:]}")
     assert any(m.move == arrow for m in Game.from_text(page.input_value("#text")).game.legal())
+    page.reload()
+    settle(page)
+    assert not page.is_visible("#howto li >> nth=0")
+    page.click("#howto summary")
+    assert page.is_visible("#howto li >> nth=0")
 
 
 def test_sounds_only_after_a_gesture_and_off_by_the_toggle(browser, server):
