@@ -88,6 +88,13 @@ def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser
             own.play_or_raise(move)
             for everyone in (maker, guest, watcher):
                 at(everyone, ply + 1)
+        # Each player's page sounded every move after its first click (the
+        # maker's made the game, so heard all six); the watcher, who pressed
+        # nothing, heard none.
+        assert maker.evaluate("() => sound.played") == ["move"] * 6
+        assert watcher.evaluate("() => sound.played") == []
+        # The guest, on a phone, sees the board from the defenders' side.
+        assert guest.get_attribute("#flip", "aria-pressed") == "true"
         # Clocks on every page, the one running marked.
         assert watcher.locator(".host-clock.running").count() == 1
         assert ":" in watcher.locator(".host-clock .time").first.text_content()
@@ -118,4 +125,20 @@ def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser
     finally:
         for context in contexts:
             context.close()
+    assert errors == []
+
+
+def test_the_first_page_has_no_empty_game_boxes(browser, server):
+    """Before there is a game, no empty box of its moves, nor of its text
+    with Copy and Download; both come with the game."""
+    errors: list[str] = []
+    context, page = open_page(browser, server.url, errors)
+    page.wait_for_selector("#host-create")
+    page.wait_for_function("() => document.body.dataset.status === 'none'")
+    assert page.is_visible("#host-new")
+    assert not page.is_visible("#moves") and not page.is_visible("#text") and not page.is_visible("#copy")
+    page.click("#host-create")
+    at(page, 0)
+    assert page.is_visible("#text") and page.is_visible("#copy")
+    context.close()
     assert errors == []

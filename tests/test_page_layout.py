@@ -4,33 +4,34 @@ a laptop's (1,280) and a wide screen's (1,920), in the light theme and the
 dark, with a game of 40 moves in the list, a finished game's sentence and
 the selector of a file of several games with long names, no element is
 wider than the panel it is in, nothing scrolls sideways, and the move list
-scrolls itself to the move shown.
+scrolls itself to the move shown (each width is the same page, its window
+resized); and axe-core, the accessibility engine
+(shipped by the axe-playwright-python package of the test extra), finds
+no serious or critical violation of WCAG 2's A and AA rules there (every
+control named, contrast, focus order), in a game in play and a saved game.
 
 Skipped, as the other browser tests are, where Chromium or Playwright is
-missing (failed with ``BRANDUBH_REQUIRE_BROWSER=1``)."""
+missing (failed with ``BRANDUBH_REQUIRE_BROWSER=1``); the accessibility
+check alone is skipped, saying so, where axe-core is missing."""
 
 from __future__ import annotations
-
-import random
 
 import pytest
 
 from brandubh import Game
-from test_serve_browser import browser, server, settle  # noqa: F401 - the one Chromium fixture and server
+from conftest import load_tool
+from test_serve_browser import REQUIRED, browser, server, settle  # noqa: F401 - the one Chromium fixture and server
 
 WIDTHS = (360, 768, 1280, 1920)
 THEMES = ("light", "dark")
 PLIES = 40
 
 
-def long_game(plies: int = PLIES, seed: int = 7) -> Game:
-    """A game of ``plies`` moves still in play: random moves, none of them
-    ending it (the same game every time)."""
-    chooser = random.Random(seed)
-    game = Game()
-    while game.ply < plies:
-        game.play(chooser.choice([move for move in game.legal() if not move.wins]))
-    assert game.status == "active"
+def long_game() -> Game:
+    """A game of PLIES moves still in play, the same every time: the one of
+    the docs' pictures (tools/page-shots)."""
+    game = load_tool("page-shots").long_game(PLIES)
+    assert game.ply == PLIES and game.status == "active"
     return game
 
 
@@ -93,10 +94,39 @@ def shown_in_list(page) -> bool:
     }""")
 
 
-@pytest.fixture(params=[(w, t) for t in THEMES for w in WIDTHS], ids=lambda p: f"{p[0]}px-{p[1]}")
-def sized(request, browser, server):  # noqa: F811 - pytest's fixtures
-    width, theme = request.param
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=theme)
+def axe_source() -> str | None:
+    """axe-core's script, as the axe-playwright-python package ships it, or None."""
+    try:
+        from importlib import resources
+
+        return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+    except (ImportError, FileNotFoundError):
+        return None
+
+
+AXE = axe_source()
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings under WCAG 2's A and AA
+    rules on the page as it is now, in words (rule: the elements)."""
+    if AXE is None:
+        if REQUIRED:
+            pytest.fail("BRANDUBH_REQUIRE_BROWSER=1, but axe-core is missing (pip install axe-playwright-python)")
+        pytest.skip("no axe-core for the accessibility check (pip install axe-playwright-python; tools/setup-tests "
+                    "installs it)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE)   # the page's policy allows inline scripts, not eval
+    found = page.evaluate("""() => axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
+      .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))""")
+    return list(found)
+
+
+@pytest.fixture(params=THEMES)
+def themed(request, browser, server):  # noqa: F811 - pytest's fixtures
+    """The page in one theme; each test sets the window's width itself."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=request.param)
     page = context.new_page()
     page.set_default_timeout(60_000)
     errors: list[str] = []
@@ -108,9 +138,25 @@ def sized(request, browser, server):  # noqa: F811 - pytest's fixtures
     assert errors == []
 
 
-def test_nothing_is_wider_than_its_panel_and_the_list_follows_the_move(sized, tmp_path):
-    page = sized
-    assert overflowing(page) == []
+def at_every_width(page, list_follows: bool = False) -> None:
+    """The page as it is now, laid out again at each width (the window
+    resized: the same page, no reload): nothing wider than its panel, no
+    sideways scroll, and (``list_follows``) the move shown in the list."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        assert overflowing(page) == [], width
+        assert shown_in_list(page) or not list_follows, width
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_nothing_is_wider_than_its_panel_and_nothing_is_unnamed(themed, tmp_path):
+    """At each width, in this theme: the first game; a file of games with
+    long names, a forty-move one at its end and at a move in the middle; a
+    finished game's sentence; the forty moves played on, looked back at,
+    the board turned round and a piece picked by the keyboard. axe-core
+    looks at the saved game and the game in play."""
+    page = themed
+    at_every_width(page)
     page.set_input_files("#file", saved_games(tmp_path))
     page.wait_for_selector("body.review")
     settle(page, 0)
@@ -120,16 +166,39 @@ def test_nothing_is_wider_than_its_panel_and_the_list_follows_the_move(sized, tm
     # Forty moves in twenty numbered pairs, the last one shown.
     assert page.locator("#moves li").count() == PLIES // 2 and page.locator("#moves .move").count() == PLIES
     assert page.inner_text("#moves li >> nth=0").split() == ["1.", "f4-f1", "d3-f3"]
-    assert shown_in_list(page) and overflowing(page) == []
+    at_every_width(page, list_follows=True)
+    assert serious_violations(page) == []
     page.keyboard.press("Home")
     settle(page, 0)
     page.click("#moves .move >> nth=25")
     settle(page, 26)
-    assert shown_in_list(page)
+    at_every_width(page, list_follows=True)
     # The finished game, its sentence under the board.
     page.select_option("#games", index=1)
     settle(page, 0)
     page.keyboard.press("End")
     settle(page, 3)
     assert page.inner_text("#status").startswith("Game over: ")
-    assert overflowing(page) == []
+    at_every_width(page)
+    # The forty moves played on: a game in play, looked back at, its board turned round.
+    page.select_option("#games", index=0)
+    settle(page, 0)
+    page.keyboard.press("End")
+    settle(page, PLIES)
+    page.select_option("#side", "attackers")
+    page.click("#continue")
+    page.wait_for_selector("body:not(.review)")
+    settle(page, PLIES)
+    page.keyboard.press("ArrowLeft")
+    settle(page, PLIES - 1)
+    page.click("#flip")
+    assert page.is_visible("#live")
+    at_every_width(page, list_follows=True)
+    page.keyboard.press("End")
+    settle(page, PLIES)
+    picked = page.evaluate("() => state.legal[0].from")
+    page.focus(f'#squares [data-square="{picked}"]')
+    page.keyboard.press("Enter")   # a piece picked: its targets marked and named
+    assert page.locator("#board rect.square.target").count() >= 1
+    at_every_width(page, list_follows=True)
+    assert serious_violations(page) == []

@@ -530,11 +530,16 @@ def test_the_serve_page_runs_and_prints_what_it_says():
         assert f"`POST /api/games/ID/{action}`" in page or f"`GET /api/games/ID/{action}`" in page, action
 
 
-def test_the_pages_screenshot_is_there_and_shown():
-    shot = (ROOT / "docs" / "serve.png").read_bytes()
-    assert shot[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(shot) < 1_000_000
-    for page in ("views.md", "serve.md"):
-        assert "(serve.png)" in (ROOT / "docs" / page).read_text(encoding="utf-8"), page
+def test_the_pages_screenshots_are_there_and_shown():
+    # tools/page-shots: each width, light and dark, all shown by serve.md.
+    serve = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    for width in (360, 768, 1280, 1920):
+        for theme in ("light", "dark"):
+            name = f"page-{width}-{theme}.png"
+            shot = (ROOT / "docs" / name).read_bytes()
+            assert shot[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(shot) < 1_000_000, name
+            assert f"({name})" in serve, name
+    assert "(page-1280-light.png)" in (ROOT / "docs" / "views.md").read_text(encoding="utf-8")
 
 
 def test_the_page_ships_in_the_wheel():

@@ -100,6 +100,7 @@ def settle(page, ply: int | None = None) -> None:
 
 
 def click_square(page, name: str) -> None:
+    page.locator("#board").scroll_into_view_if_needed()   # the mouse's place is the window's
     box = page.locator(f"#board rect.square.{name}").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
@@ -207,8 +208,8 @@ def test_a_saved_game_stepped_through(page, tmp_path):
 
 def test_the_levels_are_brandubh_plays_and_six_says_it_is_slow(page):
     shown = page.evaluate("() => [...document.querySelectorAll('#level option')].map(o => [o.value, o.text])")
-    assert shown == [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"], ["5", "5"],
-                     ["6", "6 (slow: a second or more a move)"]]
+    assert shown == [["1", "1: beginner"], ["2", "2: casual"], ["3", "3: club player"], ["4", "4: strong"],
+                     ["5", "5: expert"], ["6", "6: strongest (slow: a second or more a move)"]]
     assert page.eval_on_selector("#level", "s => s.value") == "3"
     start_game(page, "defenders", 6)  # the engine moves first, at level 6
     settle(page, 1)
@@ -271,7 +272,8 @@ def play_by_clicks(page, mine: Game, moves: int) -> None:
 def test_stepping_back_during_play_and_a_review_beside_the_game(page):
     """The list, the arrow keys, Home and End step through the game in
     play without leaving it; Back to the game returns to where it stands;
-    a review of it opens a copy, and Back to the game returns to the game."""
+    a review of it opens a copy, with the game in play small beside it,
+    and a press on that returns to the game."""
     start_game(page, "attackers", 1)
     mine = Game()
     play_by_clicks(page, mine, 3)
@@ -304,7 +306,11 @@ def test_stepping_back_during_play_and_a_review_beside_the_game(page):
     page.wait_for_selector("body.reviewed")
     settle(page)
     assert page.is_visible("#live") and page.evaluate("() => location.hash") != live
-    page.click("#live")
+    # Beside the review, the game in play as it stands; a press on it goes back.
+    kept = page.eval_on_selector_all("#keptboard g.piece", "gs => Object.fromEntries(gs.map(g => [g.classList[2], g.classList[1]]))")
+    assert page.is_visible("#keptboard svg") and kept == mine.pieces
+    assert page.inner_text("#kepttext").startswith("Your game, as it stands: Your move")
+    page.click("#keptboard")
     page.wait_for_selector("body:not(.review)")
     settle(page, end)
     assert page.evaluate("() => location.hash") == live and pieces_shown(page) == mine.pieces
@@ -368,3 +374,151 @@ def test_the_checks_on_the_king_are_marked(page, tmp_path):
     assert page.locator("#board circle.check.d1").count() == 1
     assert page.eval_on_selector_all("#board rect.threat", "rs => rs.map(r => r.classList[1])") == ["g1"]
     assert page.inner_text("#checks") == "The king can reach a corner (d1-g1)."
+
+
+def drag_square(page, start: str, end: str) -> None:
+    """A piece dragged from one square to another by the mouse's real
+    events (press, moves, release); the target is marked on the way."""
+    page.locator("#board").scroll_into_view_if_needed()
+    page.mouse.move(*square_centre(page, start))
+    page.mouse.down()
+    page.mouse.move(*square_centre(page, end), steps=4)
+    assert page.locator("#board g.ghost").count() == 1
+    assert page.locator(f"#board rect.square.over.{end}").count() == 1
+    page.mouse.up()
+
+
+def prolonging(game: Game):
+    """A move of the side to move that neither ends the game nor leaves the
+    other side a move that would: the test's game goes on."""
+    search = str(game.search(budget=1_000, salt="browser").move)
+    legal = game.legal()
+    for move in sorted(legal, key=lambda m: m.move != search):   # the search's move first
+        if move.wins:
+            continue
+        after = Game.from_text(game.as_text()).game   # a copy
+        after.play(move)
+        if after.status == "active" and not any(m.wins for m in after.legal()):
+            return move
+    return next((m for m in legal if not m.wins), legal[0])
+
+
+@pytest.fixture
+def own_server():
+    """A server of its own for one test: its engine's moves are the same
+    every run (a server's bots are seeded by its seed and how many games it
+    made before), whatever ran before it."""
+    running = Server(port=0, api=Api(seed="forty moves"))
+    threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True).start()
+    yield running
+    running.shutdown()
+    running.server_close()
+
+
+def test_forty_moves_by_drag_and_by_click(page, own_server):
+    from test_page_layout import overflowing
+
+    """The defenders (their board turned round) against level 1 on a
+    phone's screen in the dark theme, their moves made by dragging and by
+    clicks in turn, forty moves in all; the board follows every one, and
+    nothing is wider than its panel at the end. The engine's moves are the same every run
+    (a server of the test's own), and so are the test's."""
+    page.set_viewport_size({"width": 360, "height": 780})   # a phone's width, where dragging is most at home
+    page.emulate_media(color_scheme="dark")
+    page.goto(own_server.url)
+    settle(page)
+    start_game(page, "defenders", 1)
+    mine = Game()
+    while True:
+        settle(page, mine.ply + 1 if mine.status == "active" else mine.ply)
+        if mine.status == "active":
+            assert mine.play(page.locator("#moves .move").last.inner_text()) is None
+        assert pieces_shown(page) == mine.pieces
+        if mine.ply >= 40 or mine.status != "active":
+            break
+        move = prolonging(mine)
+        if mine.ply % 4 == 1:
+            drag_square(page, move.from_square, move.to_square)
+        else:
+            click_square(page, move.from_square)
+            click_square(page, move.to_square)
+        assert mine.play(move) is None
+    assert mine.ply >= 40, mine.as_text()
+    assert page.locator("#moves .move").count() == mine.ply and page.locator("#board g.ghost").count() == 0
+    assert overflowing(page) == []
+
+
+def test_keyboard_play_and_the_squares_names(page):
+    start_game(page, "attackers", 1)
+    page.focus('#squares [data-square="d4"]')
+    assert page.get_attribute('#squares [data-square="d4"]', "aria-label") == "d4, the king, the throne"
+    for key in ("ArrowDown", "ArrowDown", "Enter"):   # d4 to d2, picked
+        page.keyboard.press(key)
+    assert page.evaluate("() => document.activeElement.dataset.square") == "d2"
+    assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    assert page.get_attribute('#squares [data-square="d2"]', "aria-label") == "d2, the attacker, picked"
+    assert page.get_attribute('#squares [data-square="c2"]', "aria-label") == \
+        "c2, empty, the attacker on d2 may move here"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    settle(page, 2)
+    assert pieces_shown(page).get("c2") == "attacker"
+
+
+def test_a_first_game_that_teaches(page):
+    """A newcomer is offered the defenders, with the reason; the rules are
+    on the page with their two pictures, open on the first visit; a hint is
+    the engine's move, drawn."""
+    assert page.eval_on_selector("#side", "s => s.value") == "defenders"
+    assert "Take the defenders" in page.inner_text("#newcomer")
+    # The first game, started on opening, is the defenders' at level 3: the engine moved first.
+    settle(page, 1)
+    assert page.inner_text("#status") == "Your move (you have the defenders)."
+    # The rules, open on this browser's first visit, closed on the next.
+    assert page.is_visible("#howto li >> nth=0") and page.locator("#howto svg.pic").count() == 2
+    assert page.get_attribute("#howto svg.pic >> nth=1", "aria-label").startswith("the escape")
+    page.click("#hint")
+    page.wait_for_selector("#board g.arrow")
+    settle(page, 1)
+    arrow = page.eval_on_selector("#board g.arrow", "g => g.classList[1]")
+    assert page.inner_text("#message").replace("A hint: K", "A hint: ").startswith(f"A hint: {arrow[:2]}-{arrow[2:]}")
+    assert any(m.move == arrow for m in Game.from_text(page.input_value("#text")).game.legal())
+    page.reload()
+    settle(page)
+    assert not page.is_visible("#howto li >> nth=0")
+    page.click("#howto summary")
+    assert page.is_visible("#howto li >> nth=0")
+
+
+def test_sounds_only_after_a_gesture_and_off_by_the_toggle(browser, server):
+    """No sound (no AudioContext made) before the person presses anything,
+    though the engine moved; after one, each move sounds once, a capture
+    its own way; none once the toggle is off, which is remembered."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.add_init_script("""(() => {
+        const Real = window.AudioContext;
+        window.audioContexts = 0;
+        window.AudioContext = class extends Real { constructor(...a) { super(...a); window.audioContexts++; } };
+    })()""")
+    page = context.new_page()
+    page.goto(server.url)
+    settle(page, 1)   # the engine's first move, before any gesture: silent
+    assert page.evaluate("() => window.audioContexts") == 0
+    assert page.evaluate("() => sound.played") == []
+    start_game(page, "attackers", 1)
+    mine = Game()
+    play_by_clicks(page, mine, 1)   # the person's move and the engine's reply
+    assert page.evaluate("() => sound.played") == ["move", "move"]
+    assert page.evaluate("() => window.audioContexts") == 1
+    # A capture's sound: the state of a move that took a piece.
+    page.evaluate("() => soundOf({ id: 'x', moves: ['a', 'b', 'c'] }, { id: 'x', moves: ['a', 'b', 'c', 'd'], ply: 4, "
+                  "last: { captured: ['c3'] } })")
+    assert page.evaluate("() => sound.played") == ["move", "move", "capture"]
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    play_by_clicks(page, mine, 1)
+    assert page.evaluate("() => sound.played") == ["move", "move", "capture"]
+    page.reload()
+    settle(page)
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    context.close()

@@ -11,7 +11,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   document.body.classList.add("host");
-  $("board").removeEventListener("click", clicked);   // the page's click plays the engine: not here
+  choose = hostClicked;   // the page's click plays the engine: not here
 
   let game = null;      // the server's last state of the game shown
   let gameId = null;
@@ -73,7 +73,7 @@
   right.appendChild(done);
   done.hidden = true;   // until there is a finished game to list
   // The clocks under the board, where a player looks (on a phone too).
-  $("board").after($("host-clocks"));
+  $("boardwrap").after($("host-clocks"));
 
   // -- requests -------------------------------------------------------------------------------
   // The page's own request(), with the seat's token where the page holds one.
@@ -116,6 +116,7 @@
 
   function showGame(s) {
     if (game && s.id === game.id && s.version < game.version) return;   // an older state, late
+    soundOf(game, s);
     game = s;
     received = performance.now();
     document.body.dataset.ply = String(s.ply);
@@ -163,7 +164,7 @@
     for (const [label, url] of links) {
       const row = element("div", { class: "row host-link" });
       row.appendChild(element("span", { class: "note" }, label + ":"));
-      const input = element("input", { type: "text", readonly: "", value: url });
+      const input = element("input", { type: "text", readonly: "", value: url, "aria-label": label });
       row.appendChild(input);
       const copy = element("button", {}, "Copy");
       copy.addEventListener("click", async () => {
@@ -215,10 +216,8 @@
     $("message").className = "refused";
   }
 
-  async function hostClicked(event) {
+  async function hostClicked(name) {
     if (!game || busy) return;
-    const name = squareAt(event.clientX, event.clientY);
-    if (!name) return;
     if (!mySide || game.status !== "active" || game.to_move !== mySide) {
       $("message").textContent = !mySide ? "You are watching this game." : game.result ? "The game is over." : "Wait for the " + game.to_move + "' move.";
       return;
@@ -267,13 +266,12 @@
     notes = data.level_notes || {};
     for (const clock of data.clocks || ["untimed"]) $("host-clock").appendChild(element("option", { value: clock }, clock));
     $("host-clock").value = "5+3";
-    for (const level of data.levels || []) $("host-level").appendChild(element("option", { value: String(level) }, level + (notes[level] ? " (" + notes[level] + ")" : "")));
+    for (const level of data.levels || []) $("host-level").appendChild(element("option", { value: String(level) }, levelText(level, notes[level])));
     $("host-level").value = "3";
     for (const preset of data.presets || []) $("presets").appendChild(element("option", { value: preset }));
     await openFromAddress();
   }
 
-  $("board").addEventListener("click", hostClicked);
   $("host-create").addEventListener("click", makeGame);
   $("host-opponent").addEventListener("change", () => { $("host-level-label").hidden = $("host-opponent").value !== "bot"; });
   $("host-draw").addEventListener("click", () => act("draw-offer"));
