@@ -98,7 +98,18 @@ if (what === "perft") {
     parentPort.postMessage(found);`;
   const worker = new Worker(source, { eval: true, workerData: { dir: __dirname, flag } });
   worker.on("message", (m) => {
-    if (m === "started") { setTimeout(() => Atomics.store(flag, 0, 1), 300); return; }
+    if (m === "started") {
+      // Stop once the worker has searched for 0.3 s of processor time, not
+      // of the clock: on a busy machine it may not have run at all after
+      // 0.3 s of the clock, and a search stopped before its first position
+      // shows nothing. This thread only looks at the clock meanwhile.
+      const from = process.cpuUsage();
+      const poll = setInterval(() => {
+        const used = process.cpuUsage(from);
+        if (used.user + used.system >= 300000) { clearInterval(poll); Atomics.store(flag, 0, 1); }
+      }, 20);
+      return;
+    }
     console.log(JSON.stringify(m));
     worker.terminate();
   });
