@@ -53,6 +53,7 @@ __all__ = [
     "elo_estimate_pairs",
     "sprt_pairs",
     "gsprt_llr",
+    "EMPTY_BIN",
     "sprt_bounds",
     "parse_sprt",
     "Tally",
@@ -388,8 +389,8 @@ def gsprt_llr(counts: Sequence[float], values: Sequence[float], s0: float, s1: f
 
     where ``N`` is the number of observations, ``f`` their frequencies, and
     ``q0``, ``q1`` the two maximising distributions
-    (:func:`_constrained_mle`). When ``s0`` or ``s1`` lies outside the
-    scores observed, each empty bin is counted as :data:`EMPTY_BIN`.
+    (``_constrained_mle``). When ``s0`` or ``s1`` lies outside the
+    scores observed, each empty bin is counted as :data:`EMPTY_BIN` pairs.
 
     >>> round(gsprt_llr([10, 0, 30], [0.0, 0.5, 1.0], 0.5, 0.6), 4)   # two values seen: q is fixed
     3.2382
