@@ -124,6 +124,10 @@ def test_no_decision_from_one_pair_and_bad_counts_refused():
         sprt_pairs((1, 1, 1, 1, 1), 10, 0)
     with pytest.raises(ValueError, match="0, 1/2 or 1 point"):
         Pentanomial.of_pairs([(1, 2)])
+    from brandubh.arena import BotPlayer, Event
+
+    with pytest.raises(ValueError, match="the SPRT counts pairs or games, not 'moves'"):
+        Event([BotPlayer.from_text("budget=10"), BotPlayer.from_text("budget=20")], sprt=(0, 10), sprt_by="moves")
 
 
 class _Game:

@@ -24,10 +24,10 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TextIO
 from ..argtypes import real, whole
 from ..errors import ArgumentError, BrandubhError, quote
 from ..files import WholeFile, check_writable, write_whole
-from .stats import Progress, parse_sprt
-from ..variant import as_variant
+from .stats import SPRT_BY, Progress, parse_sprt
+from ..variant import Variant, as_variant
 from .bot_player import BotPlayer
-from .event import SPRT_BY, Event, default_jobs, run_event
+from .event import Event, default_jobs, run_event
 from .executor import Executor
 from .loop import GameRecord
 from .openings import BALANCED, Opening, balanced_book, load_openings, random_openings
@@ -218,7 +218,7 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player],
                  sprt_by=getattr(args, "sprt_by", SPRT_BY[0]))
 
 
-def _choose_openings(args: argparse.Namespace, variant) -> None:
+def _choose_openings(args: argparse.Namespace, variant: Variant) -> None:
     """Settle ``args.openings`` and ``args.random_plies``: ``--openings
     balanced`` is the rules' balanced book; with ``--sprt`` and neither
     option given, that book with no random plies, where there is one (a

@@ -27,7 +27,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Optional, Sequence
 
 from .. import notation
-from .stats import EloEstimate, Pentanomial, SPRTResult, Tally, elo_estimate, format_elo
+from .stats import SPRT_BY, EloEstimate, Pentanomial, SPRTResult, Tally, elo_estimate, format_elo
 from .loop import GameRecord
 
 __all__ = ["EventResult"]
@@ -57,7 +57,7 @@ class EventResult:
     replayed: int = 0
     #: What the SPRT counts: ``'pairs'`` (a pair's two games, the
     #: pentanomial; the default) or ``'games'`` (one by one, the trinomial).
-    sprt_by: str = "pairs"
+    sprt_by: str = SPRT_BY[0]
     #: ``games`` is in order already (a run keeps it so): not sorted again,
     #: which would cost the run a pass over every game each time one ends.
     in_order: InitVar[bool] = False

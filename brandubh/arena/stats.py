@@ -54,6 +54,7 @@ __all__ = [
     "sprt_pairs",
     "gsprt_llr",
     "EMPTY_BIN",
+    "SPRT_BY",
     "sprt_bounds",
     "parse_sprt",
     "Tally",
@@ -328,6 +329,10 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
 
 
 # -- pairs of games: the pentanomial ------------------------------------------
+
+#: What a match's SPRT may count: pairs of games (one opening, the sides
+#: swapped: :func:`sprt_pairs`, the default) or games one by one (:func:`sprt`).
+SPRT_BY = ("pairs", "games")
 
 #: The points a pair of games (one opening, the sides swapped) gives the
 #: first player: the five bins of a :class:`Pentanomial`, in order.
