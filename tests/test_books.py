@@ -63,9 +63,10 @@ def test_a_fresh_search_gives_the_same_chance(variant):
 @pytest.mark.parametrize("variant", list(PRESETS) if SLOW else ["codingame"])
 def test_the_script_makes_the_books_as_shipped(variant):
     # Its first openings are the first of the shipped book: the same
-    # stream of candidates, kept by the same judge (the whole book under
-    # BRANDUBH_SLOW=1, tools/make-books --check).
-    count = scale(2, TOOL.COUNT)
+    # stream of candidates, kept by the same judge (50 of each book under
+    # BRANDUBH_SLOW=1, about a minute a book; the whole books: python
+    # tools/make-books --check).
+    count = scale(2, 50)
     made = TOOL.make_book(variant, count, log=None).splitlines()
     shipped = TOOL.book_path(variant).read_text(encoding="utf-8").splitlines()
     head = 3  # the '#' lines that say how the book was made
