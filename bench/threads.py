@@ -2,27 +2,29 @@
 docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
 
     python bench/threads.py depth [--threads 1,2] [--rounds 3] [--book book.txt]  # time to depth
-    python bench/threads.py match --ms 100 --pairs 150            # 2 threads against 1
+    python bench/threads.py match --ms 25,50 --pairs 100 [--write]
+                         # 2 threads against 1, and twice the time, on the balanced book
     python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second
-    python bench/threads.py openings --variant modern --count 300 > book.txt
-                                                   # balanced openings for `brandubh match`
+
+The balanced books it plays (bench/book-PRESET.txt) are made by
+tools/make-books.
 
 Every figure is printed with the load average (1 minute) seen while it ran.
 On a machine whose cores are busy with other work, threads cannot win by
 the wall clock; so the time to depth is also given in the CPU time of the
 calling thread (what the helpers do is not counted in it: the time the
-search would take if each helper had a core of its own), and the match
-stops each search by that CPU time, not by the wall clock.
+search would take if each helper had a core of its own). The matches are
+measured as engines are, by the wall clock (``time_ms=``), in
+``brandubh match``'s arena: on a busy machine they say little, and say so
+by the load printed beside them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -31,10 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from brandubh import Rules  # noqa: E402
 from brandubh.core import kernels  # noqa: E402
-from brandubh._engine import ffi, lib  # noqa: E402
+from brandubh._engine import ffi  # noqa: E402
 from brandubh.cli.bench import POSITIONS, SETUP  # noqa: E402
 from brandubh.core.weights import c_weights  # noqa: E402
-from brandubh.arena.stats import elo_estimate  # noqa: E402
 from brandubh.variant import PRESETS  # noqa: E402
 
 WEIGHTS = c_weights(None)
@@ -103,102 +104,68 @@ def depth_report(threads: list[int], rounds: int, book: str | None, variant: str
         print(f"  load {min(loads):.2f} to {max(loads):.2f}")
 
 
-# -- two threads against one, at equal CPU time of the searching thread --------------
+# -- two threads against one, on the balanced book, as engines are measured ------
 
 
-def cpu_timed_search(rules: Rules, ms: float, threads: int, seed: int) -> int:
-    """The search's move, stopped when the thread that runs it has used
-    ``ms`` milliseconds of CPU time (its helpers not counted)."""
-    limits = limits_of(threads, seed=seed)
-    flag = ffi.new("int *")
-    limits.stop = flag
-    out = ffi.new("bd_search_result *")
-    game = ffi.gc(lib.bd_game_clone(rules._g), lib.bd_game_free)
-    worker = threading.Thread(target=lambda: kernels.ACTIVE.search(game, limits, WEIGHTS, out))
-    worker.start()
-    try:
-        clock = time.pthread_getcpuclockid(worker.ident)  # type: ignore[arg-type]
-        start = time.clock_gettime(clock)
-        while worker.is_alive() and time.clock_gettime(clock) - start < ms / 1000.0:
-            time.sleep(0.001)
-    except OSError:  # the search is over already (a lone move, a quick win)
-        pass
-    flag[0] = 1
-    worker.join()
-    return int(out.move)
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "searching.md"
+BEGIN, END = "<!-- bench/threads.py match: begin -->", "<!-- bench/threads.py match: end -->"
 
 
-def play(opening: list[int], a_attacks: bool, ms: float, seed: int, variant: str) -> float:
-    """One game, A on two threads: A's score."""
-    rules = Rules(variant=variant)
-    for m in opening:
-        rules.play(m)
-    while not rules.is_over():
-        a_to_move = (rules.side == "attackers") == a_attacks
-        rules.play(cpu_timed_search(rules, ms, 2 if a_to_move else 1, seed + rules.ply))
-    if rules.winner is None:
-        return 0.5
-    return 1.0 if (rules.winner == "attackers") == a_attacks else 0.0
+def match_report(ms_list: list[float], pairs: int, variant: str, chunk: int, write: bool) -> None:
+    """At each time a move in ``ms_list``: two threads against one at equal
+    time, and one thread with twice the time against one, each ``pairs``
+    pairs of games from the rules' balanced book (an opening twice, the
+    sides swapped), counted as pairs (the pentanomial). The two matches are
+    played ``chunk`` pairs at a time in turn, one game at a time by the
+    wall clock, so that both meet the machine's load alike. With ``write``
+    the table goes into docs/searching.md between its markers."""
+    from brandubh.arena import BotPlayer, Event, run_event
+    from brandubh.arena.openings import balanced_book, load_openings
+    from brandubh.arena.stats import Pentanomial
 
-
-def match_report(ms: float, pairs: int, variant: str, every: int, seed: int) -> None:
-    rng = random.Random(seed)
-    score = {1.0: 0, 0.5: 0, 0.0: 0}
-    loads = [load()]
-    for i in range(pairs):
-        rules = Rules(variant=variant)
-        opening = []
-        for _ in range(2):
-            opening.append(rng.choice(rules.moves()))
-            rules.play(opening[-1])
-        for a_attacks in (True, False):
-            score[play(opening, a_attacks, ms, 1000 * i, variant)] += 1
-        loads.append(load())
-        if (i + 1) % every == 0 or i + 1 == pairs:
-            e = elo_estimate(score[1.0], score[0.5], score[0.0])
-            print(f"{2 * (i + 1)} games, 2 threads against 1 at {ms:g} ms of CPU a move: "
-                  f"+{score[1.0]} ={score[0.5]} -{score[0.0]}, Elo {e.elo:+.1f} ({e.low:+.1f} to {e.high:+.1f}); "
-                  f"load {min(loads):.2f} to {max(loads):.2f}", flush=True)
-
-
-# -- balanced openings ------------------------------------------------------------
-
-
-def openings_report(variant: str, count: int, budget: int, low: float, seed: int) -> None:
-    """Print ``count`` openings for `brandubh match --openings` whose result is
-    open: 4 to 8 random plies from the set-up, kept when a search of ``budget``
-    positions gives the attackers a chance between ``low`` and ``1 - low``.
-    From random plies alone most games are decided by the side (at 100 ms a
-    move the attackers won 80% of the modern games), and a match then says
-    little of which player is stronger: only the games that either side could
-    win tell players apart, as engine testers' balanced books do for chess."""
-    from brandubh.chances import Outlook
-    from brandubh.core.position import move_text
-
-    rng = random.Random(seed)
-    seen: set[str] = set()
-    tried = 0
-    print(f"{count} openings, {variant} rules: 4 to 8 random plies from the set-up (seed {seed}), kept "
-          f"when a search of {budget:,} positions gives the attackers {low:.0%} to {1 - low:.0%}",
-          file=sys.stderr)
-    while len(seen) < count:
-        tried += 1
-        rules, played = Rules(variant=variant), []
-        for _ in range(rng.randint(4, 8)):
-            if rules.is_over():
-                break
-            played.append(rng.choice(rules.moves()))
-            rules.play(played[-1])
-        if rules.is_over() or rules.position in seen:
-            continue
-        found = rules.search(budget=budget, seed=1)
-        assert found is not None
-        outlook = Outlook.of(found.score, found.mate_in, side_to_move=rules.side, viewer="attackers",
-                             variant=variant)
-        if low <= outlook.chance <= 1 - low:
-            seen.add(rules.position)
-            print(f"# attackers {outlook}\nmoves {' '.join(move_text(m) for m in played)}", flush=True)
-    print(f"# {count} kept of {tried} tried", file=sys.stderr)
+    book = balanced_book(variant)
+    assert book is not None, f"no balanced book for {variant}"
+    openings = load_openings(str(book), variant)
+    rows = []
+    for ms in ms_list:
+        first = {"2 threads": f"time_ms={ms:g},threads=2", "1 thread, twice the time": f"time_ms={2 * ms:g}"}
+        counts = {name: [0] * 5 for name in first}
+        loads = [load()]
+        started = time.monotonic()
+        for at in range(0, pairs, chunk):
+            part = [openings[(at + i) % len(openings)] for i in range(min(chunk, pairs - at))]
+            for name, setting in first.items():
+                event = Event([BotPlayer.from_text(setting), BotPlayer.from_text(f"time_ms={ms:g}")],
+                              games=2 * len(part), variant=variant, openings=part, jobs=1)
+                penta = run_event(event).pentanomial()
+                counts[name] = [x + y for x, y in zip(counts[name], penta.counts)]
+                loads.append(load())
+            done = {name: Pentanomial(tuple(c)).elo() for name, c in counts.items()}  # type: ignore[arg-type]
+            print(f"{ms:g} ms, {at + len(part)} pairs: " + "; ".join(
+                f"{name} {e.text()}" for name, e in done.items()) + f"; load {min(loads):.1f} to {max(loads):.1f}",
+                  file=sys.stderr, flush=True)
+        minutes = (time.monotonic() - started) / 60
+        elo = {name: Pentanomial(tuple(c)).elo() for name, c in counts.items()}  # type: ignore[arg-type]
+        for name in first:
+            e = elo[name]
+            rows.append(f"| {first[name]} against time_ms={ms:g} | {2 * pairs} ({pairs} pairs) | "
+                        f"{' '.join(str(c) for c in counts[name])} | {e.text()} |")
+        twice = elo["1 thread, twice the time"].elo
+        share = (f"{elo['2 threads'].elo / twice:.2f}" if twice and elo["2 threads"].elo is not None
+                 else "-")
+        rows.append(f"| two threads' Elo over twice the time's, {ms:g} ms | | | {share} "
+                    f"(load {min(loads):.1f} to {max(loads):.1f}, {minutes:.0f} minutes) |")
+    table = "\n".join([
+        f"| match, `{variant}` rules, the balanced book | games | pairs 0, 1/2, 1, 3/2, 2 | Elo of the first (95%, from pairs) |",
+        "|---|---:|---|---|", *rows])
+    print(table)
+    if write:
+        text = DOCS.read_text(encoding="utf-8")
+        head, _, rest = text.partition(BEGIN)
+        _, sep, tail = rest.partition(END)
+        assert sep, f"docs/searching.md has no {BEGIN} ... {END} block"
+        DOCS.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}", encoding="utf-8")
+        print(f"wrote the table into {DOCS.name}", file=sys.stderr)
 
 
 # -- VectorEnv ---------------------------------------------------------------------
@@ -244,26 +211,19 @@ def main() -> None:
         p.add_argument("--threads", default="1,2")
         p.add_argument("--rounds", type=int, default=3)
         if name == "depth":
-            p.add_argument("--book", help="also the first 40 openings of this book (openings, below)")
+            p.add_argument("--book", help="also the first 40 openings of this book (tools/make-books)")
             p.add_argument("--variant", default="modern", help="the book's rules")
     p = sub.add_parser("match")
-    p.add_argument("--ms", type=float, default=100.0)
-    p.add_argument("--pairs", type=int, default=150)
-    p.add_argument("--variant", default="modern")
-    p.add_argument("--every", type=int, default=10)
-    p.add_argument("--seed", type=int, default=1, help="the seed of the random openings")
-    p = sub.add_parser("openings")
-    p.add_argument("--variant", default="modern")
-    p.add_argument("--count", type=int, default=300)
-    p.add_argument("--budget", type=int, default=200_000)
-    p.add_argument("--low", type=float, default=0.3, help="the least chance kept, for either side")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ms", default="25,50", help="times a move, milliseconds, comma-separated")
+    p.add_argument("--pairs", type=int, default=100, help="pairs of games of each match")
+    p.add_argument("--variant", default="brandubh")
+    p.add_argument("--chunk", type=int, default=10, help="pairs of one match before the other's")
+    p.add_argument("--write", action="store_true", help="put the table into docs/searching.md")
     args = parser.parse_args()
     run: Callable[[], None]
-    if args.what == "openings":
-        run = lambda: openings_report(args.variant, args.count, args.budget, args.low, args.seed)  # noqa: E731
-    elif args.what == "match":
-        run = lambda: match_report(args.ms, args.pairs, args.variant, args.every, args.seed)  # noqa: E731
+    if args.what == "match":
+        ms = [float(x) for x in args.ms.split(",")]
+        run = lambda: match_report(ms, args.pairs, args.variant, args.chunk, args.write)  # noqa: E731
     else:
         threads = [int(t) for t in args.threads.split(",")]
         run = (lambda: depth_report(threads, args.rounds, args.book, args.variant)) if args.what == "depth" else \

@@ -140,6 +140,8 @@ def test_two_players_keep_the_old_report(capsys):
     (["level=1", "level=2", "--variant", "brandubh repeat=x"], "repeat"),
     (["level=1", "level=2", "--games-out", "/no/such/dir/games.txt"], "cannot write"),
     (["level=1", "level=2", "level=3", "--sprt", "0,10"], "compares two players"),
+    (["level=1", "level=2", "--openings", "balanced", "--variant", "codingame quiet_cap=60"],
+     "no balanced book for the rules"),
 ])
 def test_bad_input_is_a_sentence_not_a_traceback(capsys, argv, words):
     try:
@@ -293,3 +295,28 @@ def test_an_aborted_run_stops_engine_games_between_moves():
     assert result.interrupted and all(g.reason == "aborted" for g in result.games)
     assert all(g.text.startswith("variant brandubh") for g in result.games)
     assert time.monotonic() - t0 < 10
+
+
+def test_the_sprt_plays_the_balanced_book_unless_told_otherwise(capsys):
+    from brandubh.arena.openings import balanced_book, load_openings
+
+    book = balanced_book("codingame")
+    first = load_openings(str(book), "codingame")[0]
+    argv = ["match", "budget=200", "budget=100", "--games", "2", "--jobs", "1", "--variant", "codingame",
+            "--json", "--no-progress"]
+    assert main(argv + ["--sprt", "0,300"]) == 0
+    out = capsys.readouterr()
+    assert "the balanced book bench/book-codingame.txt" in out.err
+    games = json.loads(out.out)["games"]
+    # Both games of the pair start from the book's first opening, no random ply added.
+    opening = " ".join(first.moves)
+    assert all(f"\nmoves {opening} " in g["text"] and f"opening-moves {len(first.moves)}\n" in g["text"]
+               for g in games)
+    assert all(g["opening_label"] == first.label for g in games)
+    # --openings balanced names the same book without a test; --random-plies keeps the old way.
+    assert main(argv + ["--openings", "balanced"]) == 0
+    assert [g["opening_label"] for g in json.loads(capsys.readouterr().out)["games"]] == [first.label] * 2
+    assert main(argv + ["--sprt", "0,300", "--random-plies", "2"]) == 0
+    out = capsys.readouterr()
+    assert "balanced book" not in out.err
+    assert json.loads(out.out)["games"][0]["opening_label"] == "set-up + 2 random"

@@ -124,6 +124,10 @@ def test_no_decision_from_one_pair_and_bad_counts_refused():
         sprt_pairs((1, 1, 1, 1, 1), 10, 0)
     with pytest.raises(ValueError, match="0, 1/2 or 1 point"):
         Pentanomial.of_pairs([(1, 2)])
+    from brandubh.arena import BotPlayer, Event
+
+    with pytest.raises(ValueError, match="the SPRT counts pairs or games, not 'moves'"):
+        Event([BotPlayer.from_text("budget=10"), BotPlayer.from_text("budget=20")], sprt=(0, 10), sprt_by="moves")
 
 
 class _Game:
@@ -173,3 +177,51 @@ def test_match_sprt_counts_pairs_and_says_the_five_counts(capsys):
     assert summary["sprt"]["llr"] == round(sprt_pairs(counts, 0, 300).llr, 4)
     assert main(argv + ["--json", "--sprt-by", "games"]) == 0
     assert json.loads(capsys.readouterr().out)["sprt_by"] == "games"
+
+
+def _tilted(base, mean):
+    """``base`` tilted (p[i] * exp(t * x[i]), normalised) to a pair score of ``mean``."""
+    values = [p / 2 for p in PAIR_POINTS]
+
+    def dist(t):
+        w = [b * math.exp(t * x) for b, x in zip(base, values)]
+        return [x / sum(w) for x in w]
+
+    low, high = -50.0, 50.0
+    for _ in range(100):
+        mid = (low + high) / 2
+        if sum(p * x for p, x in zip(dist(mid), values)) < mean:
+            low = mid
+        else:
+            high = mid
+    return dist((low + high) / 2)
+
+
+@pytest.mark.parametrize("true_elo, wanted", [(0, "H0"), (20, "H1")])
+def test_the_test_keeps_its_error_rates_on_simulated_pairs(true_elo, wanted):
+    # Pairs drawn from a pentanomial like a balanced book's (half of them
+    # 1-1), tilted to the true Elo: at elo0 the test should accept H1 in
+    # about alpha of the runs, at elo1 accept H0 in about beta. A fixed
+    # seed: the same runs every time (more of them under BRANDUBH_SLOW=1).
+    import random
+
+    from conftest import scale
+
+    runs = scale(60, 400)
+    rng = random.Random(f"pentanomial {true_elo}")
+    probs = _tilted((0.07, 0.18, 0.5, 0.18, 0.07), expected_score(true_elo))
+    wrong = undecided = 0
+    for _ in range(runs):
+        counts = [0] * 5
+        result = None
+        for step in range(200):  # at most 4,000 pairs, the ratio read every 20
+            for b in rng.choices(range(5), probs, k=20):
+                counts[b] += 1
+            result = sprt_pairs(counts, 0, 20).decision
+            if result is not None:
+                break
+        wrong += result not in (None, wanted)
+        undecided += result is None
+    # 5% each way; a margin for so few runs (the binomial's 99.9% reach).
+    assert wrong <= 0.05 * runs + 3.1 * math.sqrt(0.05 * 0.95 * runs)
+    assert undecided <= 0.05 * runs

@@ -24,13 +24,13 @@ from typing import Any, Callable, Iterator, Optional, Sequence, TextIO
 from ..argtypes import real, whole
 from ..errors import ArgumentError, BrandubhError, quote
 from ..files import WholeFile, check_writable, write_whole
-from .stats import Progress, parse_sprt
-from ..variant import as_variant
+from .stats import SPRT_BY, Progress, parse_sprt
+from ..variant import Variant, as_variant
 from .bot_player import BotPlayer
-from .event import SPRT_BY, Event, default_jobs, run_event
+from .event import Event, default_jobs, run_event
 from .executor import Executor
 from .loop import GameRecord
-from .openings import Opening, load_openings, random_openings
+from .openings import BALANCED, Opening, balanced_book, load_openings, random_openings
 from .player import Limits, Player
 from .process_player import DEFAULT_STDERR_LIMIT, ProcessPlayer
 from .report import EventResult
@@ -109,10 +109,13 @@ def add_event_arguments(p: argparse.ArgumentParser, *, games: int, jobs: Optiona
                    help="start the games from these openings, each played twice with colours "
                         "swapped: position strings, game texts, or bare 'moves d2c2 d3c3' lines; "
                         "'#' starts a label (a --games-out file reads back); or a referee record "
-                        "or an OpenTafl game record (docs/records.md)")
-    g.add_argument("--random-plies", type=whole(0), default=random_plies, metavar="N",
+                        f"or an OpenTafl game record (docs/records.md); '{BALANCED}': the rules' "
+                        "balanced book (bench/book-PRESET.txt of the source tree, openings the engine "
+                        "gives either side 40%% to 60%%), the default with --sprt")
+    g.add_argument("--random-plies", type=whole(0), default=None, metavar="N",
                    help="add N random legal moves to each opening (a different opening for "
-                        f"each pair of games; default {random_plies})")
+                        f"each pair of games; default {random_plies}, or 0 with --sprt and the balanced book)")
+    p.set_defaults(default_random_plies=random_plies)
     g.add_argument("--seed", type=int, default=1, metavar="N",
                    help="the seed of the random openings (default 1)")
     g.add_argument("--gauntlet", action="store_true",
@@ -186,6 +189,7 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player],
         if isinstance(player, ProcessPlayer):
             player.stderr_limit = args.stderr_limit
             player.check(variant)
+    _choose_openings(args, variant)
     bases: Sequence[Opening] = (Opening(),)
     if args.openings:
         bases = load_openings(args.openings, variant)
@@ -212,6 +216,32 @@ def event_from_args(args: argparse.Namespace, players: Sequence[Player],
     return Event(players, games=args.games, variant=variant, openings=openings, limits=limits,
                  jobs=jobs, gauntlet=args.gauntlet, sprt=args.sprt, alpha=args.alpha, beta=args.beta,
                  sprt_by=getattr(args, "sprt_by", SPRT_BY[0]))
+
+
+def _choose_openings(args: argparse.Namespace, variant: Variant) -> None:
+    """Settle ``args.openings`` and ``args.random_plies``: ``--openings
+    balanced`` is the rules' balanced book; with ``--sprt`` and neither
+    option given, that book with no random plies, where there is one (a
+    strength claim is made on it: docs/arena.md); else the front door's
+    default plies. BrandubhError for ``balanced`` where there is no book."""
+    plies_given = getattr(args, "random_plies", None) is not None
+    if args.openings == BALANCED:
+        book = balanced_book(variant)
+        if book is None:
+            raise BrandubhError(f"--openings {BALANCED}: there is no balanced book for the rules "
+                                f"{quote(variant.as_string(), 80)} here (the source tree's bench/ holds one "
+                                "a preset: give --openings FILE)")
+        args.openings = str(book)
+        if not plies_given:
+            args.random_plies = 0
+    elif args.openings is None and getattr(args, "sprt", None) is not None and not plies_given:
+        book = balanced_book(variant)
+        if book is not None:
+            args.openings, args.random_plies = str(book), 0
+            print(f"brandubh: --sprt plays the balanced book {book.parent.name}/{book.name} (give --openings "
+                  "or --random-plies for others)", file=sys.stderr, flush=True)
+    if getattr(args, "random_plies", None) is None:
+        args.random_plies = getattr(args, "default_random_plies", 0)
 
 
 # -- writing games ---------------------------------------------------------------

@@ -36,15 +36,12 @@ from .loop import GameRecord, GameSpec
 from .openings import Opening
 from .player import Limits, Player
 from .report import EventResult
+from .stats import SPRT_BY
 
 if TYPE_CHECKING:
     from .executor import Executor
 
-__all__ = ["Event", "run_event", "default_jobs", "player_names", "SPRT_BY"]
-
-#: What an event's SPRT may count: pairs of games (one opening, the sides
-#: swapped: the pentanomial, the default) or games one by one.
-SPRT_BY = ("pairs", "games")
+__all__ = ["Event", "run_event", "default_jobs", "player_names"]
 
 
 def default_jobs() -> int:
@@ -82,8 +79,8 @@ class Event:
     alpha: float = 0.05
     beta: float = 0.05
     #: What the SPRT counts: ``'pairs'`` (the default) or ``'games'``
-    #: (:class:`~brandubh.arena.report.EventResult`).
-    sprt_by: str = "pairs"
+    #: (:data:`~brandubh.arena.stats.SPRT_BY`).
+    sprt_by: str = SPRT_BY[0]
 
     def __post_init__(self) -> None:
         self.players = list(self.players)

@@ -17,6 +17,11 @@ of three forms, mixed freely, one opening a line or a block:
 Lines starting with ``#`` are labels (so the game file an event writes,
 ``--games-out``, reads back as openings).
 
+The source tree ships a *balanced book* a preset in ``bench/``
+(``bench/book-brandubh.txt``...: openings the engine gives either side 40%
+to 60%, made by ``tools/make-books``): :func:`balanced_book` finds the one
+of a rule set, and ``--openings balanced`` names it.
+
 >>> opening = parse_openings('moves d2c2 d3c3')[0]
 >>> opening.start == SETUP, opening.moves, opening.text()
 (True, ('d2c2', 'd3c3'), 'moves d2c2 d3c3')
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .. import notation
@@ -33,9 +39,36 @@ from ..errors import BrandubhError, quote
 from ..records import read_game_file, read_texts
 from ..variant import Variant, VariantLike, as_variant
 
-__all__ = ["SETUP", "Opening", "parse_openings", "load_openings", "random_openings"]
+__all__ = ["SETUP", "Opening", "parse_openings", "load_openings", "random_openings", "balanced_book",
+           "BALANCED", "BOOKS"]
 
 SETUP = notation.SETUP
+
+#: Where the source tree keeps the balanced books (not in an installed
+#: package: they are for testing the engine, made and shipped with its source).
+BOOKS = Path(__file__).resolve().parent.parent.parent / "bench"
+
+#: What ``--openings`` takes for the rules' balanced book.
+BALANCED = "balanced"
+
+
+def balanced_book(variant: VariantLike = "brandubh") -> Optional[Path]:
+    """The balanced book of a preset (``bench/book-PRESET.txt``), or None
+    for a rule set that is no preset (a book's openings are judged under
+    its preset's rules alone) or where the file is not there (an installed
+    package, without the source tree's ``bench/``).
+
+    >>> balanced_book('modern').name, balanced_book('codingame quiet_cap=60')
+    ('book-modern.txt', None)
+    """
+    from ..variant import PRESETS
+
+    v = as_variant(variant)
+    name = v.nearest
+    if PRESETS[name] != v:
+        return None
+    path = BOOKS / f"book-{name}.txt"
+    return path if path.is_file() else None
 
 
 @dataclass(frozen=True)

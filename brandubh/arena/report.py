@@ -27,7 +27,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Optional, Sequence
 
 from .. import notation
-from .stats import EloEstimate, Pentanomial, SPRTResult, Tally, elo_estimate, format_elo
+from .stats import SPRT_BY, EloEstimate, Pentanomial, SPRTResult, Tally, elo_estimate, format_elo
 from .loop import GameRecord
 
 __all__ = ["EventResult"]
@@ -57,7 +57,7 @@ class EventResult:
     replayed: int = 0
     #: What the SPRT counts: ``'pairs'`` (a pair's two games, the
     #: pentanomial; the default) or ``'games'`` (one by one, the trinomial).
-    sprt_by: str = "pairs"
+    sprt_by: str = SPRT_BY[0]
     #: ``games`` is in order already (a run keeps it so): not sorted again,
     #: which would cost the run a pass over every game each time one ends.
     in_order: InitVar[bool] = False
@@ -126,7 +126,7 @@ class EventResult:
 
     def pairings_count(self) -> int:
         """How many pairings the schedule has (one pair of players, a
-        gauntlet's or a round robin's), from :meth:`Event.settings`."""
+        gauntlet's or a round robin's), from :meth:`~brandubh.arena.event.Event.settings`."""
         n = len(self.players)
         schedule = self.settings.get("schedule", "pair" if n == 2 else "round robin")
         return {"pair": 1, "gauntlet": n - 1}.get(schedule, n * (n - 1) // 2)
@@ -134,7 +134,7 @@ class EventResult:
     def pentanomial(self) -> Pentanomial:
         """The first two players' pairs of games, counted from the first:
         game ``k`` of a pairing and game ``k + 1`` (``k`` even) share an
-        opening with the sides swapped (:meth:`Event.specs`). A pair is
+        opening with the sides swapped (:meth:`~brandubh.arena.event.Event.specs`). A pair is
         counted when both its games are (one cut short, or not played yet
         when the run stopped, leaves its pair out)."""
         a, b = self.names[:2]

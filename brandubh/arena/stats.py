@@ -53,6 +53,8 @@ __all__ = [
     "elo_estimate_pairs",
     "sprt_pairs",
     "gsprt_llr",
+    "EMPTY_BIN",
+    "SPRT_BY",
     "sprt_bounds",
     "parse_sprt",
     "Tally",
@@ -328,6 +330,10 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
 
 # -- pairs of games: the pentanomial ------------------------------------------
 
+#: What a match's SPRT may count: pairs of games (one opening, the sides
+#: swapped: :func:`sprt_pairs`, the default) or games one by one (:func:`sprt`).
+SPRT_BY = ("pairs", "games")
+
 #: The points a pair of games (one opening, the sides swapped) gives the
 #: first player: the five bins of a :class:`Pentanomial`, in order.
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -388,8 +394,8 @@ def gsprt_llr(counts: Sequence[float], values: Sequence[float], s0: float, s1: f
 
     where ``N`` is the number of observations, ``f`` their frequencies, and
     ``q0``, ``q1`` the two maximising distributions
-    (:func:`_constrained_mle`). When ``s0`` or ``s1`` lies outside the
-    scores observed, each empty bin is counted as :data:`EMPTY_BIN`.
+    (``_constrained_mle``). When ``s0`` or ``s1`` lies outside the
+    scores observed, each empty bin is counted as :data:`EMPTY_BIN` pairs.
 
     >>> round(gsprt_llr([10, 0, 30], [0.0, 0.5, 1.0], 0.5, 0.6), 4)   # two values seen: q is fixed
     3.2382

@@ -3,7 +3,7 @@ round robin of more. A front door to :mod:`brandubh.arena`: the games are
 played by its one game loop, and reported by its one report.
 
     brandubh match "level=5" "level=4" --games 200
-    brandubh match "budget=20000,ring=45" "budget=20000" --games 400 --sprt 0,10
+    brandubh match "budget=20000,ring=45" "budget=20000" --games 2000 --sprt 0,10
     brandubh match "level=2" "level=1" "budget=5000"          # a round robin
     brandubh match "level=4" "cmd=./my_bot" "cmd=python3 other.py" --gauntlet
 
@@ -55,12 +55,20 @@ rules=RULES,cmd=COMMAND says the program plays those (repetitions and the
 move cap, which a program is never shown, may differ). OpenTafl's protocol
 tells its engines the match's rules.
 
+Each opening is played twice, the sides swapped; with --sprt the test
+counts such pairs (five counts: the pair's points for the first player, 0
+to 2), and plays the rules' balanced book (bench/book-PRESET.txt of the
+source tree: openings the engine gives either side 40% to 60%) unless
+--openings or --random-plies says otherwise. Every strength claim of this
+project is made that way (docs/arena.md).
+
 This is a front door to the same arena as 'brandubh referee'."""
 
 _EPILOG = """\
 examples:
   brandubh match "level=5" "level=4" --games 200
-  brandubh match "budget=4000,off=tt" "budget=4000" --games 400 --sprt 0,10
+  brandubh match "budget=4000,off=tt" "budget=4000" --games 2000 --sprt 0,10    # the balanced book
+  brandubh match "time_ms=50" "time_ms=50,off=lmr" --jobs 1 --sprt 0,10 --variant codingame
   brandubh match "budget=20000,weights=tuned.json" "budget=20000" --sprt 0,10
   brandubh match "level=4" "level=3" --games 2000 --ray auto
   brandubh match "level=2" "level=1" "budget=5000" --games 20
