@@ -19,6 +19,7 @@ from brandubh import Rules
 from brandubh.cli import main
 from brandubh.core.endgame import EndgameTables, entries, position_at, signatures
 from brandubh.core.outcomes import Outcome
+from brandubh.core.position import move_text
 from brandubh.core.solve import solve_rules
 from brandubh.endgame import build_tables, load_tables, probe, table_path
 from brandubh.errors import ArgumentError
@@ -261,3 +262,61 @@ def test_three_soldiers_against_their_moves_and_the_solver(variant: str) -> None
         assert found is not None
         if solved.outcome == "win" and solved.shortest:
             assert solved.plies == found.plies
+
+
+def _threw_away(tables: EndgameTables) -> tuple[str, str]:
+    """A table win for the side to move and a move of it that throws the
+    win away, found in the tables (the first of a fixed sample)."""
+    for text in _sample(tables, 400, seed=7):
+        found = tables.probe(text)
+        if found is None or found.value != "win":
+            continue
+        rules = Rules(text, tables.variant)
+        for move, _captured, outcome, _winner in rules.legal():
+            if outcome != Outcome.ONGOING:
+                continue
+            rules.play(move)
+            after = tables.probe(rules.position)
+            rules.undo()
+            if after is not None and after.value != "loss":
+                return text, move_text(move)
+    raise AssertionError("no move throws a win away in the sample")  # pragma: no cover
+
+
+def test_the_review_says_table_wins_kept_and_thrown_away(tables: EndgameTables) -> None:
+    from brandubh import Game
+
+    text, bad = _threw_away(tables)
+    game = Game(position=text, variant=tables.variant)
+    game.endgame = tables
+    best = game.search(budget=5_000)
+    assert best is not None
+    plies = tables.probe(text).plies  # type: ignore[union-attr]
+    kept = game.replay([str(best.move)]).game.analyse(budget=1_000).moves[0]
+    thrown = game.replay([bad]).game.analyse(budget=1_000).moves[0]
+    assert kept.table == f"a table win in {plies}"
+    assert thrown.table == "this move threw away a table win"
+    assert "threw away a table win" in thrown.comment
+    # Without tables the review says nothing of them.
+    game.endgame = None
+    assert game.replay([bad]).game.analyse(budget=1_000).moves[0].table == ""
+
+
+def test_the_hint_says_the_table_value(tables: EndgameTables) -> None:
+    from brandubh import Game
+    from brandubh.session import analyse
+
+    for text in _sample(tables, 10, seed=8):
+        found = tables.probe(text)
+        assert found is not None
+        game = Game(position=text, variant=tables.variant)
+        plain = analyse(game, budget=1_000).judged
+        assert "table" not in plain
+        game.endgame = tables
+        said = analyse(game, budget=1_000).judged
+        if found.value == "draw":
+            assert said.endswith("; a table draw")
+        else:
+            winner = game.side_to_move if found.value == "win" else \
+                ("defenders" if game.side_to_move == "attackers" else "attackers")
+            assert said.endswith(f"; a table win in {found.plies} plies for the {winner}"), said

@@ -12,9 +12,9 @@ tables, probes a position, and walks a table to check it. Files are
 >>> tables = EndgameTables('brandubh')
 >>> for attackers, defenders in signatures(1):
 ...     _ = tables.build(attackers, defenders)
->>> tables.probe('7/7/7/3k3/7/7/a6 d')
+>>> tables.probe('7/7/7/3k3/7/7/1a5 d')
 Probe(value='win', plies=3)
->>> tables.probe('7/7/7/3k3/7/7/a6 a')
+>>> tables.probe('7/7/7/3k3/7/7/1a5 a')
 Probe(value='loss', plies=4)
 """
 
