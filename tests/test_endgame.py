@@ -320,3 +320,27 @@ def test_the_hint_says_the_table_value(tables: EndgameTables) -> None:
             winner = game.side_to_move if found.value == "win" else \
                 ("defenders" if game.side_to_move == "attackers" else "attackers")
             assert said.endswith(f"; a table win in {found.plies} plies for the {winner}"), said
+
+
+def test_a_disk_that_fills_keeps_every_table_written_and_the_build_goes_on(tmp_path: "os.PathLike[str]") -> None:
+    # A real full disk: a child whose files cannot grow past 20,000 bytes.
+    # The table of one attacker and one defender (36,771 bytes) cannot be
+    # written: a sentence, exit 2, the tables before it kept whole, no
+    # temporary file left; the same command then goes on from them.
+    from test_files import in_a_child_whose_files_are_limited
+
+    folder = str(tmp_path)
+    done = in_a_child_whose_files_are_limited(20_000, f"""
+import sys
+from brandubh.cli import main
+sys.exit(main(["tables", "build", "--pieces", "2", "--out", {folder!r}, "--quiet"]))
+""")
+    assert done.returncode == 2, done.stderr
+    assert "nothing was changed" in done.stderr
+    names = sorted(os.listdir(folder))
+    assert names == sorted(os.path.basename(table_path(folder, "brandubh", a, d))
+                           for a, d in [(0, 0), (0, 1), (1, 0), (0, 2)])
+    seen: list[bool] = []
+    build_tables(2, "brandubh", folder, progress=lambda stats, was_read: seen.append(was_read))
+    assert seen == [True, True, True, True, False, False]
+    assert load_tables(folder, "brandubh").soldiers == 2
