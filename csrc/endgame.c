@@ -56,6 +56,14 @@ static int8_t class_square[KING_CLASSES];
 static int8_t soldier_number[KING_CLASSES][BD_SQUARES];
 static int8_t soldier_square[KING_CLASSES][BD_SQUARES];
 static int soldier_squares[KING_CLASSES];
+/* Where each king class's positions begin in a table of each signature
+ * (the last: the table's size). */
+static uint64_t class_offset[BD_EG_MAX_SOLDIERS + 1][BD_EG_MAX_SOLDIERS + 1][KING_CLASSES + 1];
+/* The symmetries that bring a king on each square into the triangle. */
+static int8_t king_syms[BD_SQUARES][8];
+static int8_t king_nsyms[BD_SQUARES];
+
+static uint64_t class_size(int kc, int a, int d);
 
 static void init_index(void) {
     int t, sq, f, r, kc = 0;
@@ -94,6 +102,15 @@ static void init_index(void) {
         }
         soldier_squares[kc] = n;
     }
+    for (t = 0; t <= BD_EG_MAX_SOLDIERS; t++) {
+        int d;
+        for (d = 0; t + d <= BD_EG_MAX_SOLDIERS; d++)
+            for (kc = 0; kc < KING_CLASSES; kc++)
+                class_offset[t][d][kc + 1] = class_offset[t][d][kc] + class_size(kc, t, d);
+    }
+    for (sq = 0; sq < BD_SQUARES; sq++)
+        for (t = 0; t < 8; t++)
+            if (king_class[sym[t][sq]] >= 0) king_syms[sq][king_nsyms[sq]++] = (int8_t)t;
     ready = 1;
 }
 
@@ -110,12 +127,9 @@ static uint64_t class_size(int kc, int a, int d) {
 }
 
 uint64_t bd_endgame_entries(int attackers, int defenders) {
-    uint64_t n = 0;
-    int kc;
     if (attackers < 0 || defenders < 0 || attackers + defenders > BD_EG_MAX_SOLDIERS) return 0;
     init_index();
-    for (kc = 0; kc < KING_CLASSES; kc++) n += class_size(kc, attackers, defenders);
-    return n;
+    return class_offset[attackers][defenders][KING_CLASSES];
 }
 
 /* The colex rank of a set of numbers (bits of `set`, below 64). */
@@ -144,12 +158,11 @@ static uint64_t unrank_set(uint64_t r, int k, int m) {
  * there. */
 static bd_pos canonical(const bd_pos *p) {
     bd_pos best = *p;
-    int t, found = 0;
-    for (t = 0; t < 8; t++) {
+    int i, found = 0;
+    for (i = 0; i < king_nsyms[p->king]; i++) {
         bd_pos q;
-        int k = sym[t][p->king];
-        if (king_class[k] < 0) continue;
-        q.king = (int8_t)k;
+        int t = king_syms[p->king][i];
+        q.king = sym[t][p->king];
         q.att = map_bb(t, p->att);
         q.dfn = map_bb(t, p->dfn);
         q.side = p->side;
@@ -163,10 +176,9 @@ static bd_pos canonical(const bd_pos *p) {
 /* The index of a canonical position of signature (a, d), or UINT64_MAX
  * when a soldier stands where soldiers never stop. */
 static uint64_t index_of_canonical(const bd_pos *c, int a, int d) {
-    int kc = king_class[c->king], m = soldier_squares[kc], i;
-    uint64_t off = 0, att = 0, dfn = 0, ra, rd;
+    int kc = king_class[c->king], m = soldier_squares[kc];
+    uint64_t att = 0, dfn = 0, ra, rd;
     bd_bb b;
-    for (i = 0; i < kc; i++) off += class_size(i, a, d);
     for (b = c->att; b;) {
         int n = soldier_number[kc][bd_pop_lsb(&b)];
         if (n < 0) return UINT64_MAX;
@@ -181,18 +193,16 @@ static uint64_t index_of_canonical(const bd_pos *c, int a, int d) {
     }
     ra = rank_set(att);
     rd = rank_set(dfn);
-    return off + (ra * binom[m - a][d] + rd) * 2 + c->side;
+    return class_offset[a][d][kc] + (ra * binom[m - a][d] + rd) * 2 + c->side;
 }
 
 /* The position at an index of signature (a, d). */
 static bd_pos position_at(uint64_t index, int a, int d) {
     bd_pos p;
     int kc = 0, m;
-    uint64_t size, ra, rd, att, dfn;
-    while (index >= (size = class_size(kc, a, d))) {
-        index -= size;
-        kc++;
-    }
+    uint64_t ra, rd, att, dfn;
+    while (index >= class_offset[a][d][kc + 1]) kc++;
+    index -= class_offset[a][d][kc];
     m = soldier_squares[kc];
     p.side = (uint8_t)(index & 1);
     index >>= 1;
@@ -338,15 +348,17 @@ static int is_position(const bd_variant *v, const bd_pos *p) {
     return ending_of(v, p, 0, &winner) == BD_ONGOING;
 }
 
-static int cmp_u64(const void *x, const void *y) {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Sort and drop repeats; returns how many are left. */
+/* Sort and drop repeats; returns how many are left. Insertion sort: the
+ * lists are a position's moves, a few dozen (qsort's calls cost a sixth
+ * of the build). */
 static int unique(uint64_t *xs, int n) {
     int i, k = 0;
-    qsort(xs, (size_t)n, sizeof *xs, cmp_u64);
+    for (i = 1; i < n; i++) {
+        uint64_t x = xs[i];
+        int j = i;
+        while (j > 0 && xs[j - 1] > x) { xs[j] = xs[j - 1]; j--; }
+        xs[j] = x;
+    }
     for (i = 0; i < n; i++)
         if (k == 0 || xs[k - 1] != xs[i]) xs[k++] = xs[i];
     return k;
