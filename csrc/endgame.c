@@ -28,11 +28,23 @@
  * which thread did what (a level sets only values of the next levels, and
  * the count reaches 0 once), so the result is the same on any number of
  * threads. */
-#include "endgame.h"
+#include "game.h"
 #include "thread.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* An entry's byte (the format of the files too): 0 for an index that is no
+ * position of the table (a mirror image of another, a position already
+ * over), 1 a draw, 2 to 128 a win in 1 to 127 plies (the byte less 1), 129
+ * to 255 a loss in 1 to 127 plies (the byte less 128). */
+enum {
+    BD_EG_BYTE_NONE = 0,
+    BD_EG_BYTE_DRAW = 1,
+    BD_EG_BYTE_WIN = 1,     /* + plies */
+    BD_EG_BYTE_LOSS = 128,  /* + plies */
+    BD_EG_MAX_PLIES = 127
+};
 
 /* Positions a thread claims at once. */
 #define CHUNK 4096

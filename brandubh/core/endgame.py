@@ -187,7 +187,7 @@ class EndgameTables:
         return stats
 
     def data(self, attackers: int, defenders: int) -> bytes:
-        """A signature's table as bytes (endgame.h says what each means)."""
+        """A signature's table as bytes (csrc/endgame.c says what each means)."""
         _check_signature(attackers, defenders)
         ptr = lib.bd_endgame_data(self._t, attackers, defenders)
         if ptr == ffi.NULL:
