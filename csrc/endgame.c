@@ -99,8 +99,8 @@ static void init_index(void) {
         r = sq / 7;
         king_class[sq] = -1;
         if (r <= f && f <= 3) {
-            king_class[sq] = (int8_t)kc;
-            class_square[kc++] = (int8_t)sq;
+            class_square[kc] = (int8_t)sq;
+            king_class[sq] = (int8_t)kc++;
         }
     }
     for (kc = 0; kc < KING_CLASSES; kc++) {
@@ -120,9 +120,15 @@ static void init_index(void) {
             for (kc = 0; kc < KING_CLASSES; kc++)
                 class_offset[t][d][kc + 1] = class_offset[t][d][kc] + class_size(kc, t, d);
     }
-    for (sq = 0; sq < BD_SQUARES; sq++)
+    /* Every value written here is the same whoever writes it, so two
+     * threads that start at once write the same tables (no count is
+     * carried from one call to the next). */
+    for (sq = 0; sq < BD_SQUARES; sq++) {
+        int n = 0;
         for (t = 0; t < 8; t++)
-            if (king_class[sym[t][sq]] >= 0) king_syms[sq][king_nsyms[sq]++] = (int8_t)t;
+            if (king_class[sym[t][sq]] >= 0) king_syms[sq][n++] = (int8_t)t;
+        king_nsyms[sq] = (int8_t)n;
+    }
     ready = 1;
 }
 

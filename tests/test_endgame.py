@@ -344,3 +344,14 @@ sys.exit(main(["tables", "build", "--pieces", "2", "--out", {folder!r}, "--quiet
     build_tables(2, "brandubh", folder, progress=lambda stats, was_read: seen.append(was_read))
     assert seen == [True, True, True, True, False, False]
     assert load_tables(folder, "brandubh").soldiers == 2
+
+
+def test_a_table_in_the_set_is_never_replaced() -> None:
+    # A search in another thread may be reading it.
+    tables = _build("brandubh", 1)
+    data = tables.data(1, 0)
+    with pytest.raises(ArgumentError, match="already"):
+        tables.build(1, 0)
+    with pytest.raises(ArgumentError, match="already"):
+        tables.load(tables.tables[(1, 0)], data)
+    assert tables.data(1, 0) == data
