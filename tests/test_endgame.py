@@ -94,6 +94,40 @@ def test_a_sample_agrees_with_its_moves_through_the_rules(tables: EndgameTables)
         assert (found.value, found.plies) == _value_from_moves(tables, text), text
 
 
+def test_a_sample_agrees_with_its_moves_under_the_reference_rules(tables: EndgameTables) -> None:
+    # The same, with the moves made and judged by tests/reference.py, the
+    # rules written apart from the engine (which the tables are built on).
+    import reference as ref
+
+    for text in _sample(tables, scale(60, 1000), seed=9):
+        found = tables.probe(text)
+        assert found is not None
+        game = ref.RefGame(text, tables.variant.as_string())
+        side = "attackers" if game.side == "a" else "defenders"
+        wins, losses, drawn = [], [], False
+        for frm, to in game.moves():
+            game.play(frm, to)
+            if game.outcome != "ongoing":
+                if game.winner == side:
+                    wins.append(1)
+                elif game.winner is None:
+                    drawn = True
+                else:
+                    losses.append(1)
+            else:
+                child = tables.probe(game.position())
+                assert child is not None, game.position()
+                if child.value == "loss":
+                    wins.append(child.plies + 1)
+                elif child.value == "win":
+                    losses.append(child.plies + 1)
+                else:
+                    drawn = True
+            game.undo()
+        want = ("win", min(wins)) if wins else ("draw", 0) if drawn else ("loss", max(losses))
+        assert (found.value, found.plies) == want, text
+
+
 def test_the_proof_solver_agrees(tables: EndgameTables) -> None:
     # Each position solved afresh, under the preset's own rules: the winner
     # and, where the solver shows its win is the shortest, the distance.
