@@ -337,7 +337,7 @@ typedef struct job {
     uint64_t changed;   /* values set at this level */
     const volatile int *stop;
     int stopped;
-    int failed;         /* a capture led where no table answers */
+    volatile int failed; /* a capture led where no table answers */
 } job;
 
 static uint64_t add64(uint64_t *p, uint64_t x) {
@@ -416,7 +416,7 @@ static uint64_t first_look(job *j, uint64_t i) {
         } else if (value == BD_EG_DRAW) {
             drawn = 1;
         } else {
-            j->failed = 1;
+            bd_store_flag(&j->failed, 1);
         }
     }
     count = unique(inside, count);

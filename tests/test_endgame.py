@@ -389,3 +389,35 @@ def test_a_table_in_the_set_is_never_replaced() -> None:
     with pytest.raises(ArgumentError, match="already"):
         tables.load(tables.tables[(1, 0)], data)
     assert tables.data(1, 0) == data
+
+
+def test_ctrl_c_stops_a_build_and_keeps_the_tables_written(tmp_path: "os.PathLike[str]") -> None:
+    # A real `brandubh tables build`, sent SIGINT once the tables of two
+    # soldiers are done: exit 130 before the tables of three are, the
+    # sentence, every table before written whole, nothing else.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = str(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "tables", "build", "--pieces", "3", "--out", folder,
+                             "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("king + 2 attackers + 0 defenders"):
+                break
+        time.sleep(0.2)  # into the next table
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "stopped by Ctrl-C: the tables written are kept" in err
+    written = sorted(os.listdir(folder))
+    assert all(name.endswith(".egtb") for name in written), written
+    assert os.path.basename(table_path(folder, "brandubh", 2, 0)) in written
+    assert os.path.basename(table_path(folder, "brandubh", 2, 1)) not in written
+    load_tables(folder, "brandubh")  # every file written is whole
