@@ -150,14 +150,6 @@ uint64_t bd_endgame_entries(int attackers, int defenders) {
     return class_offset[attackers][defenders][KING_CLASSES];
 }
 
-/* The colex rank of a set of numbers (bits of `set`, below 64). */
-static uint64_t rank_set(uint64_t set) {
-    uint64_t r = 0;
-    int i = 1;
-    while (set) r += binom[bd_pop_lsb(&set)][i++];
-    return r;
-}
-
 /* The set of k numbers below m whose colex rank is r. */
 static uint64_t unrank_set(uint64_t r, int k, int m) {
     uint64_t set = 0;
@@ -194,23 +186,25 @@ static bd_pos canonical(const bd_pos *p) {
 /* The index of a canonical position of signature (a, d), or UINT64_MAX
  * when a soldier stands where soldiers never stop. */
 static uint64_t index_of_canonical(const bd_pos *c, int a, int d) {
-    int kc = king_class[c->king], m = soldier_squares[kc];
-    uint64_t att = 0, dfn = 0, ra, rd;
+    int kc = king_class[c->king], m = soldier_squares[kc], na = 0, nd = 0, j = 0;
+    int att[BD_EG_MAX_SOLDIERS + 1];
+    uint64_t ra = 0, rd = 0;
     bd_bb b;
+    /* The colex ranks, summed as the squares come, lowest first (a
+     * square's number grows with the square). */
     for (b = c->att; b;) {
         int n = soldier_number[kc][bd_pop_lsb(&b)];
-        if (n < 0) return UINT64_MAX;
-        att |= 1ULL << n;
+        if (n < 0 || na == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
+        att[na++] = n;
+        ra += binom[n][na];
     }
     for (b = c->dfn; b;) {
         int n = soldier_number[kc][bd_pop_lsb(&b)];
-        if (n < 0) return UINT64_MAX;
+        if (n < 0 || nd == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
         /* Numbered among the squares the attackers leave. */
-        n -= bd_popcount(att & ((1ULL << n) - 1));
-        dfn |= 1ULL << n;
+        while (j < na && att[j] < n) j++;
+        rd += binom[n - j][++nd];
     }
-    ra = rank_set(att);
-    rd = rank_set(dfn);
     return class_offset[a][d][kc] + (ra * binom[m - a][d] + rd) * 2 + c->side;
 }
 
