@@ -789,7 +789,11 @@ class Game:
         """What the endgame tables (:attr:`endgame`) say of the position for
         the side to move: a :class:`~brandubh.core.endgame.Probe` ("win",
         "draw" or "loss", and the plies to the end with best play), or None
-        (no tables, a position they do not hold, or a game that is over)."""
+        (no tables, a position they do not hold, or a game that is over).
+
+        >>> Game(position='7/7/7/3k3/7/7/1a5 d').table_value() is None   # no tables given
+        True
+        """
         if self._endgame is None or self._over():
             return None
         return self._endgame.probe(self.position)
