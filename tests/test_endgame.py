@@ -421,3 +421,22 @@ def test_ctrl_c_stops_a_build_and_keeps_the_tables_written(tmp_path: "os.PathLik
     assert os.path.basename(table_path(folder, "brandubh", 2, 0)) in written
     assert os.path.basename(table_path(folder, "brandubh", 2, 1)) not in written
     load_tables(folder, "brandubh")  # every file written is whole
+
+
+def test_play_with_tables_gives_the_table_in_the_hint(tmp_path: "os.PathLike[str]") -> None:
+    import contextlib
+
+    folder = str(tmp_path / "tables")
+    build_tables(1, "brandubh", folder)
+    saved = tmp_path / "game.txt"
+    saved.write_text("variant brandubh\nstart 7/7/7/3k3/7/7/1a5 d\nmoves\n")
+    lines = iter(["hint", "quit"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        from brandubh.cli import play as play_command
+        from brandubh.cli import build_parser
+
+        args = build_parser("play").parse_args(["play", "--load", str(saved), "--side", "defenders",
+                                                "--tables", folder, "--ascii", "--seed", "1"])
+        play_command.run(args, read=lambda prompt: next(lines), out=out)
+    assert "a table win in 3 plies for the defenders" in out.getvalue()
