@@ -11,7 +11,7 @@ instead, so a build stopped part way goes on where it stopped.
 
 A file: the line ``brandubh endgame table``, a line of JSON (the format, the
 rules' key, the variant, the signature, the counts and the data's SHA-256),
-then one byte a position (csrc/endgame.h).
+then one byte a position (csrc/endgame.c).
 
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()

@@ -36,6 +36,7 @@ import types
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from . import notation
+from .core.endgame import EndgameTables, Probe, rules_key
 from .core.position import Why, move_text
 from .core.rules import Rules, outcome_name
 from .core.search import SearchResult, salt_bytes, salt_seed
@@ -231,7 +232,8 @@ class Game:
     brandubh.errors.ArgumentError: attackers must be the seat 'p1' or 'p2', not 'p3'
     """
 
-    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal", "_snap", "_played", "_start", "_lock")
+    __slots__ = ("_attackers", "_rules", "_seed", "_ending", "_offer", "_legal", "_snap", "_played", "_start", "_lock",
+                 "_endgame")
 
     def __init__(
         self,
@@ -257,6 +259,8 @@ class Game:
         # choosing while a person plays), and a move checked by one must not
         # be played over by the other before it is made.
         self._lock = threading.RLock()
+        # Endgame tables the game's searches use (Game.endgame).
+        self._endgame: Optional[EndgameTables] = None
 
     def __repr__(self) -> str:
         return (f"<Game {self.status} ply={self.ply} attackers={self._attackers} "
@@ -750,7 +754,49 @@ class Game:
         if seed is None:
             seed = self.search_seed(salt)
         return self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
-                                  time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads)
+                                  time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads,
+                                  endgame=self._endgame)
+
+    @property
+    def endgame(self) -> Optional[EndgameTables]:
+        """Endgame tables for the game's rules (:mod:`brandubh.endgame`), or
+        None: with them the game's searches (a bot's, a hint's, a review's)
+        score the positions they hold exactly, :meth:`table_value` says
+        what the position comes to, and a replay keeps them. Set to None
+        to take them away.
+
+        >>> from brandubh.core.endgame import EndgameTables
+        >>> game = Game(position='7/7/7/3k3/7/7/1a5 d')
+        >>> game.endgame = EndgameTables('brandubh')
+        >>> for attackers, defenders in [(0, 0), (0, 1), (1, 0)]:
+        ...     _ = game.endgame.build(attackers, defenders)
+        >>> game.table_value()
+        Probe(value='win', plies=3)
+        """
+        return self._endgame
+
+    @endgame.setter
+    def endgame(self, tables: Optional[EndgameTables]) -> None:
+        if tables is not None:
+            if not isinstance(tables, EndgameTables):
+                raise ArgumentError(f"endgame must be EndgameTables or None, not {type(tables).__name__}")
+            if rules_key(tables.variant) != rules_key(self.variant):
+                raise ArgumentError(f"the endgame tables are for {tables.variant.as_string()}, whose rules are "
+                                    f"not this game's ({self.variant.as_string()})")
+        self._endgame = tables
+
+    def table_value(self) -> Optional[Probe]:
+        """What the endgame tables (:attr:`endgame`) say of the position for
+        the side to move: a :class:`~brandubh.core.endgame.Probe` ("win",
+        "draw" or "loss", and the plies to the end with best play), or None
+        (no tables, a position they do not hold, or a game that is over).
+
+        >>> Game(position='7/7/7/3k3/7/7/1a5 d').table_value() is None   # no tables given
+        True
+        """
+        if self._endgame is None or self._over():
+            return None
+        return self._endgame.probe(self.position)
 
     def search_seed(self, salt: Union[str, bytes, None] = None) -> int:
         """The search seed :meth:`search` uses for ``salt``: the game's own
@@ -1169,6 +1215,7 @@ class Game:
         result: Optional[Mapping[str, str]] = None,
     ) -> Replay:
         game = type(self)(self._attackers, variant=self.variant, position=self.start)
+        game._endgame = self._endgame
         return game._feed(moves, result)
 
     _replay_class.__name__ = _replay_instance.__name__ = "replay"

@@ -49,12 +49,13 @@ from .errors import ArgumentError, quote
 from .moves import Result
 
 if TYPE_CHECKING:
+    from .core.endgame import Probe
     from .core.search import SearchResult
     from .refusals import Refusal
     from .variant import Variant
 
 __all__ = ["MARKS", "MoveReview", "Review", "Reviewable", "analyse_game", "review_moves", "reviewed",
-           "REVIEW_BUDGET"]
+           "REVIEW_BUDGET", "table_note"]
 
 #: The positions searched in each position of a review by default: a hint's.
 REVIEW_BUDGET = 48_000
@@ -90,6 +91,8 @@ class Reviewable(Protocol):
 
     @property
     def shown(self) -> list[str]: ...
+
+    def table_value(self) -> "Optional[Probe]": ...
 
 
 class _Replayed(Protocol):
@@ -149,22 +152,28 @@ class MoveReview:
     mark: str
     accuracy: float
     opening: bool = False
+    #: What the endgame tables say of the move, when the game has them and
+    #: they hold the position before it (:func:`table_note`), else "".
+    table: str = ""
 
     @property
     def comment(self) -> str:
         """What a marked move's comment says: the mark's name, the chance
-        lost and the better move, e.g. ``blunder (lost 34%): best was Kd2-d1``."""
+        lost and the better move, e.g. ``blunder (lost 34%): best was Kd2-d1``;
+        and what the endgame tables say, when they spoke."""
         if not self.mark:
-            return ""
+            return self.table
         name = next(name for mark, _, name in MARKS if mark == self.mark)
-        return f"{name} (lost {self.lost:.0%}): best was {self.best_shown}"
+        said = f"{name} (lost {self.lost:.0%}): best was {self.best_shown}"
+        return f"{said}; {self.table}" if self.table else said
 
     def as_dict(self) -> dict[str, Any]:
         return {"ply": self.ply, "side": self.side, "move": self.move, "shown": self.shown,
                 "best": self.best, "best_shown": self.best_shown, "line": list(self.line),
                 "before": self.before.as_dict(), "after": self.after.as_dict(),
                 "lost": round(self.lost, 4), "mark": self.mark, "accuracy": round(self.accuracy, 1),
-                "comment": self.comment, "opening": self.opening}
+                "comment": self.comment, "opening": self.opening,
+                **({"table": self.table} if self.table else {})}
 
 
 @dataclass(frozen=True)
@@ -215,7 +224,7 @@ class Review:
             best = "(opening)" if m.opening else "" if m.best == m.move else m.best_shown
             lost = f"{m.lost:.0%}" if round(m.lost, 2) else ""
             rows.append(f"{m.ply:>4}  {m.side:9}  {m.shown:12} {m.mark:2}  {attackers_after.percent:>5}%  "
-                        f"{lost:>5}  {best}".rstrip())
+                        f"{lost:>5}  {best}".rstrip() + (f"  ({m.table})" if m.table else ""))
         rows[1] = "-" * max(len(r) for r in rows)
         rows.append("")
         if not self.complete:
@@ -255,6 +264,32 @@ def _outlook(game: Reviewable, budget: int, viewer: str) -> tuple[Outlook, Optio
     return Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=viewer, variant=game.variant), found
 
 
+def table_note(before: "Optional[Probe]", after: "Optional[Probe]", won: bool) -> str:
+    """What the endgame tables say of a move: ``before`` is their value of
+    the position for the mover, ``after`` for the other side once it is
+    played (None when they do not hold it), ``won`` whether the move ended
+    the game with the mover the winner. "a table win in 7" (plies), "this
+    move threw away a table win", "this move threw away a table draw", "a
+    table loss in 4", or "" when the tables did not hold the position
+    before.
+
+    >>> from brandubh.core.endgame import Probe
+    >>> table_note(Probe('win', 7), Probe('loss', 6), False)
+    'a table win in 7'
+    >>> table_note(Probe('win', 7), Probe('draw', 0), False)
+    'this move threw away a table win'
+    """
+    if before is None:
+        return ""
+    kept = won or (after is not None and after.value == "loss")
+    if before.value == "win":
+        return f"a table win in {before.plies}" if kept else "this move threw away a table win"
+    if before.value == "draw":
+        lost = after is not None and after.value == "win"
+        return "this move threw away a table draw" if lost else "a table draw"
+    return f"a table loss in {before.plies}"
+
+
 def _counted(count: int, name: str) -> str:
     """``1 mistake``, ``2 inaccuracies``."""
     return f"{count} {name if count == 1 else name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
@@ -286,9 +321,12 @@ def review_moves(game: Reviewable, *, budget: int = REVIEW_BUDGET,
             raise ArgumentError(f"move {ply} ({move}) comes after the game's end")
         best = str(found.move)
         line = board.replay(board.log + (list(found.pv) or [best])).game.shown[board.ply:]
+        table_before = board.table_value()
         refused = board.play(move)
         if refused is not None:
             raise ArgumentError(f"move {ply} ({move}) is refused: {refused}")
+        note = "" if table_before is None else \
+            table_note(table_before, board.table_value(), board.result is not None and board.result.side == side)
         shown = board.shown[-1]
         if on_position:
             on_position(ply, total)
@@ -297,7 +335,7 @@ def review_moves(game: Reviewable, *, budget: int = REVIEW_BUDGET,
         played_by_the_opening = ply <= opening
         lost = 0.0 if move == best or played_by_the_opening else max(0.0, before.chance - after.chance)
         yield MoveReview(ply, side, move, shown, best, line[0], tuple(line), before, after, lost,
-                         mark_of(lost), accuracy_of(lost), played_by_the_opening)
+                         mark_of(lost), accuracy_of(lost), played_by_the_opening, note)
 
 
 def _check_opening(opening: int, moves: int) -> None:

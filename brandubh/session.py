@@ -758,6 +758,11 @@ def analyse(game: "Game", ply: Optional[int] = None, *, budget: int = HINT_BUDGE
     viewer = you if you in notation.SIDES else side
     outlook = Outlook.of(found.score, found.mate_in, side_to_move=side, viewer=str(viewer), variant=shown.variant)
     meaning = judged(outlook, "you" if viewer == you else f"the {viewer}", found.depth)
+    table = shown.table_value()
+    if table is not None:
+        # The tables know where the search guesses: said beside it.
+        winner = side if table.value == "win" else [s for s in notation.SIDES if s != side][0] if table.value == "loss" else None
+        meaning += f"; a table win in {table.plies} plies for the {winner}" if winner else "; a table draw"
     sentence = f"Best for the {side}: {line[0]} ({meaning}). The line: {' '.join(line)}."
     return Analysis(best, line[0], found.score, side, found.depth, found.nodes, found.mate_in,
                     tuple(line), meaning, sentence, outlook)

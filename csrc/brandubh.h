@@ -365,7 +365,7 @@ enum bd_learned_input {
  * A set of tables is made for one rule set, then filled a material
  * signature at a time (`attackers` and `defenders` beside the king), each
  * built (every smaller one a capture leads into must be there) or loaded
- * from a caller's bytes. A table is one byte a position (endgame.h gives
+ * from a caller's bytes. A table is one byte a position (endgame.c gives
  * the bytes' meaning), the positions numbered up to the eight symmetries. */
 #define BD_EG_MAX_SOLDIERS 6
 /* What a probe says, for the side to move. */
@@ -393,7 +393,7 @@ BD_FN uint64_t bd_endgame_entries(int attackers, int defenders);
  * them), the same bytes on any number. 0; 1 when the stop flag (NULL, or
  * the caller's) ended it (nothing kept); -1 out of memory; -2 a signature
  * out of range; -3 a smaller table it needs is not in the set; -4 a
- * distance longer than a byte holds (BD_EG_MAX_PLIES, endgame.h). */
+ * distance longer than a byte holds (127 plies: BD_EG_MAX_PLIES, endgame.c). */
 BD_FN int bd_endgame_build(bd_endgame *t, int attackers, int defenders, int threads,
                            const volatile int *stop, bd_endgame_stats *out);
 /* A signature's table as built or loaded (bd_endgame_entries bytes), or

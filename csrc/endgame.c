@@ -28,11 +28,23 @@
  * which thread did what (a level sets only values of the next levels, and
  * the count reaches 0 once), so the result is the same on any number of
  * threads. */
-#include "endgame.h"
+#include "game.h"
 #include "thread.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* An entry's byte (the format of the files too): 0 for an index that is no
+ * position of the table (a mirror image of another, a position already
+ * over), 1 a draw, 2 to 128 a win in 1 to 127 plies (the byte less 1), 129
+ * to 255 a loss in 1 to 127 plies (the byte less 128). */
+enum {
+    BD_EG_BYTE_NONE = 0,
+    BD_EG_BYTE_DRAW = 1,
+    BD_EG_BYTE_WIN = 1,     /* + plies */
+    BD_EG_BYTE_LOSS = 128,  /* + plies */
+    BD_EG_MAX_PLIES = 127
+};
 
 /* Positions a thread claims at once. */
 #define CHUNK 4096
@@ -56,6 +68,14 @@ static int8_t class_square[KING_CLASSES];
 static int8_t soldier_number[KING_CLASSES][BD_SQUARES];
 static int8_t soldier_square[KING_CLASSES][BD_SQUARES];
 static int soldier_squares[KING_CLASSES];
+/* Where each king class's positions begin in a table of each signature
+ * (the last: the table's size). */
+static uint64_t class_offset[BD_EG_MAX_SOLDIERS + 1][BD_EG_MAX_SOLDIERS + 1][KING_CLASSES + 1];
+/* The symmetries that bring a king on each square into the triangle. */
+static int8_t king_syms[BD_SQUARES][8];
+static int8_t king_nsyms[BD_SQUARES];
+
+static uint64_t class_size(int kc, int a, int d);
 
 static void init_index(void) {
     int t, sq, f, r, kc = 0;
@@ -79,8 +99,8 @@ static void init_index(void) {
         r = sq / 7;
         king_class[sq] = -1;
         if (r <= f && f <= 3) {
-            king_class[sq] = (int8_t)kc;
-            class_square[kc++] = (int8_t)sq;
+            class_square[kc] = (int8_t)sq;
+            king_class[sq] = (int8_t)kc++;
         }
     }
     for (kc = 0; kc < KING_CLASSES; kc++) {
@@ -93,6 +113,21 @@ static void init_index(void) {
             }
         }
         soldier_squares[kc] = n;
+    }
+    for (t = 0; t <= BD_EG_MAX_SOLDIERS; t++) {
+        int d;
+        for (d = 0; t + d <= BD_EG_MAX_SOLDIERS; d++)
+            for (kc = 0; kc < KING_CLASSES; kc++)
+                class_offset[t][d][kc + 1] = class_offset[t][d][kc] + class_size(kc, t, d);
+    }
+    /* Every value written here is the same whoever writes it, so two
+     * threads that start at once write the same tables (no count is
+     * carried from one call to the next). */
+    for (sq = 0; sq < BD_SQUARES; sq++) {
+        int n = 0;
+        for (t = 0; t < 8; t++)
+            if (king_class[sym[t][sq]] >= 0) king_syms[sq][n++] = (int8_t)t;
+        king_nsyms[sq] = (int8_t)n;
     }
     ready = 1;
 }
@@ -110,20 +145,9 @@ static uint64_t class_size(int kc, int a, int d) {
 }
 
 uint64_t bd_endgame_entries(int attackers, int defenders) {
-    uint64_t n = 0;
-    int kc;
     if (attackers < 0 || defenders < 0 || attackers + defenders > BD_EG_MAX_SOLDIERS) return 0;
     init_index();
-    for (kc = 0; kc < KING_CLASSES; kc++) n += class_size(kc, attackers, defenders);
-    return n;
-}
-
-/* The colex rank of a set of numbers (bits of `set`, below 64). */
-static uint64_t rank_set(uint64_t set) {
-    uint64_t r = 0;
-    int i = 1;
-    while (set) r += binom[bd_pop_lsb(&set)][i++];
-    return r;
+    return class_offset[attackers][defenders][KING_CLASSES];
 }
 
 /* The set of k numbers below m whose colex rank is r. */
@@ -144,12 +168,11 @@ static uint64_t unrank_set(uint64_t r, int k, int m) {
  * there. */
 static bd_pos canonical(const bd_pos *p) {
     bd_pos best = *p;
-    int t, found = 0;
-    for (t = 0; t < 8; t++) {
+    int i, found = 0;
+    for (i = 0; i < king_nsyms[p->king]; i++) {
         bd_pos q;
-        int k = sym[t][p->king];
-        if (king_class[k] < 0) continue;
-        q.king = (int8_t)k;
+        int t = king_syms[p->king][i];
+        q.king = sym[t][p->king];
         q.att = map_bb(t, p->att);
         q.dfn = map_bb(t, p->dfn);
         q.side = p->side;
@@ -163,36 +186,35 @@ static bd_pos canonical(const bd_pos *p) {
 /* The index of a canonical position of signature (a, d), or UINT64_MAX
  * when a soldier stands where soldiers never stop. */
 static uint64_t index_of_canonical(const bd_pos *c, int a, int d) {
-    int kc = king_class[c->king], m = soldier_squares[kc], i;
-    uint64_t off = 0, att = 0, dfn = 0, ra, rd;
+    int kc = king_class[c->king], m = soldier_squares[kc], na = 0, nd = 0, j = 0;
+    int att[BD_EG_MAX_SOLDIERS + 1];
+    uint64_t ra = 0, rd = 0;
     bd_bb b;
-    for (i = 0; i < kc; i++) off += class_size(i, a, d);
+    /* The colex ranks, summed as the squares come, lowest first (a
+     * square's number grows with the square). */
     for (b = c->att; b;) {
         int n = soldier_number[kc][bd_pop_lsb(&b)];
-        if (n < 0) return UINT64_MAX;
-        att |= 1ULL << n;
+        if (n < 0 || na == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
+        att[na++] = n;
+        ra += binom[n][na];
     }
     for (b = c->dfn; b;) {
         int n = soldier_number[kc][bd_pop_lsb(&b)];
-        if (n < 0) return UINT64_MAX;
+        if (n < 0 || nd == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
         /* Numbered among the squares the attackers leave. */
-        n -= bd_popcount(att & ((1ULL << n) - 1));
-        dfn |= 1ULL << n;
+        while (j < na && att[j] < n) j++;
+        rd += binom[n - j][++nd];
     }
-    ra = rank_set(att);
-    rd = rank_set(dfn);
-    return off + (ra * binom[m - a][d] + rd) * 2 + c->side;
+    return class_offset[a][d][kc] + (ra * binom[m - a][d] + rd) * 2 + c->side;
 }
 
 /* The position at an index of signature (a, d). */
 static bd_pos position_at(uint64_t index, int a, int d) {
     bd_pos p;
     int kc = 0, m;
-    uint64_t size, ra, rd, att, dfn;
-    while (index >= (size = class_size(kc, a, d))) {
-        index -= size;
-        kc++;
-    }
+    uint64_t ra, rd, att, dfn;
+    while (index >= class_offset[a][d][kc + 1]) kc++;
+    index -= class_offset[a][d][kc];
     m = soldier_squares[kc];
     p.side = (uint8_t)(index & 1);
     index >>= 1;
@@ -309,7 +331,7 @@ typedef struct job {
     uint64_t changed;   /* values set at this level */
     const volatile int *stop;
     int stopped;
-    int failed;         /* a capture led where no table answers */
+    volatile int failed; /* a capture led where no table answers */
 } job;
 
 static uint64_t add64(uint64_t *p, uint64_t x) {
@@ -338,15 +360,17 @@ static int is_position(const bd_variant *v, const bd_pos *p) {
     return ending_of(v, p, 0, &winner) == BD_ONGOING;
 }
 
-static int cmp_u64(const void *x, const void *y) {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Sort and drop repeats; returns how many are left. */
+/* Sort and drop repeats; returns how many are left. Insertion sort: the
+ * lists are a position's moves, a few dozen (qsort's calls cost a sixth
+ * of the build). */
 static int unique(uint64_t *xs, int n) {
     int i, k = 0;
-    qsort(xs, (size_t)n, sizeof *xs, cmp_u64);
+    for (i = 1; i < n; i++) {
+        uint64_t x = xs[i];
+        int j = i;
+        while (j > 0 && xs[j - 1] > x) { xs[j] = xs[j - 1]; j--; }
+        xs[j] = x;
+    }
     for (i = 0; i < n; i++)
         if (k == 0 || xs[k - 1] != xs[i]) xs[k++] = xs[i];
     return k;
@@ -386,7 +410,7 @@ static uint64_t first_look(job *j, uint64_t i) {
         } else if (value == BD_EG_DRAW) {
             drawn = 1;
         } else {
-            j->failed = 1;
+            bd_store_flag(&j->failed, 1);
         }
     }
     count = unique(inside, count);

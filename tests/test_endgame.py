@@ -19,6 +19,7 @@ from brandubh import Rules
 from brandubh.cli import main
 from brandubh.core.endgame import EndgameTables, entries, position_at, signatures
 from brandubh.core.outcomes import Outcome
+from brandubh.core.position import move_text
 from brandubh.core.solve import solve_rules
 from brandubh.endgame import build_tables, load_tables, probe, table_path
 from brandubh.errors import ArgumentError
@@ -91,6 +92,40 @@ def test_a_sample_agrees_with_its_moves_through_the_rules(tables: EndgameTables)
         found = tables.probe(text)
         assert found is not None
         assert (found.value, found.plies) == _value_from_moves(tables, text), text
+
+
+def test_a_sample_agrees_with_its_moves_under_the_reference_rules(tables: EndgameTables) -> None:
+    # The same, with the moves made and judged by tests/reference.py, the
+    # rules written apart from the engine (which the tables are built on).
+    import reference as ref
+
+    for text in _sample(tables, scale(60, 1000), seed=9):
+        found = tables.probe(text)
+        assert found is not None
+        game = ref.RefGame(text, tables.variant.as_string())
+        side = "attackers" if game.side == "a" else "defenders"
+        wins, losses, drawn = [], [], False
+        for frm, to in game.moves():
+            game.play(frm, to)
+            if game.outcome != "ongoing":
+                if game.winner == side:
+                    wins.append(1)
+                elif game.winner is None:
+                    drawn = True
+                else:
+                    losses.append(1)
+            else:
+                child = tables.probe(game.position())
+                assert child is not None, game.position()
+                if child.value == "loss":
+                    wins.append(child.plies + 1)
+                elif child.value == "win":
+                    losses.append(child.plies + 1)
+                else:
+                    drawn = True
+            game.undo()
+        want = ("win", min(wins)) if wins else ("draw", 0) if drawn else ("loss", max(losses))
+        assert (found.value, found.plies) == want, text
 
 
 def test_the_proof_solver_agrees(tables: EndgameTables) -> None:
@@ -261,3 +296,147 @@ def test_three_soldiers_against_their_moves_and_the_solver(variant: str) -> None
         assert found is not None
         if solved.outcome == "win" and solved.shortest:
             assert solved.plies == found.plies
+
+
+def _threw_away(tables: EndgameTables) -> tuple[str, str]:
+    """A table win for the side to move and a move of it that throws the
+    win away, found in the tables (the first of a fixed sample)."""
+    for text in _sample(tables, 400, seed=7):
+        found = tables.probe(text)
+        if found is None or found.value != "win":
+            continue
+        rules = Rules(text, tables.variant)
+        for move, _captured, outcome, _winner in rules.legal():
+            if outcome != Outcome.ONGOING:
+                continue
+            rules.play(move)
+            after = tables.probe(rules.position)
+            rules.undo()
+            if after is not None and after.value != "loss":
+                return text, move_text(move)
+    raise AssertionError("no move throws a win away in the sample")  # pragma: no cover
+
+
+def test_the_review_says_table_wins_kept_and_thrown_away(tables: EndgameTables) -> None:
+    from brandubh import Game
+
+    text, bad = _threw_away(tables)
+    game = Game(position=text, variant=tables.variant)
+    game.endgame = tables
+    best = game.search(budget=5_000)
+    assert best is not None
+    plies = tables.probe(text).plies  # type: ignore[union-attr]
+    kept = game.replay([str(best.move)]).game.analyse(budget=1_000).moves[0]
+    thrown = game.replay([bad]).game.analyse(budget=1_000).moves[0]
+    assert kept.table == f"a table win in {plies}"
+    assert thrown.table == "this move threw away a table win"
+    assert "threw away a table win" in thrown.comment
+    # Without tables the review says nothing of them.
+    game.endgame = None
+    assert game.replay([bad]).game.analyse(budget=1_000).moves[0].table == ""
+
+
+def test_the_hint_says_the_table_value(tables: EndgameTables) -> None:
+    from brandubh import Game
+    from brandubh.session import analyse
+
+    for text in _sample(tables, 10, seed=8):
+        found = tables.probe(text)
+        assert found is not None
+        game = Game(position=text, variant=tables.variant)
+        plain = analyse(game, budget=1_000).judged
+        assert "table" not in plain
+        game.endgame = tables
+        said = analyse(game, budget=1_000).judged
+        if found.value == "draw":
+            assert said.endswith("; a table draw")
+        else:
+            winner = game.side_to_move if found.value == "win" else \
+                ("defenders" if game.side_to_move == "attackers" else "attackers")
+            assert said.endswith(f"; a table win in {found.plies} plies for the {winner}"), said
+
+
+def test_a_disk_that_fills_keeps_every_table_written_and_the_build_goes_on(tmp_path: "os.PathLike[str]") -> None:
+    # A real full disk: a child whose files cannot grow past 20,000 bytes.
+    # The table of one attacker and one defender (36,771 bytes) cannot be
+    # written: a sentence, exit 2, the tables before it kept whole, no
+    # temporary file left; the same command then goes on from them.
+    from test_files import in_a_child_whose_files_are_limited
+
+    folder = str(tmp_path)
+    done = in_a_child_whose_files_are_limited(20_000, f"""
+import sys
+from brandubh.cli import main
+sys.exit(main(["tables", "build", "--pieces", "2", "--out", {folder!r}, "--quiet"]))
+""")
+    assert done.returncode == 2, done.stderr
+    assert "nothing was changed" in done.stderr
+    names = sorted(os.listdir(folder))
+    assert names == sorted(os.path.basename(table_path(folder, "brandubh", a, d))
+                           for a, d in [(0, 0), (0, 1), (1, 0), (0, 2)])
+    seen: list[bool] = []
+    build_tables(2, "brandubh", folder, progress=lambda stats, was_read: seen.append(was_read))
+    assert seen == [True, True, True, True, False, False]
+    assert load_tables(folder, "brandubh").soldiers == 2
+
+
+def test_a_table_in_the_set_is_never_replaced() -> None:
+    # A search in another thread may be reading it.
+    tables = _build("brandubh", 1)
+    data = tables.data(1, 0)
+    with pytest.raises(ArgumentError, match="already"):
+        tables.build(1, 0)
+    with pytest.raises(ArgumentError, match="already"):
+        tables.load(tables.tables[(1, 0)], data)
+    assert tables.data(1, 0) == data
+
+
+def test_ctrl_c_stops_a_build_and_keeps_the_tables_written(tmp_path: "os.PathLike[str]") -> None:
+    # A real `brandubh tables build`, sent SIGINT once the tables of two
+    # soldiers are done: exit 130 before the tables of three are, the
+    # sentence, every table before written whole, nothing else.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = str(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "tables", "build", "--pieces", "3", "--out", folder,
+                             "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("king + 2 attackers + 0 defenders"):
+                break
+        time.sleep(0.2)  # into the next table
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "stopped by Ctrl-C: the tables written are kept" in err
+    written = sorted(os.listdir(folder))
+    assert all(name.endswith(".egtb") for name in written), written
+    assert os.path.basename(table_path(folder, "brandubh", 2, 0)) in written
+    assert os.path.basename(table_path(folder, "brandubh", 2, 1)) not in written
+    load_tables(folder, "brandubh")  # every file written is whole
+
+
+def test_play_with_tables_gives_the_table_in_the_hint(tmp_path: "os.PathLike[str]") -> None:
+    import contextlib
+
+    folder = str(tmp_path / "tables")
+    build_tables(1, "brandubh", folder)
+    saved = tmp_path / "game.txt"
+    saved.write_text("variant brandubh\nstart 7/7/7/3k3/7/7/1a5 d\nmoves\n")
+    lines = iter(["hint", "quit"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        from brandubh.cli import play as play_command
+        from brandubh.cli import build_parser
+
+        args = build_parser("play").parse_args(["play", "--load", str(saved), "--side", "defenders",
+                                                "--tables", folder, "--ascii", "--seed", "1"])
+        play_command.run(args, read=lambda prompt: next(lines), out=out)
+    assert "a table win in 3 plies for the defenders" in out.getvalue()

@@ -88,6 +88,9 @@ def register(subparsers: Any) -> None:
                    help="write the game text with the marks and comments in it")
     p.add_argument("--otn", metavar="OUT", default=None,
                    help="write the game as an OpenTafl record with the marks and comments in it")
+    p.add_argument("--tables", metavar="DIR", default=None,
+                   help="endgame tables for the game's rules (brandubh tables build): the positions they hold are "
+                        "scored exactly, and a move that keeps or throws away a table win is said so")
     p.add_argument("--quiet", action="store_true", help="no progress line and no table")
     p.set_defaults(run=run)
 
@@ -130,6 +133,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     _json_convention(args)
     record = load_record(args.game_file, 1 if args.game is None else args.game)
     game = record.game
+    if args.tables is not None:
+        from ..endgame import load_tables
+
+        game.endgame = load_tables(args.tables, game.variant)
     opening = record.opening
     outputs = _outputs(args)
     for flag, path in outputs:

@@ -414,6 +414,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", default=None, metavar="S",
                    help="any text: the engine plays the same way again (default: a fresh one each time)")
     p.add_argument("--ascii", action="store_true", help="draw the board in plain ASCII")
+    p.add_argument("--tables", metavar="DIR", default=None,
+                   help="endgame tables for the game's rules (brandubh tables build): the engine and the hint "
+                        "play and judge the positions they hold exactly")
     p.set_defaults(run=run)
 
 
@@ -434,6 +437,10 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input,
         if args.game is not None:
             raise ArgumentError("--game picks a game of the file --load reads: give --load FILE too")
         game = Game(attackers, variant=args.variant)
+    if args.tables is not None:
+        from ..endgame import load_tables
+
+        game.endgame = load_tables(args.tables, game.variant)
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     bot = Bot(args.level, seed=seed)
     if read is input and sys.stdin.isatty():

@@ -12,9 +12,9 @@ tables, probes a position, and walks a table to check it. Files are
 >>> tables = EndgameTables('brandubh')
 >>> for attackers, defenders in signatures(1):
 ...     _ = tables.build(attackers, defenders)
->>> tables.probe('7/7/7/3k3/7/7/a6 d')
+>>> tables.probe('7/7/7/3k3/7/7/1a5 d')
 Probe(value='win', plies=3)
->>> tables.probe('7/7/7/3k3/7/7/a6 a')
+>>> tables.probe('7/7/7/3k3/7/7/1a5 a')
 Probe(value='loss', plies=4)
 """
 
@@ -172,7 +172,12 @@ class EndgameTables:
             return lib.bd_endgame_build(self._t, attackers, defenders, threads or 1, flag, out)
 
         with self.lock:
+            self._check_new(attackers, defenders)
             code = stopping.run(job, stop, None, True)
+            if code == 0:
+                stats = TableStats(attackers, defenders, out.entries, out.positions, out.wins, out.draws,
+                                   out.losses, out.longest, out.levels)
+                self.tables[(attackers, defenders)] = stats
         if code == 1:
             raise ArgumentError(f"the table of {attackers} attackers and {defenders} defenders was stopped "
                                 "before it was done; nothing was kept")
@@ -181,13 +186,17 @@ class EndgameTables:
                 raise EngineError(_BUILD_ERRORS[-1])
             raise ArgumentError(f"cannot build the table of {attackers} attackers and {defenders} defenders: "
                                 f"{_BUILD_ERRORS.get(code, 'the engine refused it')}")
-        stats = TableStats(attackers, defenders, out.entries, out.positions, out.wins, out.draws, out.losses,
-                           out.longest, out.levels)
-        self.tables[(attackers, defenders)] = stats
         return stats
 
+    def _check_new(self, attackers: int, defenders: int) -> None:
+        # A table once in the set stays as it is: a search may be reading
+        # it in another thread (the engine's set frees a table it replaces).
+        if (attackers, defenders) in self.tables:
+            raise ArgumentError(f"the set holds the table of {attackers} attackers and {defenders} defenders "
+                                "already; make a new set for new tables")
+
     def data(self, attackers: int, defenders: int) -> bytes:
-        """A signature's table as bytes (endgame.h says what each means)."""
+        """A signature's table as bytes (csrc/endgame.c says what each means)."""
         _check_signature(attackers, defenders)
         ptr = lib.bd_endgame_data(self._t, attackers, defenders)
         if ptr == ffi.NULL:
@@ -201,10 +210,10 @@ class EndgameTables:
             raise ArgumentError(f"a table of {stats.attackers} attackers and {stats.defenders} defenders has "
                                 f"{entries(stats.attackers, stats.defenders):,} bytes, not {len(data):,}")
         with self.lock:
-            code = lib.bd_endgame_load(self._t, stats.attackers, stats.defenders, data, len(data))
-        if code != 0:
-            raise EngineError(_BUILD_ERRORS[-1])
-        self.tables[(stats.attackers, stats.defenders)] = stats
+            self._check_new(stats.attackers, stats.defenders)
+            if lib.bd_endgame_load(self._t, stats.attackers, stats.defenders, data, len(data)) != 0:
+                raise EngineError(_BUILD_ERRORS[-1])
+            self.tables[(stats.attackers, stats.defenders)] = stats
 
     def probe_c(self, pos: Any) -> Optional[Probe]:
         """:meth:`probe` for an engine position (a ``bd_pos *``)."""
