@@ -209,3 +209,29 @@ def test_a_player_steps_back_during_a_game_and_returns_and_cannot_move_in_the_pa
 
 def document_ply(page) -> str:
     return page.evaluate("() => document.body.dataset.ply")
+
+
+def test_names_and_ratings_on_the_game_page_are_text_never_markup(browser, server):
+    """A seat's name and rating (a club account's) are put in the page as
+    text: a record whose name carries markup shows the markup as letters,
+    and makes no element (the club refuses such names; the page does not
+    count on it)."""
+    from brandubh.host.hub import _hash
+
+    hostile = '<img src=x onerror="window.owned=1">'
+    seats = {"p1": {"kind": "player", "token": _hash("a" * 32), "account": 1, "name": hostile, "rating": "<b>9</b>"},
+             "p2": {"kind": "bot", "level": 1, "account": 2, "name": "engine-1", "rating": "1500 ± 350?"}}
+    game_id = server.api.hub.make(Game("p1"), seats, None, client="test", said="").id
+    errors: list[str] = []
+    context, page = open_page(browser, server.url + "#watch=" + game_id, errors)
+    try:
+        at(page, 0)
+        who = page.locator(".host-clock .who")
+        assert who.first.text_content() == "Attackers: " + hostile + ", <b>9</b>"
+        assert who.nth(1).text_content() == "Defenders: engine-1, 1500 ± 350?"
+        assert page.evaluate("() => document.querySelectorAll('.host-clock .who *').length") == 0
+        assert page.text_content("#host-title") == hostile + " v engine-1 (watching)"
+        assert page.evaluate("() => window.owned") is None
+    finally:
+        context.close()
+    assert errors == []

@@ -261,6 +261,8 @@ def test_a_seek_taken_plays_a_rated_game_that_updates_both_ratings_and_pages(clu
     status, game = bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")
     assert status == 201 and game["rated"] == "brandubh blitz" and game["flag"] is None
     assert game["seats"]["attackers"]["name"] == "ann" and game["seats"]["defenders"]["name"] == "bob"
+    # Each seat shows its player's rating as the game began, in the game's pool.
+    assert game["seats"]["attackers"]["rating"] == game["seats"]["defenders"]["rating"] == "1500 ± 350?"
     assert bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")[0] == 404   # gone: never taken twice
     lobby = Browser(club, "192.0.2.50").ask("GET", "/api/host/lobby")[1]
     assert lobby["seeks"] == [] and [g["id"] for g in lobby["playing"]] == [game["id"]]

@@ -200,16 +200,22 @@ class Club:
         from ..game import Game
 
         game = Game("p1", variant=variant)   # p1 the attackers
-        seats = {"p1": self._seat_of(attackers), "p2": self._seat_of(defenders)}
-        return self.hub.make(game, seats, clock_of(clock), client=f"club:{attackers.id}", said=said,
+        made = clock_of(clock)
+        # Each player's rating as the game begins, in the pool it is (or, casual, would be) rated in.
+        shown = pool if pool is not None else pool_of(variant, made)
+        seats = {"p1": self._seat_of(attackers, shown), "p2": self._seat_of(defenders, shown)}
+        return self.hub.make(game, seats, made, client=f"club:{attackers.id}", said=said,
                              club={"pool": pool, "flag": None, **(extra or {}),
                                    "addresses": {"p1": addresses[0], "p2": addresses[1]}})
 
-    def _seat_of(self, account: Account) -> dict[str, Any]:
+    def _seat_of(self, account: Account, pool: Optional[str]) -> dict[str, Any]:
+        """The seat of an account, with its rating in ``pool`` as shown (``1620 ± 80``; none without a pool)."""
+        rating = _shown(self.rating(account.id, pool)) if pool is not None else None
         if account.kind == "bot" and account.level is not None:
             # The package's engine as an account: the server's own bot holds its seat.
-            return {"kind": "bot", "level": account.level, "account": account.id, "name": account.name}
-        return self._seat(account.id, account.name)
+            return {"kind": "bot", "level": account.level, "account": account.id, "name": account.name,
+                    "rating": rating}
+        return {**self._seat(account.id, account.name), "rating": rating}
 
     def stand(self, engine: Account, clock: str = "5+3") -> None:
         """Keep one rated seek of an engine account in the lobby (the

@@ -104,10 +104,19 @@
   }
   setInterval(tick, 100);
 
+  // Who holds a side: a club account's name and its rating as the game began ("ann, 1620 ± 80"),
+  // or the server's bot and its level; put in the page as text only (a name is never markup).
   function seatName(side) {
     const seat = game.seats[side];
-    return side[0].toUpperCase() + side.slice(1) + (side === mySide ? " (you)" : "")
-      + (seat.kind === "bot" ? ": bot, level " + seat.level : "");
+    const who = seat.name ? seat.name + (seat.rating ? ", " + seat.rating : "")
+      : seat.kind === "bot" ? "bot, level " + seat.level : "";
+    return side[0].toUpperCase() + side.slice(1) + (side === mySide ? " (you)" : "") + (who ? ": " + who : "");
+  }
+
+  function title() {
+    const a = game.seats.attackers.name, d = game.seats.defenders.name;
+    if (a && d) return a + " v " + d + (mySide ? "" : " (watching)");
+    return mySide ? "Your game" : "Watching a game";
   }
 
   function statusText() {
@@ -129,8 +138,11 @@
     document.body.dataset.version = String(s.version);
     document.body.dataset.side = mySide || "";
     $("rules").textContent = "rules: " + s.variant + ", " + (s.clock ? "clock " + s.clock : "untimed");
-    $("host-title").textContent = mySide ? "Your game" : "Watching a game";
-    for (const box of document.querySelectorAll(".host-clock")) box.querySelector(".who").textContent = seatName(box.dataset.side);
+    $("host-title").textContent = title();
+    for (const box of document.querySelectorAll(".host-clock")) {
+      box.querySelector(".who").textContent = seatName(box.dataset.side);
+      box.querySelector(".who").title = seatName(box.dataset.side);   // the whole of it, where it is cut short
+    }
     $("text").value = s.text;
     $("download").href = "/api/host/games/" + s.id + "/text";
     const on = s.status === "active";

@@ -294,6 +294,8 @@ class HostGame:
             kind = info.get("kind") if isinstance(info, dict) else None
             if kind is None:
                 raise RecordError(f"the seat {seat} has no kind (player or bot)")
+            if not isinstance(info.get("rating", ""), (str, type(None))):
+                raise RecordError(f"the seat {seat}'s rating is {quote(info['rating'])}, not text")
             if kind == "player":
                 if not isinstance(info.get("token"), str) or not _TOKEN_HASH.fullmatch(info["token"]):
                     raise RecordError(f"the seat {seat} is a player's with no token")
@@ -348,7 +350,7 @@ class HostGame:
             "id": self.id,
             "version": self.version,
             "seats": {str(game.side_of(seat)): {"kind": info["kind"], "level": info.get("level"),
-                                                "name": info.get("name")}
+                                                "name": info.get("name"), "rating": info.get("rating")}
                       for seat, info in self.seats.items()},
             "rated": self.club.get("pool") if self.club is not None else None,
             "flag": self.club.get("flag") if self.club is not None else None,
