@@ -219,6 +219,27 @@ def test_a_login_says_nothing_of_which_names_exist(club):
     assert taken[0] == 409 and "taken" in taken[1]["error"]
 
 
+def test_sessions_expired_are_deleted_from_the_store_at_the_next_login(tmp_path):
+    # A session past SESSION_DAYS is no longer believed, and the next
+    # session begun deletes it (and every other expired one) in its own
+    # transaction: the store does not keep them for ever.
+    from brandubh.host.accounts import SESSION_DAYS
+
+    store = Store(str(tmp_path / "sessions.sqlite"))
+    accounts = Accounts(store, cost=CHEAP)
+    old = accounts.register("ann", "a long secret", address="192.0.2.1").token
+    kept = accounts.register("bob", "a long secret", address="192.0.2.2").token
+    with store.transaction() as db:   # ann's session begun a day more than SESSION_DAYS ago
+        db.execute("UPDATE sessions SET created = created - ? WHERE account = "
+                   "(SELECT id FROM accounts WHERE name = 'ann')", ((SESSION_DAYS + 1) * 86400,))
+    assert accounts.who(old) is None and accounts.who(kept).name == "bob"
+    assert store.query("SELECT COUNT(*) FROM sessions")[0][0] == 2
+    fresh = accounts.login("ann", "a long secret", address="192.0.2.1").token
+    assert store.query("SELECT COUNT(*) FROM sessions")[0][0] == 2   # ann's old one gone, bob's and the new one
+    assert accounts.who(fresh).name == "ann" and accounts.who(kept).name == "bob" and accounts.who(old) is None
+    store.close()
+
+
 def test_logins_are_limited_per_name_and_per_address(club):
     Browser(club).ask("POST", "/api/host/register", {"name": "ann", "password": "a long secret"})
     # Per name: from many addresses, then the right password is refused too while the limit holds.
