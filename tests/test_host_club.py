@@ -507,6 +507,40 @@ def test_a_four_player_round_robin_with_two_engines_runs_to_its_standings(club):
     assert view["standings"][-1]["points"] <= view["standings"][0]["points"]
 
 
+def test_a_rated_tournament_game_between_two_accounts_of_one_address_is_flagged_and_not_rated(club):
+    # As with a seek: ann and bob entered from one address, cat from
+    # another. Every game with cat is rated; ann's and bob's (both ways
+    # round) are played, flagged and rated in no pool.
+    from brandubh.host.club import ONE_ADDRESS
+
+    ann, bob, cat = Browser(club, "192.0.2.1"), Browser(club, "192.0.2.1"), Browser(club, "192.0.2.3")
+    people = {"ann": ann, "bob": bob, "cat": cat}
+    for name, person in people.items():
+        assert person.ask("POST", "/api/host/register", {"name": name, "password": "a long secret"})[0] == 201
+    status, made = ann.ask("POST", "/api/host/tournaments", {"size": 3, "clock": "5+3", "rated": True})
+    assert status == 201
+    for person in (bob, cat):
+        assert person.ask("POST", f"/api/host/tournaments/{made['id']}/join")[0] == 200
+
+    def step() -> bool:
+        view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+        for game in view["games"]:
+            if game["score"] is None:
+                people[game["attackers"]].ask("POST", f"/api/host/games/{game['id']}/resign")
+        return view["state"] == "finished"
+
+    assert wait_until(step)
+    view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+    assert len(view["games"]) == 6
+    for game in view["games"]:
+        state = club.api.hub.state(game["id"])
+        alike = {game["attackers"], game["defenders"]} == {"ann", "bob"}
+        assert (state["rated"], state["flag"]) == ((None, ONE_ADDRESS) if alike else ("brandubh blitz", None)), game
+    games = {name: ann.ask("GET", f"/api/host/players/{name}")[1]["ratings"]["brandubh blitz"]["games"]
+             for name in people}
+    assert games == {"ann": 2, "bob": 2, "cat": 4}
+
+
 def test_sonneborn_berger_breaks_a_tie_of_points():
     from brandubh.host.tournament import schedule, standings
 

@@ -200,7 +200,7 @@ class HostApi:
             only(method, "POST")
             self.hub.allow(client)
             account = self._member(session, token)
-            return Reply.of(self.club.tournaments.create(account, _fields(body, None)), 201)
+            return Reply.of(self.club.tournaments.create(account, _fields(body, None), address=client), 201)
         m = _TOURNAMENT.fullmatch(path)
         if m is not None:
             if m.group(2) is None:
@@ -209,7 +209,7 @@ class HostApi:
             only(method, "POST")
             self.hub.allow(client)
             _fields(body, ())
-            return Reply.of(self.club.tournaments.join(self._member(session, token), m.group(1)))
+            return Reply.of(self.club.tournaments.join(self._member(session, token), m.group(1), address=client))
         m = _PLAYER.fullmatch(path)
         if m is not None:
             only(method, "GET")
