@@ -226,6 +226,9 @@ def test_names_and_ratings_on_the_game_page_are_text_never_markup(browser, serve
     context, page = open_page(browser, server.url + "#watch=" + game_id, errors)
     try:
         at(page, 0)
+        # No move yet: the list says so (not an empty box).
+        assert page.evaluate("() => getComputedStyle(document.querySelector('#moves'), '::before').content") \
+            == '"No move yet."'
         who = page.locator(".host-clock .who")
         assert who.first.text_content() == "Attackers: " + hostile + ", <b>9</b>"
         assert who.nth(1).text_content() == "Defenders: engine-1, 1500 ± 350?"

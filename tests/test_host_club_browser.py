@@ -101,6 +101,8 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
             assert names == [("Attackers (you)" if you == "attackers" else "Attackers") + ": ann, 1500 ± 350?",
                              ("Defenders (you)" if you == "defenders" else "Defenders") + ": bob, 1500 ± 350?"], names
         assert watcher.text_content("#host-title") == "ann v bob (watching)"
+        if SHOTS:
+            bob.screenshot(path=str(Path(SHOTS) / "club-game.png"))
         own = Game()
         players = {"attackers": ann, "defenders": bob}
         for ply in range(4):
