@@ -171,6 +171,28 @@ def test_host_and_serve_give_one_account_of_a_game(hub):
     assert hosted["legal"] and {k: hosted[k] for k in shared} == {k: served[k] for k in shared}
 
 
+def test_a_game_is_seen_as_it_stood_after_any_move_through_the_one_ply_query(server):
+    # The page looks back during play with ?ply=N, read as brandubh serve
+    # reads it: the board as it stood, no legal move there, the game's
+    # length beside it; the game itself goes on at its end.
+    status, made = ask(server, "POST", "/api/host/games", {"side": "attackers"})
+    path, own = "/api/host/games/" + made["id"], Game()
+    for move, token in (("d2c2", made["token"]), ("d3c3", made["invite_token"])):
+        assert ask(server, "POST", path + "/move", {"move": move}, bearer(token))[0] == 200
+        own.play_or_raise(move)
+    status, back = ask(server, "GET", path + "?ply=1")
+    assert status == 200 and back["ply"] == 1 and back["plies"] == 2 and back["legal"] == []
+    assert back["position"] == own.after(1).position and back["moves"] == own.shown
+    assert back["last"]["move"] == "d2c2" and back["text"] == own.as_text()
+    status, live = ask(server, "GET", path)
+    assert live["ply"] == live["plies"] == 2 and live["legal"] and live["position"] == own.position
+    for query, words in (("?ply=3", "3"), ("?ply=-1", "-1"), ("?ply=x", "whole number"), ("?move=1", "unknown")):
+        status, refused = ask(server, "GET", path + query)
+        assert status == 400 and words in refused["error"], query
+    # A move is always played at the game's end, whatever was looked at.
+    assert ask(server, "POST", path + "/move", {"move": "c2b2"}, bearer(made["token"]))[1]["ply"] == 3
+
+
 # -- clocks --------------------------------------------------------------------------------------
 
 

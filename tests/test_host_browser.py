@@ -19,7 +19,7 @@ from brandubh.host.api import HostApi
 from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
-from test_serve_browser import browser, click_square  # noqa: F401 - the one Chromium fixture
+from test_serve_browser import browser, click_square, pieces_shown  # noqa: F401 - the one Chromium fixture
 
 SHOT = os.environ.get("BRANDUBH_HOST_SCREENSHOT")   # a path: the players' page is saved there as a PNG
 
@@ -141,4 +141,100 @@ def test_the_first_page_has_no_empty_game_boxes(browser, server):
     at(page, 0)
     assert page.is_visible("#text") and page.is_visible("#copy")
     context.close()
+    assert errors == []
+
+
+def test_a_player_steps_back_during_a_game_and_returns_and_cannot_move_in_the_past(browser, server):
+    """The list, the arrow keys, Home and End and Back to the game, as
+    brandubh serve's page has them, during a game in play: the board as it
+    stood (the server's ?ply=N), no move made from there, the other
+    side's move arriving meanwhile, and back to the game to play on."""
+    errors: list[str] = []
+    context, page = open_page(browser, server.url, errors)
+    try:
+        page.select_option("#host-side", "attackers")
+        page.select_option("#host-clock", "untimed")
+        page.click("#host-create")
+        page.wait_for_function("() => document.body.dataset.side === 'attackers'")
+        invite = page.locator(".host-link input").first.input_value()
+        game_id, other = invite.split("#play=")[1].split("&token=")
+        hub, own = server.api.hub, Game()
+
+        def play(move: str) -> None:
+            if own.side_to_move == "attackers":
+                at(page, own.ply)
+                click_square(page, move[:2])
+                click_square(page, move[2:])
+            else:
+                hub.act(game_id, other, "move", {"move": move})
+            own.play_or_raise(move)
+            at(page, own.ply)
+
+        for move in ("d2c2", "d3c3", "c2b2", "c3c2"):
+            play(move)
+        assert page.is_hidden("#live")
+        page.keyboard.press("Home")
+        at(page, 0)
+        page.keyboard.press("ArrowRight")
+        at(page, 1)
+        page.click('#moves button[data-ply="2"]')
+        at(page, 2)
+        assert pieces_shown(page) == own.after(2).pieces and page.is_visible("#live")
+        assert "Looking back at move 2 of 4" in page.text_content("#status")
+        # A move of the game's end tried from the past: refused on the page, nothing sent.
+        click_square(page, "b2")
+        click_square(page, "b1")
+        page.wait_for_function("() => document.querySelector('#message').textContent.includes('looking back')")
+        assert hub.state(game_id)["ply"] == 4 and page.evaluate("() => state.legal.length") == 0
+        page.keyboard.press("End")
+        at(page, 4)
+        assert page.is_hidden("#live") and pieces_shown(page) == own.pieces
+        play("b2b1")
+        # Looking back while the other side moves: the board stays where it was, the game grows.
+        page.keyboard.press("ArrowLeft")
+        at(page, 4)
+        play_back = "d5e5"
+        hub.act(game_id, other, "move", {"move": play_back})
+        own.play_or_raise(play_back)
+        page.wait_for_function("() => document.querySelector('#ply').textContent === 'move 4 of 6'")
+        assert document_ply(page) == "4"
+        page.click("#live")
+        at(page, 6)
+        assert pieces_shown(page) == own.pieces and page.evaluate("() => state.legal.length") > 0
+        play(sorted(str(m) for m in own.legal())[0])
+    finally:
+        context.close()
+    assert errors == []
+
+
+def document_ply(page) -> str:
+    return page.evaluate("() => document.body.dataset.ply")
+
+
+def test_names_and_ratings_on_the_game_page_are_text_never_markup(browser, server):
+    """A seat's name and rating (a club account's) are put in the page as
+    text: a record whose name carries markup shows the markup as letters,
+    and makes no element (the club refuses such names; the page does not
+    count on it)."""
+    from brandubh.host.hub import _hash
+
+    hostile = '<img src=x onerror="window.owned=1">'
+    seats = {"p1": {"kind": "player", "token": _hash("a" * 32), "account": 1, "name": hostile, "rating": "<b>9</b>"},
+             "p2": {"kind": "bot", "level": 1, "account": 2, "name": "engine-1", "rating": "1500 ± 350?"}}
+    game_id = server.api.hub.make(Game("p1"), seats, None, client="test", said="").id
+    errors: list[str] = []
+    context, page = open_page(browser, server.url + "#watch=" + game_id, errors)
+    try:
+        at(page, 0)
+        # No move yet: the list says so (not an empty box).
+        assert page.evaluate("() => getComputedStyle(document.querySelector('#moves'), '::before').content") \
+            == '"No move yet."'
+        who = page.locator(".host-clock .who")
+        assert who.first.text_content() == "Attackers: " + hostile + ", <b>9</b>"
+        assert who.nth(1).text_content() == "Defenders: engine-1, 1500 ± 350?"
+        assert page.evaluate("() => document.querySelectorAll('.host-clock .who *').length") == 0
+        assert page.text_content("#host-title") == hostile + " v engine-1 (watching)"
+        assert page.evaluate("() => window.owned") is None
+    finally:
+        context.close()
     assert errors == []

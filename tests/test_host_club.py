@@ -219,6 +219,27 @@ def test_a_login_says_nothing_of_which_names_exist(club):
     assert taken[0] == 409 and "taken" in taken[1]["error"]
 
 
+def test_sessions_expired_are_deleted_from_the_store_at_the_next_login(tmp_path):
+    # A session past SESSION_DAYS is no longer believed, and the next
+    # session begun deletes it (and every other expired one) in its own
+    # transaction: the store does not keep them for ever.
+    from brandubh.host.accounts import SESSION_DAYS
+
+    store = Store(str(tmp_path / "sessions.sqlite"))
+    accounts = Accounts(store, cost=CHEAP)
+    old = accounts.register("ann", "a long secret", address="192.0.2.1").token
+    kept = accounts.register("bob", "a long secret", address="192.0.2.2").token
+    with store.transaction() as db:   # ann's session begun a day more than SESSION_DAYS ago
+        db.execute("UPDATE sessions SET created = created - ? WHERE account = "
+                   "(SELECT id FROM accounts WHERE name = 'ann')", ((SESSION_DAYS + 1) * 86400,))
+    assert accounts.who(old) is None and accounts.who(kept).name == "bob"
+    assert store.query("SELECT COUNT(*) FROM sessions")[0][0] == 2
+    fresh = accounts.login("ann", "a long secret", address="192.0.2.1").token
+    assert store.query("SELECT COUNT(*) FROM sessions")[0][0] == 2   # ann's old one gone, bob's and the new one
+    assert accounts.who(fresh).name == "ann" and accounts.who(kept).name == "bob" and accounts.who(old) is None
+    store.close()
+
+
 def test_logins_are_limited_per_name_and_per_address(club):
     Browser(club).ask("POST", "/api/host/register", {"name": "ann", "password": "a long secret"})
     # Per name: from many addresses, then the right password is refused too while the limit holds.
@@ -261,6 +282,8 @@ def test_a_seek_taken_plays_a_rated_game_that_updates_both_ratings_and_pages(clu
     status, game = bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")
     assert status == 201 and game["rated"] == "brandubh blitz" and game["flag"] is None
     assert game["seats"]["attackers"]["name"] == "ann" and game["seats"]["defenders"]["name"] == "bob"
+    # Each seat shows its player's rating as the game began, in the game's pool.
+    assert game["seats"]["attackers"]["rating"] == game["seats"]["defenders"]["rating"] == "1500 ± 350?"
     assert bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")[0] == 404   # gone: never taken twice
     lobby = Browser(club, "192.0.2.50").ask("GET", "/api/host/lobby")[1]
     assert lobby["seeks"] == [] and [g["id"] for g in lobby["playing"]] == [game["id"]]
@@ -482,6 +505,40 @@ def test_a_four_player_round_robin_with_two_engines_runs_to_its_standings(club):
         (view["players"][row["account"]], row["points"], row["sonneborn_berger"]) for row in expected]
     assert sum(row["points"] for row in view["standings"]) == 12
     assert view["standings"][-1]["points"] <= view["standings"][0]["points"]
+
+
+def test_a_rated_tournament_game_between_two_accounts_of_one_address_is_flagged_and_not_rated(club):
+    # As with a seek: ann and bob entered from one address, cat from
+    # another. Every game with cat is rated; ann's and bob's (both ways
+    # round) are played, flagged and rated in no pool.
+    from brandubh.host.club import ONE_ADDRESS
+
+    ann, bob, cat = Browser(club, "192.0.2.1"), Browser(club, "192.0.2.1"), Browser(club, "192.0.2.3")
+    people = {"ann": ann, "bob": bob, "cat": cat}
+    for name, person in people.items():
+        assert person.ask("POST", "/api/host/register", {"name": name, "password": "a long secret"})[0] == 201
+    status, made = ann.ask("POST", "/api/host/tournaments", {"size": 3, "clock": "5+3", "rated": True})
+    assert status == 201
+    for person in (bob, cat):
+        assert person.ask("POST", f"/api/host/tournaments/{made['id']}/join")[0] == 200
+
+    def step() -> bool:
+        view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+        for game in view["games"]:
+            if game["score"] is None:
+                people[game["attackers"]].ask("POST", f"/api/host/games/{game['id']}/resign")
+        return view["state"] == "finished"
+
+    assert wait_until(step)
+    view = ann.ask("GET", f"/api/host/tournaments/{made['id']}")[1]
+    assert len(view["games"]) == 6
+    for game in view["games"]:
+        state = club.api.hub.state(game["id"])
+        alike = {game["attackers"], game["defenders"]} == {"ann", "bob"}
+        assert (state["rated"], state["flag"]) == ((None, ONE_ADDRESS) if alike else ("brandubh blitz", None)), game
+    games = {name: ann.ask("GET", f"/api/host/players/{name}")[1]["ratings"]["brandubh blitz"]["games"]
+             for name in people}
+    assert games == {"ann": 2, "bob": 2, "cat": 4}
 
 
 def test_sonneborn_berger_breaks_a_tie_of_points():

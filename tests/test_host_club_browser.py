@@ -76,11 +76,16 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         contexts.append(context)
         register(ann, "ann")
         register(bob, "bob")
+        # An empty lobby says so, with no empty table.
+        bob.wait_for_selector("#playing + p.empty")
+        assert bob.text_content("#playing + p.empty") == "No game in play." and bob.is_hidden("#playing")
+        assert bob.is_visible("#seeks + p.empty") and bob.is_hidden("#seeks")
         ann.select_option("#seek-clock", "5+3")
         ann.select_option("#seek-side", "attackers")
         ann.check("#seek-rated")
         ann.click("#post-seek")
         bob.wait_for_selector("#seeks button.take")   # the seek reaches bob's lobby live
+        assert bob.is_visible("#seeks") and bob.is_hidden("#seeks + p.empty")
         if SHOTS:
             bob.screenshot(path=str(Path(SHOTS) / "club-lobby.png"))
         bob.click("#seeks button.take")
@@ -90,6 +95,14 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         watcher.wait_for_selector("#playing li a")
         watcher.click("#playing li a")
         at(watcher, 0)
+        # The players' names and ratings as the game began, on every page.
+        for page, you in ((ann, "attackers"), (bob, "defenders"), (watcher, None)):
+            names = page.evaluate("() => [...document.querySelectorAll('.host-clock .who')].map(e => e.textContent)")
+            assert names == [("Attackers (you)" if you == "attackers" else "Attackers") + ": ann, 1500 ± 350?",
+                             ("Defenders (you)" if you == "defenders" else "Defenders") + ": bob, 1500 ± 350?"], names
+        assert watcher.text_content("#host-title") == "ann v bob (watching)"
+        if SHOTS:
+            bob.screenshot(path=str(Path(SHOTS) / "club-game.png"))
         own = Game()
         players = {"attackers": ann, "defenders": bob}
         for ply in range(4):

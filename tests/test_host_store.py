@@ -417,8 +417,9 @@ def test_records_that_cannot_be_read_are_set_aside_untouched_and_the_others_serv
     (lambda r: r["clock"].update(since=None), "since"),
     (lambda r: r.update(draw="p9"), "draw"),
     (lambda r: r.update(version="x"), "version"),
+    (lambda r: r["seats"]["p1"].update(rating=["<b>"]), "rating"),
 ], ids=["text-not-text", "text-not-a-game", "attackers", "seats", "level", "token", "clock", "running", "since",
-        "draw", "version"])
+        "draw", "version", "rating"])
 def test_each_fault_of_a_record_is_named(tmp_path, spoil, words):
     path = str(tmp_path / "one.sqlite")
     store = Store(path)

@@ -204,9 +204,15 @@ class Accounts:
         return password
 
     def _begin(self, db: Any, account_id: int, address: str) -> str:
+        """A new session, in the transaction ``db``; the sessions expired
+        (older than :data:`SESSION_DAYS`, which :meth:`who` no longer
+        believes) are deleted in the same one, so that the store keeps only
+        the live ones and those expired since the last login."""
         token = secrets.token_urlsafe(32)
+        now = time.time()
+        db.execute("DELETE FROM sessions WHERE created < ?", (now - SESSION_DAYS * 86400,))
         db.execute("INSERT INTO sessions (token, account, created, address) VALUES (?, ?, ?, ?)",
-                   (_sha(token), account_id, time.time(), address))
+                   (_sha(token), account_id, now, address))
         return token
 
     def register(self, name: Any, password: Any, *, address: str, old: Optional[str] = None) -> LoggedIn:

@@ -6,7 +6,8 @@
 ``POST /api/host/games``                   a new game: ``side``, ``variant``, ``clock``,
                                            ``opponent`` (``invite`` or ``bot``), ``level``
 ``GET /api/host/games``                    the games finished last
-``GET /api/host/games/ID``                 a game's state (anyone with its id)
+``GET /api/host/games/ID[?ply=N]``         a game's state (anyone with its id), or how it
+                                           stood after N moves
 ``GET /api/host/games/ID/events``          the game's states as they change (server-sent
                                            events; the last one when it ends)
 ``GET /api/host/games/ID/text``            the game text, to download
@@ -68,9 +69,9 @@ from __future__ import annotations
 import json
 import re
 from typing import NamedTuple, Optional, Union
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
-from ..serve.api import Reply, RequestError, _fields, only
+from ..serve.api import Reply, RequestError, _fields, only, query_ply
 from .accounts import COOKIE, SESSION_DAYS, Account, Accounts, LoggedIn
 from .club import Club
 from .clock import DAYS, PRESETS as CLOCKS
@@ -199,7 +200,7 @@ class HostApi:
             only(method, "POST")
             self.hub.allow(client)
             account = self._member(session, token)
-            return Reply.of(self.club.tournaments.create(account, _fields(body, None)), 201)
+            return Reply.of(self.club.tournaments.create(account, _fields(body, None), address=client), 201)
         m = _TOURNAMENT.fullmatch(path)
         if m is not None:
             if m.group(2) is None:
@@ -208,11 +209,11 @@ class HostApi:
             only(method, "POST")
             self.hub.allow(client)
             _fields(body, ())
-            return Reply.of(self.club.tournaments.join(self._member(session, token), m.group(1)))
+            return Reply.of(self.club.tournaments.join(self._member(session, token), m.group(1), address=client))
         m = _PLAYER.fullmatch(path)
         if m is not None:
             only(method, "GET")
-            from urllib.parse import parse_qs, unquote
+            from urllib.parse import unquote
 
             name = unquote(m.group(1))
             if m.group(2):
@@ -265,7 +266,8 @@ class HostApi:
         game_id, action = m.group(1), m.group(2)
         if action is None:
             only(method, "GET")
-            return Reply.of(self.hub.state(game_id))
+            # ?ply=N: how the game stood after N moves, read as brandubh serve reads it.
+            return Reply.of(self.hub.state(game_id, query_ply(parse_qs(parts.query, keep_blank_values=True))))
         if action == "events":
             only(method, "GET")
             return Stream(*self.hub.follow(game_id))

@@ -16,6 +16,19 @@
     return made;
   }
 
+  // A table or list with nothing in it says so (its data-empty sentence, as text) instead of
+  // showing an empty frame: the sentence is the next element, made once.
+  function sayIfEmpty(box) {
+    const count = box.tBodies ? box.tBodies[0].rows.length : box.children.length;
+    let note = box.nextElementSibling;
+    if (!note || !note.classList.contains("empty")) {
+      note = element("p", { class: "empty" }, box.dataset.empty);
+      box.after(note);
+    }
+    box.hidden = count === 0;
+    note.hidden = count > 0;
+  }
+
   function say(text, refused) {
     $("message").textContent = text || "";
     $("message").className = refused ? "refused" : "";
@@ -71,6 +84,7 @@
       row.append(cell);
       body.append(row);
     }
+    sayIfEmpty($("seeks"));
     const list = $("playing");
     list.replaceChildren();
     for (const game of lobby.playing) {
@@ -84,6 +98,7 @@
         if (document.body.dataset.loaded === "1") { location.href = "/#play=" + game.id; return; }
       }
     }
+    sayIfEmpty(list);
     document.body.dataset.loaded = "1";
   }
 
@@ -131,6 +146,7 @@
       graphs.append(element("img", { alt: data.name + "'s rating, " + pool,
                                      src: "/api/host/players/" + encodeURIComponent(data.name) + "/rating.svg?pool=" + encodeURIComponent(pool) }));
     }
+    sayIfEmpty(ratings);
     const record = $("record").tBodies[0];
     record.replaceChildren();
     for (const [other, tally] of Object.entries(data.record)) {
@@ -138,6 +154,7 @@
       row.append(element("td", {}, other), element("td", {}, tally.won), element("td", {}, tally.drawn), element("td", {}, tally.lost));
       record.append(row);
     }
+    sayIfEmpty($("record"));
     const games = $("games").tBodies[0];
     games.replaceChildren();
     for (const game of data.games) {
@@ -149,6 +166,7 @@
                  element("td", {}, game.result || "in play"), link);
       games.append(row);
     }
+    sayIfEmpty($("games"));
     document.body.dataset.shown = data.name;
   }
 
@@ -174,6 +192,7 @@
                  element("td", {}, t.state), cell);
       body.append(row);
     }
+    sayIfEmpty($("tournament-list"));
   }
 
   async function makeTournament(event) {
@@ -201,6 +220,7 @@
       line.append(element("td", {}, i + 1), who, element("td", {}, row.points), element("td", {}, row.sonneborn_berger), element("td", {}, row.games));
       table.append(line);
     });
+    sayIfEmpty($("standings"));
     const games = $("t-games").tBodies[0];
     games.replaceChildren();
     for (const game of data.games) {
@@ -212,6 +232,7 @@
                  element("td", {}, game.result || "in play"), link);
       games.append(row);
     }
+    sayIfEmpty($("t-games"));
     document.body.dataset.tournament = data.state;
   }
 

@@ -52,10 +52,12 @@ from .hub import Follower, HostGame, Hub, Sent, SEATS
 if TYPE_CHECKING:
     import sqlite3
 
-__all__ = ["Club", "MAX_SEEKS"]
+__all__ = ["Club", "MAX_SEEKS", "ONE_ADDRESS"]
 
 #: Seeks one account may have open at once.
 MAX_SEEKS = 5
+#: The flag of a rated game whose two players came from one address.
+ONE_ADDRESS = "both players came from one address: played, but not rated"
 _SIDES = ("attackers", "defenders", "random")
 
 
@@ -170,15 +172,13 @@ class Club:
             if seeker == account.id:
                 raise RequestError("that seek is your own: another player takes it", 409)
             fields = json.loads(text)
-            pool, flag = fields.get("pool"), None
+            pool = fields.get("pool")
             if pool is not None and fields.get("range"):
                 low, high = fields["range"]
                 mine = self.rating(account.id, pool).rating
                 if not low <= mine <= high:
                     raise RequestError(f"that seek is for ratings from {low} to {high}; yours is {round(mine)}", 409)
-            if pool is not None and seek_address == address:
-                flag = "both players came from one address: played, but not rated"
-                pool = None
+            pool, flag = self.rated_between(pool, seek_address, address)
             side = fields["side"] if fields["side"] != "random" else secrets.choice(_SIDES[:2])
             poster = self.accounts.by_id(seeker)
             assert poster is not None
@@ -192,6 +192,23 @@ class Club:
         with hg.lock:
             return hg.state()
 
+    @staticmethod
+    def rated_between(pool: Optional[str], first: str, second: str) -> tuple[Optional[str], Optional[str]]:
+        """The pool a game between players from these two addresses is
+        rated in, and its flag: a rated game between two players of one
+        address (two accounts of one person, most likely) is played,
+        flagged (:data:`ONE_ADDRESS`) and not rated. An address not known
+        (empty) is no one's.
+
+        >>> Club.rated_between('brandubh blitz', '192.0.2.1', '192.0.2.1')
+        (None, 'both players came from one address: played, but not rated')
+        >>> Club.rated_between('brandubh blitz', '192.0.2.1', '192.0.2.2')
+        ('brandubh blitz', None)
+        """
+        if pool is not None and first and first == second:
+            return None, ONE_ADDRESS
+        return pool, None
+
     def begin(self, attackers: Account, defenders: Account, variant: str, clock: str, *, pool: Optional[str],
               said: str, extra: Optional[dict[str, Any]] = None, addresses: tuple[str, str] = ("", "")) -> HostGame:
         """A club game between two accounts, begun and stored: an engine
@@ -200,16 +217,22 @@ class Club:
         from ..game import Game
 
         game = Game("p1", variant=variant)   # p1 the attackers
-        seats = {"p1": self._seat_of(attackers), "p2": self._seat_of(defenders)}
-        return self.hub.make(game, seats, clock_of(clock), client=f"club:{attackers.id}", said=said,
+        made = clock_of(clock)
+        # Each player's rating as the game begins, in the pool it is (or, casual, would be) rated in.
+        shown = pool if pool is not None else pool_of(variant, made)
+        seats = {"p1": self._seat_of(attackers, shown), "p2": self._seat_of(defenders, shown)}
+        return self.hub.make(game, seats, made, client=f"club:{attackers.id}", said=said,
                              club={"pool": pool, "flag": None, **(extra or {}),
                                    "addresses": {"p1": addresses[0], "p2": addresses[1]}})
 
-    def _seat_of(self, account: Account) -> dict[str, Any]:
+    def _seat_of(self, account: Account, pool: Optional[str]) -> dict[str, Any]:
+        """The seat of an account, with its rating in ``pool`` as shown (``1620 ± 80``; none without a pool)."""
+        rating = _shown(self.rating(account.id, pool)) if pool is not None else None
         if account.kind == "bot" and account.level is not None:
             # The package's engine as an account: the server's own bot holds its seat.
-            return {"kind": "bot", "level": account.level, "account": account.id, "name": account.name}
-        return self._seat(account.id, account.name)
+            return {"kind": "bot", "level": account.level, "account": account.id, "name": account.name,
+                    "rating": rating}
+        return {**self._seat(account.id, account.name), "rating": rating}
 
     def stand(self, engine: Account, clock: str = "5+3") -> None:
         """Keep one rated seek of an engine account in the lobby (the

@@ -12,6 +12,7 @@
   const $ = (id) => document.getElementById(id);
   document.body.classList.add("host");
   choose = hostClicked;   // the page's click plays the engine: not here
+  step = lookAt;          // and its stepping asks brandubh serve: here, this server's ?ply=N
 
   let game = null;      // the server's last state of the game shown
   let gameId = null;
@@ -20,6 +21,8 @@
   let source = null;    // the game's event stream
   let received = 0;     // when the last state came (performance.now())
   let notes = {};
+  let looking = null;   // the ply looked back at, or null: the game as it stands
+  let lookups = 0;      // look-backs asked for: the answer to an older one, come late, is dropped
 
   function element(tag, attributes, text) {
     const made = document.createElement(tag);
@@ -101,10 +104,19 @@
   }
   setInterval(tick, 100);
 
+  // Who holds a side: a club account's name and its rating as the game began ("ann, 1620 ± 80"),
+  // or the server's bot and its level; put in the page as text only (a name is never markup).
   function seatName(side) {
     const seat = game.seats[side];
-    return side[0].toUpperCase() + side.slice(1) + (side === mySide ? " (you)" : "")
-      + (seat.kind === "bot" ? ": bot, level " + seat.level : "");
+    const who = seat.name ? seat.name + (seat.rating ? ", " + seat.rating : "")
+      : seat.kind === "bot" ? "bot, level " + seat.level : "";
+    return side[0].toUpperCase() + side.slice(1) + (side === mySide ? " (you)" : "") + (who ? ": " + who : "");
+  }
+
+  function title() {
+    const a = game.seats.attackers.name, d = game.seats.defenders.name;
+    if (a && d) return a + " v " + d + (mySide ? "" : " (watching)");
+    return mySide ? "Your game" : "Watching a game";
   }
 
   function statusText() {
@@ -114,23 +126,23 @@
     return "The " + game.to_move + " to move; you have the " + mySide + ".";
   }
 
+  // The game as it stands (the server's last state): its clocks, seats, offers and text; and
+  // its board, unless the page is looking back at an earlier one (then that is asked for again,
+  // with the game's new length).
   function showGame(s) {
     if (game && s.id === game.id && s.version < game.version) return;   // an older state, late
     soundOf(game, s);
     game = s;
     received = performance.now();
-    document.body.dataset.ply = String(s.ply);
     document.body.dataset.status = s.status;
     document.body.dataset.version = String(s.version);
     document.body.dataset.side = mySide || "";
-    $("board").innerHTML = s.board;
     $("rules").textContent = "rules: " + s.variant + ", " + (s.clock ? "clock " + s.clock : "untimed");
-    $("status").textContent = statusText();
-    $("message").textContent = s.said || "";
-    $("message").className = "";
-    $("host-title").textContent = mySide ? "Your game" : "Watching a game";
-    for (const box of document.querySelectorAll(".host-clock")) box.querySelector(".who").textContent = seatName(box.dataset.side);
-    listMoves(s.moves, s.ply, null);
+    $("host-title").textContent = title();
+    for (const box of document.querySelectorAll(".host-clock")) {
+      box.querySelector(".who").textContent = seatName(box.dataset.side);
+      box.querySelector(".who").title = seatName(box.dataset.side);   // the whole of it, where it is cut short
+    }
     $("text").value = s.text;
     $("download").href = "/api/host/games/" + s.id + "/text";
     const on = s.status === "active";
@@ -144,13 +156,47 @@
     $("host-answer").hidden = !question;
     $("host-answer").dataset.about = question ? question[0] : "";
     $("host-question").textContent = question ? question[1] : "";
-    // The page's own marking of legal targets, with this seat's moves only.
-    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces, checks: s.checks };
+    if (looking !== null && looking < s.plies) lookAt(looking);
+    else { looking = null; lookups++; showBoard(s); }
+    tick();
+    if (!on && source) { source.close(); source = null; loadFinished(); }
+  }
+
+  // A board of the game: as it stands, or as it stood after `s.ply` of its `s.plies` moves (the
+  // page's own stepper, move list and marks; no move can be picked there).
+  function showBoard(s) {
+    const back = s.ply < s.plies;
+    document.body.dataset.ply = String(s.ply);
+    document.body.classList.toggle("looking", back);
+    $("board").innerHTML = s.board;
+    $("status").textContent = back ? "Looking back at move " + s.ply + " of " + s.plies + ": the game goes on at move "
+      + s.plies + "." : statusText();
+    $("message").textContent = back ? (s.last ? "Move " + s.ply + ": " + s.last.shown : "The start of the game.") : s.said || "";
+    $("message").className = "";
+    listMoves(s.moves, s.ply, null);
+    showStepper(s.ply, s.plies);
+    // The page's own marking of legal targets, with this seat's moves only, at the game's end only.
+    const on = s.status === "active" && !back;
+    state = { legal: mySide && on && s.to_move === mySide ? s.legal : [], pieces: s.pieces, checks: s.checks,
+              ply: s.ply, plies: s.plies };
     viewFrom(mySide);
     if (selected && !state.legal.some((m) => m.from === selected)) selected = null;
     mark();
-    tick();
-    if (!on && source) { source.close(); source = null; loadFinished(); }
+  }
+
+  // The page's step (the stepper, the move list, the arrow keys, Home and End): the board after
+  // `ply` moves, asked of the server (GET ...?ply=N); the game's end is the game as it stands.
+  async function lookAt(ply) {
+    if (!game) return;
+    const to = Math.max(0, Math.min(game.plies, ply));
+    const ask = ++lookups;
+    if (to === game.plies) { looking = null; showBoard(game); return; }
+    const id = game.id;
+    const { status, data } = await call("GET", "/api/host/games/" + id + "?ply=" + to);
+    if (ask !== lookups || !game || game.id !== id) return;
+    if (status !== 200) { $("message").textContent = data.error; $("message").className = "refused"; return; }
+    looking = to;
+    showBoard(data);
   }
 
   function showLinks() {
@@ -180,7 +226,7 @@
     const asked = new URLSearchParams(location.hash.slice(1));
     const id = asked.get("play") || asked.get("watch");
     if (source) { source.close(); source = null; }
-    game = null; gameId = null; token = null; mySide = null; selected = null;
+    game = null; gameId = null; token = null; mySide = null; selected = null; looking = null; lookups++;
     document.body.classList.toggle("host-open", !!id);
     if (!id) { document.body.dataset.status = "none"; loadFinished(); return; }
     gameId = id;
@@ -218,6 +264,10 @@
 
   async function hostClicked(name) {
     if (!game || busy) return;
+    if (looking !== null) {
+      $("message").textContent = "You are looking back at move " + looking + ": press Back to the game (or End) to play.";
+      return;
+    }
     if (!mySide || game.status !== "active" || game.to_move !== mySide) {
       $("message").textContent = !mySide ? "You are watching this game." : game.result ? "The game is over." : "Wait for the " + game.to_move + "' move.";
       return;
@@ -279,6 +329,7 @@
   $("host-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
   $("host-yes").addEventListener("click", () => act($("host-answer").dataset.about + "-accept"));
   $("host-no").addEventListener("click", () => act($("host-answer").dataset.about + "-decline"));
+  $("live").addEventListener("click", () => { if (game) lookAt(game.plies); });
   $("host-another").addEventListener("click", (event) => { event.preventDefault(); location.hash = ""; });
   window.addEventListener("hashchange", openFromAddress);
   start();

@@ -57,7 +57,7 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, TextIO
 
-from ..errors import BrandubhError, quote
+from ..errors import ArgumentError, BrandubhError, quote
 from .. import notation
 from ..serve.api import RequestError, move_text
 from ..session import Said, Session
@@ -294,6 +294,8 @@ class HostGame:
             kind = info.get("kind") if isinstance(info, dict) else None
             if kind is None:
                 raise RecordError(f"the seat {seat} has no kind (player or bot)")
+            if not isinstance(info.get("rating", ""), (str, type(None))):
+                raise RecordError(f"the seat {seat}'s rating is {quote(info['rating'])}, not text")
             if kind == "player":
                 if not isinstance(info.get("token"), str) or not _TOKEN_HASH.fullmatch(info["token"]):
                     raise RecordError(f"the seat {seat} is a player's with no token")
@@ -333,11 +335,13 @@ class HostGame:
         return _Kept(game, seats, clock, record.get("draw"), record.get("takeback"), record.get("said", ""),
                      record.get("client", ""), float(record.get("created", 0.0)), version, record.get("finished"))
 
-    def state(self, now: Optional[float] = None) -> dict[str, Any]:
+    def state(self, now: Optional[float] = None, ply: Optional[int] = None) -> dict[str, Any]:
         """What anyone may see of the game (no token): the session's
         account of it (:meth:`Session.state <brandubh.session.Session.state>`:
         the board, the record, the legal moves of the side to move), with
-        the seats, the clocks and the offers waiting."""
+        the seats, the clocks and the offers waiting. ``ply``: the board as
+        it stood after that many moves (a look back; no legal moves then),
+        its end by default; ``plies`` is always the game's length."""
         now = time.time() if now is None else now
         session, game = self.session, self.game
         clock = self.clock
@@ -346,7 +350,7 @@ class HostGame:
             "id": self.id,
             "version": self.version,
             "seats": {str(game.side_of(seat)): {"kind": info["kind"], "level": info.get("level"),
-                                                "name": info.get("name")}
+                                                "name": info.get("name"), "rating": info.get("rating")}
                       for seat, info in self.seats.items()},
             "rated": self.club.get("pool") if self.club is not None else None,
             "flag": self.club.get("flag") if self.club is not None else None,
@@ -355,7 +359,8 @@ class HostGame:
             "running": clock.running if clock is not None and self.active else None,
             "draw_offer": game.side_of(offer) if offer else None,
             "takeback": session.takeback,
-            **session.state(),
+            "plies": game.ply,
+            **session.state(ply),
         }
 
 
@@ -567,11 +572,15 @@ class Hub:
         while len(self._finished) > MAX_FINISHED_KEPT:
             del self._finished[next(iter(self._finished))]
 
-    def state(self, game_id: str) -> dict[str, Any]:
-        """A game's public state."""
+    def state(self, game_id: str, ply: Optional[int] = None) -> dict[str, Any]:
+        """A game's public state (after ``ply`` moves: a look back; a 400
+        for a ply the game has not reached)."""
         hg = self.game(game_id)
         with hg.lock:
-            return hg.state()
+            try:
+                return hg.state(ply=ply)
+            except ArgumentError as error:
+                raise RequestError(str(error)) from None
 
     def whoami(self, game_id: str, token: Optional[str], account: Optional[int] = None) -> dict[str, Any]:
         """The seat and side a token (or a club's account) holds in a game; a 403 for none."""

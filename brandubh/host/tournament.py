@@ -140,11 +140,11 @@ class Tournaments:
 
     # -- making and joining ----------------------------------------------------------------
 
-    def create(self, account: Account, fields: dict[str, Any]) -> dict[str, Any]:
+    def create(self, account: Account, fields: dict[str, Any], *, address: str = "") -> dict[str, Any]:
         """A new tournament: ``name``, ``variant``, ``clock``, ``size``,
         ``rated``, ``starts`` (a time, seconds since 1970, or None: when
         full), ``engines`` (names of engine accounts entered), ``join``
-        (the maker plays too; true by default)."""
+        (the maker plays too, from ``address``; true by default)."""
         from ..game import Game
 
         unknown = sorted(set(fields) - {"name", "variant", "clock", "size", "rated", "starts", "engines", "join"})
@@ -189,7 +189,9 @@ class Tournaments:
         shown = game.variant.name or game.variant.as_string()
         data = {"name": name.strip(), "variant": shown, "clock": clock.name if clock else "untimed", "size": size,
                 "rated": rated, "pool": pool_of(shown, clock) if rated else None, "starts": starts,
-                "players": players, "maker": account.id}
+                "players": players, "maker": account.id,
+                # Where each person entered from: a rated game of two from one address is not rated.
+                "addresses": {str(account.id): address} if account.id in players else {}}
         tid = secrets.token_hex(6)
         with self._lock:
             if len(self.store.query("SELECT id FROM tournaments WHERE account = ? AND state != 'finished'",
@@ -201,8 +203,8 @@ class Tournaments:
         self.club._tell()
         return self.view(tid)
 
-    def join(self, account: Account, tid: Any) -> dict[str, Any]:
-        """Enter a tournament not yet begun (a 409 when full or begun)."""
+    def join(self, account: Account, tid: Any, *, address: str = "") -> dict[str, Any]:
+        """Enter a tournament not yet begun, from ``address`` (a 409 when full or begun)."""
         with self._lock:
             state, data = self._load(tid)
             if state != "open":
@@ -212,6 +214,7 @@ class Tournaments:
             if len(data["players"]) >= data["size"]:
                 raise RequestError("that tournament is full", 409)
             data["players"].append(account.id)
+            data.setdefault("addresses", {})[str(account.id)] = address
             self._save(tid, state, data)
         self.club._tell()
         self._later(self._maybe_start, tid)
@@ -260,9 +263,12 @@ class Tournaments:
         accounts = self.club.accounts
         a, d = accounts.by_id(attackers), accounts.by_id(defenders)
         assert a is not None and d is not None
-        self.club.begin(a, d, data["variant"], data["clock"], pool=data.get("pool"),
+        entered = data.get("addresses", {})   # none in a tournament stored before they were kept
+        addresses = (entered.get(str(attackers), ""), entered.get(str(defenders), ""))
+        pool, flag = self.club.rated_between(data.get("pool"), *addresses)
+        self.club.begin(a, d, data["variant"], data["clock"], pool=pool,
                         said=f"{data['name']}, round {number}: {a.name} has the attackers, {d.name} the defenders.",
-                        extra={"tournament": tid, "round": number})
+                        extra={"tournament": tid, "round": number, "flag": flag}, addresses=addresses)
 
     def finished_game(self, hg: HostGame) -> None:
         """Told (under the game's lock) that a tournament's game ended: the

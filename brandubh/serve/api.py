@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 __all__ = ["Api", "RequestError", "Reply", "Table", "MAX_LEVEL", "LEVEL_NOTES", "MAX_TABLES", "MAX_REVIEWS",
-           "DEFAULT_PORT", "read_games"]
+           "DEFAULT_PORT", "read_games", "query_ply"]
 
 #: The port ``brandubh serve`` listens on unless told otherwise.
 DEFAULT_PORT = 8421
@@ -343,6 +343,31 @@ def _side(value: object) -> str:
 # -- the interface ------------------------------------------------------------------
 
 
+def query_ply(query: dict[str, list[str]]) -> Optional[int]:
+    """The position asked for in a game's address (``?ply=N``: how the game
+    stood after N moves), or None for its end; the one reading of it, for
+    ``brandubh serve`` and ``brandubh host``. ``query``: the address's
+    fields, as :func:`urllib.parse.parse_qs` reads them. Any other field, or
+    a ply that is not a whole number, is a :class:`RequestError`.
+
+    >>> query_ply({'ply': ['3']}), query_ply({})
+    (3, None)
+    >>> query_ply({'ply': ['x']})
+    Traceback (most recent call last):
+    ...
+    brandubh.serve.api.RequestError: ply must be a whole number, not 'x'
+    """
+    unknown = sorted(set(query) - {"ply"})
+    if unknown:
+        raise RequestError(f"unknown query field {quote(unknown[0])} (the field here is: ply)")
+    if "ply" not in query:
+        return None
+    raw = query["ply"][-1]
+    if not re.fullmatch(r"-?[0-9]{1,6}", raw):
+        raise RequestError(f"ply must be a whole number, not {quote(raw)}")
+    return int(raw)
+
+
 class Api:
     """The JSON interface, without HTTP: :meth:`call` takes a method, a
     path (with its query) and a body, and gives a :class:`Reply`. It keeps
@@ -460,7 +485,7 @@ class Api:
         action = m.group(2)
         if action is None:
             only(method, "GET")
-            ply = self._query_ply(query)
+            ply = query_ply(query)
             with table.lock:
                 return Reply.of(self.state(table, ply))
         if action == "text":
@@ -474,18 +499,6 @@ class Api:
         with table.lock:
             payload = getattr(self, "_" + action)(table, body)
         return Reply.of(payload, 201 if action == "continue" else 200)
-
-    @staticmethod
-    def _query_ply(query: dict) -> Optional[int]:
-        unknown = sorted(set(query) - {"ply"})
-        if unknown:
-            raise RequestError(f"unknown query field {quote(unknown[0])} (the field here is: ply)")
-        if "ply" not in query:
-            return None
-        raw = query["ply"][-1]
-        if not re.fullmatch(r"-?[0-9]{1,6}", raw):
-            raise RequestError(f"ply must be a whole number, not {quote(raw)}")
-        return int(raw)
 
     def page(self) -> bytes:
         """The page, read once from the package's data."""
