@@ -19,6 +19,7 @@ from brandubh.host.api import HostApi
 from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
+from conftest import wait_until
 from test_serve_browser import browser, click_square, pieces_shown  # noqa: F401 - the one Chromium fixture
 
 SHOT = os.environ.get("BRANDUBH_HOST_SCREENSHOT")   # a path: the players' page is saved there as a PNG
@@ -53,6 +54,22 @@ def at(page, ply: int, status: str = "active") -> None:
                            arg=[ply, status])
 
 
+def play_by_clicks(own: Game, players: dict, everyone: tuple, plies: int) -> None:
+    """Play ``plies`` moves by clicks on the page of the side to move (the
+    first, second or third legal move in turn), kept in ``own`` too, and
+    wait until every page shows each."""
+    for _ in range(plies):
+        ply = own.ply
+        move = sorted(str(m) for m in own.legal())[ply % 3]
+        page = players[own.side_to_move]
+        at(page, ply)
+        click_square(page, move[:2])
+        click_square(page, move[2:])
+        own.play_or_raise(move)
+        for one in everyone:
+            at(one, ply + 1)
+
+
 def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser, server):
     errors: list[str] = []
     contexts = []
@@ -78,16 +95,7 @@ def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser
         assert watcher.locator("#host-actions").is_hidden()
 
         own = Game()
-        players = {"attackers": maker, "defenders": guest}
-        for ply in range(6):
-            move = sorted(str(m) for m in own.legal())[ply % 3]
-            page = players[own.side_to_move]
-            at(page, ply)
-            click_square(page, move[:2])
-            click_square(page, move[2:])
-            own.play_or_raise(move)
-            for everyone in (maker, guest, watcher):
-                at(everyone, ply + 1)
+        play_by_clicks(own, {"attackers": maker, "defenders": guest}, (maker, guest, watcher), 6)
         # Each player's page sounded every move after its first click (the
         # maker's made the game, so heard all six); the watcher, who pressed
         # nothing, heard none.
@@ -235,6 +243,46 @@ def test_names_and_ratings_on_the_game_page_are_text_never_markup(browser, serve
         assert page.evaluate("() => document.querySelectorAll('.host-clock .who *').length") == 0
         assert page.text_content("#host-title") == hostile + " v engine-1 (watching)"
         assert page.evaluate("() => window.owned") is None
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_state_that_arrives_while_a_look_back_is_asked_keeps_the_look_back(browser, server):
+    """A step back asks the server for the board as it stood; a state of
+    the game that arrives before the answer (here the other side's draw
+    offer, held until it has) must not put the page back at the game's end
+    and drop the answer: the page still shows the move looked back at."""
+    errors: list[str] = []
+    context, page = open_page(browser, server.url, errors)
+    held: list = []
+
+    def hold_the_first_look_back(route) -> None:
+        if "ply=" in route.request.url and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    try:
+        page.select_option("#host-side", "attackers")
+        page.select_option("#host-clock", "untimed")
+        page.click("#host-create")
+        page.wait_for_function("() => document.body.dataset.side === 'attackers'")
+        invite = page.locator(".host-link input").first.input_value()
+        game_id, other = invite.split("#play=")[1].split("&token=")
+        own = Game()
+        play_by_clicks(own, {"attackers": page}, (page,), 1)
+        server.api.hub.act(game_id, other, "move", {"move": "d3e3"})
+        at(page, 2)
+        page.route("**/api/host/games/**", hold_the_first_look_back)
+        page.keyboard.press("ArrowLeft")
+        # Playwright hands the request to the route while the test talks to the page.
+        assert wait_until(lambda: bool(held) or page.evaluate("() => false")), "the look back asked nothing"
+        server.api.hub.act(game_id, other, "draw-offer", {})
+        page.wait_for_function("() => document.querySelector('#host-answer').hidden === false")
+        held[0].continue_()
+        at(page, 1)
+        assert "Looking back at move 1 of 2" in page.text_content("#status")
     finally:
         context.close()
     assert errors == []

@@ -24,7 +24,7 @@ from brandubh.host.api import HostApi
 from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
-from test_host_browser import at
+from test_host_browser import at, play_by_clicks
 from test_serve_browser import browser, click_square  # noqa: F401 - the one Chromium fixture
 
 SHOTS = os.environ.get("BRANDUBH_CLUB_SCREENSHOTS")
@@ -104,16 +104,7 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         if SHOTS:
             bob.screenshot(path=str(Path(SHOTS) / "club-game.png"))
         own = Game()
-        players = {"attackers": ann, "defenders": bob}
-        for ply in range(4):
-            move = sorted(str(m) for m in own.legal())[ply % 3]
-            page = players[own.side_to_move]
-            at(page, ply)
-            click_square(page, move[:2])
-            click_square(page, move[2:])
-            own.play_or_raise(move)
-            for everyone in (ann, bob, watcher):
-                at(everyone, ply + 1)
+        play_by_clicks(own, {"attackers": ann, "defenders": bob}, (ann, bob, watcher), 4)
         ann.click("#host-resign")
         own.resign("p1")
         for everyone in (ann, bob, watcher):

@@ -191,11 +191,17 @@
     const to = Math.max(0, Math.min(game.plies, ply));
     const ask = ++lookups;
     if (to === game.plies) { looking = null; showBoard(game); return; }
+    // Looking back from the moment it is asked: a state of the game that arrives before the
+    // answer (the echo of a move on the event stream) asks for this ply again, rather than
+    // showing the game as it stands and dropping the answer.
+    looking = to;
     const id = game.id;
     const { status, data } = await call("GET", "/api/host/games/" + id + "?ply=" + to);
     if (ask !== lookups || !game || game.id !== id) return;
-    if (status !== 200) { $("message").textContent = data.error; $("message").className = "refused"; return; }
-    looking = to;
+    if (status !== 200) {
+      looking = null;
+      $("message").textContent = data.error; $("message").className = "refused"; return;
+    }
     showBoard(data);
   }
 
