@@ -29,7 +29,7 @@ from ..files import check_writable, read_text, write_whole
 from .make import GameResult, Settings, game_puzzles, selfplay_puzzles
 from .puzzle import read_puzzles
 
-__all__ = ["Run", "Tally", "done_keys", "write_done"]
+__all__ = ["Run", "Tally", "done_keys", "write_done", "selfplay_tasks", "game_tasks"]
 
 
 def done_keys(path: str) -> set[str]:
@@ -64,11 +64,13 @@ def write_done(path: str, keys: set[str]) -> None:
             lines.append(key)
     for head, numbers in sorted(seeds.items()):
         numbers.sort()
-        parts, low = [], numbers[0]
-        for a, b in zip(numbers, numbers[1:] + [None]):  # type: ignore[operator]
-            if b != a + 1:
-                parts.append(f"{low}" if low == a else f"{low}-{a}")
-                low = b  # type: ignore[assignment]
+        parts: list[str] = []
+        low = numbers[0]
+        for at, n in enumerate(numbers):
+            if at + 1 == len(numbers) or numbers[at + 1] != n + 1:
+                parts.append(f"{low}" if low == n else f"{low}-{n}")
+                if at + 1 < len(numbers):
+                    low = numbers[at + 1]
         lines.append(f"{head} {','.join(parts)}")
     write_whole(path, "\n".join(sorted(lines)) + "\n")
 
@@ -81,7 +83,8 @@ def _quiet_worker() -> None:
 def _task(kind: str, args: tuple, settings: Settings) -> GameResult:
     if kind == "selfplay":
         return selfplay_puzzles(args[0], args[1], settings)
-    return game_puzzles(*args, settings=settings)
+    key, start, rules_name, moves = args
+    return game_puzzles(key, start, rules_name, moves, settings)
 
 
 @dataclass
@@ -218,9 +221,3 @@ def game_tasks(path: str, rules_name: Optional[str]) -> Iterator[tuple[str, str,
             continue
         key = f"game {name} {number}"
         yield key, "game", (key, game.start, rules, tuple(game.log))
-
-
-def _check_jobs(jobs: int) -> int:
-    if jobs < 1:
-        raise ArgumentError(f"--jobs must be 1 or more, not {jobs}")
-    return jobs

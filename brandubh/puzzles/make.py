@@ -45,7 +45,7 @@ from ..core.outcomes import outcome_name
 from ..core.solve import table_mb
 from ..proof_check import check_proof
 from ..ratings import Rating
-from ..solve import solve
+from ..solve import Solution, solve
 from .puzzle import Puzzle
 
 __all__ = ["Settings", "Found", "puzzle_at", "selfplay_puzzles", "game_puzzles", "themes_of", "start_rating",
@@ -95,7 +95,7 @@ class _Work:
     settings: Settings
     solves: int = 0
 
-    def solve(self, position: str, budget: int):  # type: ignore[no-untyped-def]
+    def solve(self, position: str, budget: int) -> Solution:
         self.solves += 1
         # The wins looked for are short: a small table does, and is quick to make.
         return solve(position, self.rules_name, budget=budget, hash_mb=min(TABLE_MB, table_mb(budget)))
