@@ -385,3 +385,46 @@ def test_puzzles_solved_and_missed_at_a_terminal(tmp_path):
     term.type("")
     assert "you have seen every puzzle of the set" in term.read_until("set")
     assert term.finish() == 0
+
+
+def test_the_puzzles_page_runs():
+    # docs/puzzles.md's Python, as a reader would run it.
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "puzzles.md").read_text(encoding="utf-8")
+    namespace: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", page, re.S):
+        exec(compile(block, "docs/puzzles.md", "exec"), namespace)
+    assert namespace["step"].verdict in ("right", "solved")
+    # The page's picture is the puzzle it names, drawn by the package.
+    from brandubh.views.svg import board
+
+    named = next(p for p in SHIPPED if p.id == "87db9e3d08")
+    assert (Path(__file__).resolve().parent.parent / "docs" / "puzzle.svg").read_text() == board(named.position,
+                                                                                                  size=360)
+
+
+def test_ctrl_c_keeps_what_a_run_has_done_and_the_next_run_goes_on(tmp_path):
+    import signal
+
+    from conftest import wait_until
+
+    games = _game_file(tmp_path, 200)
+    out = tmp_path / "set.txt"
+    args = [sys.executable, "-m", "brandubh", "puzzles", "make", "--from", games, "--out", str(out), "--jobs", "1",
+            "--quiet"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: os.path.exists(str(out) + ".done"))
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "stopped by Ctrl-C" in err and f"kept in {out}" in err
+    assert [p.solution for p in load_puzzles(str(out))] == [SOLUTION]
+    done = done_keys(str(out) + ".done")
+    assert 1 <= len(done) < 200
+    # The next run skips what is done.
+    run = Run(str(out), game_tasks(games, None), None, 1)
+    assert run.done == done and next(t for t in game_tasks(games, None) if t[0] not in run.done)
