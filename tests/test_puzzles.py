@@ -428,3 +428,35 @@ def test_ctrl_c_keeps_what_a_run_has_done_and_the_next_run_goes_on(tmp_path):
     # The next run skips what is done.
     run = Run(str(out), game_tasks(games, None), None, 1)
     assert run.done == done and next(t for t in game_tasks(games, None) if t[0] not in run.done)
+
+
+def test_a_killed_run_leaves_no_worker_behind(tmp_path):
+    import signal
+    import uuid
+
+    from conftest import wait_until
+    from brandubh.arena.reaping import marked
+
+    def workers() -> list:
+        return marked(mark, name="PUZZLE_RUN")
+
+    mark = uuid.uuid4().hex
+    out = tmp_path / "set.txt"
+    env = dict(os.environ, PUZZLE_RUN=mark)
+    # Self-play games under codingame take many seconds each (the
+    # generator's solving included): far longer than the workers may take
+    # to leave. (Without their watch, this waits for their games: it fails.)
+    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "puzzles", "make", "--from", "selfplay", "--variant",
+                             "codingame", "--out", str(out), "--jobs", "2", "--quiet"], env=env,
+                            stderr=subprocess.DEVNULL)
+    try:
+        assert wait_until(lambda: len(workers()) >= 3)  # the run and its two workers
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+        # The workers see their parent gone and leave, mid-game.
+        assert wait_until(lambda: workers() == [], 10)
+    finally:
+        proc.kill()
+        for pid in workers():
+            os.kill(pid, signal.SIGKILL)

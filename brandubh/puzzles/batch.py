@@ -20,6 +20,7 @@ import os
 import queue
 import re
 import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional
@@ -78,6 +79,16 @@ def write_done(path: str, keys: set[str]) -> None:
 def _quiet_worker() -> None:
     # A terminal's Ctrl-C goes to the whole group: the run alone decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A run that is killed (SIGTERM, SIGKILL) cannot end its workers: each
+    # watches for its parent to go, and leaves then, mid-game.
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _task(kind: str, args: tuple, settings: Settings) -> GameResult:

@@ -319,14 +319,20 @@ def _puzzles_in(game: Rules, plies: Sequence[int], moves: Sequence[int], origin:
 def selfplay_puzzles(rules_name: str, seed: int, settings: Settings = Settings()) -> GameResult:
     """The puzzles of self-play game ``seed`` under ``rules_name``: the
     search against itself at one of :data:`PLAY_LEVELS` (by the seed), from
-    the set-up after a few random moves, one move in seven random: the same
-    seed gives the same game."""
+    the set-up after a few random moves, one move in seven random (in games
+    of an odd seed, one of the defenders' in two): the same seed gives the
+    same game."""
     rng = random.Random(f"{rules_name} {seed}")
     budget = PLAY_LEVELS[seed % len(PLAY_LEVELS)]
+    # The defenders win most games between equals, so in every other game
+    # they play a random move one time in two: the attackers' wins too.
+    weak = "defenders" if seed % 2 else None
     game = Rules(variant=rules_name)
     moves: list[int] = []
+    opening = rng.randint(2, 8)
     while not game.is_over() and game.ply < 160:
-        if game.ply < rng.randint(2, 8) or rng.random() < 1 / 7:
+        chance = 1 / 2 if game.side == weak else 1 / 7
+        if game.ply < opening or rng.random() < chance:
             move = rng.choice(game.moves())
         else:
             found = game.search(budget=budget, seed=rng.randrange(1 << 30))
