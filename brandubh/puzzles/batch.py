@@ -20,6 +20,7 @@ import os
 import queue
 import re
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -76,12 +77,27 @@ def write_done(path: str, keys: set[str]) -> None:
     write_whole(path, "\n".join(sorted(lines)) + "\n")
 
 
-def _quiet_worker() -> None:
+#: prctl's option that asks for a signal when the parent goes (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _quiet_worker(parent: int) -> None:
     # A terminal's Ctrl-C goes to the whole group: the run alone decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A run that is killed (SIGTERM, SIGKILL) cannot end its workers: each
-    # watches for its parent to go, and leaves then, mid-game.
-    parent = os.getppid()
+    # A run that is killed (SIGTERM, SIGKILL) cannot end its workers: on
+    # Linux the kernel kills each when its parent goes (PR_SET_PDEATHSIG);
+    # elsewhere each watches for its parent to go, and leaves then. The
+    # parent is named by the run, which may be gone before this runs.
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) == 0:
+                if os.getppid() != parent:  # gone before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watch below
+            pass
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -162,7 +178,7 @@ class Run:
         start = time.monotonic()
         results: "queue.Queue[Any]" = queue.Queue()
         context = multiprocessing.get_context("spawn")
-        pool = context.Pool(self.jobs, initializer=_quiet_worker)
+        pool = context.Pool(self.jobs, initializer=_quiet_worker, initargs=(os.getpid(),))
         out = 0
         try:
             while True:
