@@ -43,6 +43,7 @@ from ..core.position import move_text
 from ..core.rules import Rules
 from ..core.outcomes import outcome_name
 from ..core.solve import table_mb
+from ..notation import CORNERS, SQUARE_NAMES, square_name, square_parse
 from ..proof_check import check_proof
 from ..ratings import Rating
 from ..solve import Solution, solve
@@ -194,6 +195,18 @@ def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
         move, left = best[2], best[0]
 
 
+def _beside_corners() -> set[str]:
+    """The squares beside a corner (a2, b1, ...)."""
+    beside = set()
+    for corner in CORNERS:
+        at = square_parse(SQUARE_NAMES[corner])
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            name = square_name(at[0] + df, at[1] + dr) if at else None
+            if name is not None:
+                beside.add(name)
+    return beside
+
+
 def themes_of(position: str, rules_name: str, solution: Sequence[str]) -> tuple[str, ...]:
     """The themes found from a solution (:data:`~brandubh.puzzles.THEMES`):
     how the last move ends the game; a double threat when, before the
@@ -204,14 +217,14 @@ def themes_of(position: str, rules_name: str, solution: Sequence[str]) -> tuple[
     game = Rules(position, rules_name)
     winner = game.side
     found: list[str] = []
-    corners_beside = {"a2", "b1", "a6", "b7", "f1", "g2", "f7", "g6"}
+    corners_beside = _beside_corners()
     for ply, move in enumerate(solution):
         if ply % 2 == 0 and winner == "attackers" and move[2:] in corners_beside:
             if "blocked-corner" not in found:
                 found.append("blocked-corner")
         if ply == len(solution) - 2:
             # Before the defence's last reply: the winner's threats, as if it were to move again.
-            board, side = game.position.rsplit(" ", 1)
+            board = game.position.rsplit(" ", 1)[0]
             turned = Rules(f"{board} {winner[0]}", rules_name)
             threats = set()
             for m in turned.moves():
