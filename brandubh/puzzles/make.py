@@ -92,6 +92,8 @@ class Found:
 
 @dataclass
 class _Work:
+    """One position's work: its rule set, the budgets, the solves so far."""
+
     rules_name: str
     settings: Settings
     solves: int = 0
