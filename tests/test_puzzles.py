@@ -85,6 +85,15 @@ def test_the_generator_finds_the_one_move_and_the_best_defence():
     assert found.puzzle.origin == "here" and found.puzzle.rating.deviation == 300
 
 
+def test_the_attackers_have_puzzles_too():
+    # A forced win of the solver's set (tests/data/forced_wins.txt), under
+    # modern rules: the king on d4 is taken in three plies, one way only.
+    found = puzzle_at("3a3/1a1ad2/3d3/a2k1a1/3d2a/3a3/3a3 a", "modern")
+    assert found.puzzle is not None, found.reason
+    assert found.puzzle.winner == "attackers" and found.puzzle.solution == ("f4e4", "d3a3", "a4c4")
+    assert found.puzzle.themes == ("king-capture",)
+
+
 def test_a_position_with_two_winning_moves_is_no_puzzle():
     # The king on d4 of an empty board goes home by d1 or by a4 (or ...).
     found = puzzle_at("7/7/7/3k3/7/7/a6 d", "brandubh")
