@@ -85,9 +85,12 @@ def test_the_generator_finds_the_one_move_and_the_best_defence():
     assert found.puzzle.origin == "here" and found.puzzle.rating.deviation == 300
 
 
+@pytest.mark.slow
 def test_the_attackers_have_puzzles_too():
     # A forced win of the solver's set (tests/data/forced_wins.txt), under
     # modern rules: the king on d4 is taken in three plies, one way only.
+    # Slow: sixty solves, some seconds (each other move of the attackers'
+    # shown not to win as fast).
     found = puzzle_at("3a3/1a1ad2/3d3/a2k1a1/3d2a/3a3/3a3 a", "modern")
     assert found.puzzle is not None, found.reason
     assert found.puzzle.winner == "attackers" and found.puzzle.solution == ("f4e4", "d3a3", "a4c4")
