@@ -100,7 +100,17 @@ def test_the_attackers_have_puzzles_too():
 def test_a_position_with_two_winning_moves_is_no_puzzle():
     # The king on d4 of an empty board goes home by d1 or by a4 (or ...).
     found = puzzle_at("7/7/7/3k3/7/7/a6 d", "brandubh")
-    assert found.puzzle is None and found.reason.startswith("two moves win within 3 plies (d4d1 and ")
+    assert found.puzzle is None and found.reason == "the search sees d4a4 win within 3 plies too, beside d4d1"
+    # Past the search's sieve, the proof: after d4-a4 the defenders win within
+    # two more plies (proven False), and not within one (proven True).
+    from brandubh.core.rules import Rules
+    from brandubh.puzzles.make import _not_within, _Work
+
+    after = Rules("7/7/7/3k3/7/7/a6 d", "brandubh")
+    after.play("d4a4")
+    work = _Work("brandubh", Settings())
+    assert _not_within(work, after, "defenders", 2) is False
+    assert _not_within(work, after, "defenders", 1) is True
     # A side without a win makes none either.
     assert "no win proven" in puzzle_at("7/7/7/3k3/7/7/a6 a", "brandubh", settings=Settings(root=5_000)).reason
 

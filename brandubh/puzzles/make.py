@@ -16,11 +16,12 @@ What makes a puzzle (each step a proof, never a guess of the search's):
    (the first such in the engine's order of moves);
 3. at each of the winner's turns, with the win ``k`` plies away, every
    other move is proven not to win within ``k`` plies: it ends the game
-   otherwise than in the winner's win, or the solver proves (from one
-   reply of the defence, the engine's choice tried first, or from the
-   position itself) that the winner does not win within what is left, or
-   that the defence wins. A move not so proven, or proven to win as fast,
-   drops the position.
+   otherwise than in the winner's win, or the solver proves (from one of
+   a few replies of the defence, the engine's choice tried first, or from
+   the position itself) that the winner does not win within what is
+   left, or that the defence wins. A move not so proven, or proven to win
+   as fast, drops the position. (Before the proofs, a sieve: a move the
+   search sees win as fast drops it at once.)
 
 The positions after the puzzle's first move are solved as games that
 start there (the line before them is not history): the repetition rule
@@ -30,7 +31,7 @@ look for wins by repetition at all (docs/proofs.md).
 
 >>> found = puzzle_at('7/7/7/3k3/7/7/a6 d', 'brandubh', origin='example')
 >>> found.puzzle is None, found.reason
-(True, 'two moves win within 3 plies (d4d1 and d4a4)')
+(True, 'the search sees d4a4 win within 3 plies too, beside d4d1')
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ LEVELS = (300, 3_000, 30_000)
 #: The starting rating: a base, what each winner's move past the first
 #: adds, and what each engine level that misses the solution adds.
 _BASE, _PER_MOVE, _PER_MISS = 1000.0, 150.0, 200.0
+#: The search's budget for the sieve of the winner's other moves.
+SIEVE_BUDGET = 3_000
 #: The most MiB of table a solve of the generator's is given.
 TABLE_MB = 16
 #: A new puzzle's deviation: provisional, so that its first solves move it.
@@ -129,36 +132,63 @@ def _not_within(work: _Work, game: Rules, winner: str, within: int) -> Optional[
             continue
         if within - 1 <= 0:
             return True
-        s = work.solve(child.position, work.settings.probe)
+        # The solver spends its whole budget, going on to longer wins once
+        # the bound asked about is refuted: a small budget first, most often
+        # enough, then the probe's.
+        for budget in (work.settings.probe // 16, work.settings.probe // 4, work.settings.probe):
+            s = work.solve(child.position, budget)
+            if s.winner is not None and s.winner != winner:
+                return True
+            if s.solved.no_win_within.get(winner, 0) >= within - 1:
+                return True
+            if s.winner == winner:
+                if s.shortest and (s.plies or 0) > within - 1:
+                    return True
+                break  # a win this fast: another reply may refute
+    # The position itself: the defence's own win is looked for first, for
+    # 65,536 positions, before the winner's (docs/proofs.md).
+    for budget in (work.settings.refute // 4, work.settings.refute):
+        s = work.solve(game.position, budget)
         if s.winner is not None and s.winner != winner:
             return True
-        if s.solved.no_win_within.get(winner, 0) >= within - 1:
+        if s.solved.no_win_within.get(winner, 0) >= within:
             return True
-        if s.winner == winner and s.shortest and (s.plies or 0) > within - 1:
-            return True
-    s = work.solve(game.position, work.settings.refute)
-    if s.winner is not None and s.winner != winner:
-        return True
-    if s.solved.no_win_within.get(winner, 0) >= within:
-        return True
-    if s.winner == winner:
-        if (s.plies or 0) <= within:
-            return False
-        if s.shortest:
-            return True
+        if s.winner == winner:
+            if (s.plies or 0) <= within:
+                return False
+            if s.shortest:
+                return True
     return None
 
 
-def _unique(work: _Work, game: Rules, move: str, plies: int) -> None:
-    """Raise :class:`_Drop` unless every move of the winner's but ``move``
-    is proven not to win within ``plies``."""
+def _others(game: Rules, move: str, plies: int) -> list[tuple[str, Rules]]:
+    """The winner's other moves and the games they leave; :class:`_Drop`
+    when one ends the game in the winner's win, or the search sees one win
+    within ``plies``: a sieve before any proof (a search's claim can only
+    drop a puzzle here, never keep one)."""
     winner = game.side
+    children = []
     for other in game.moves():
         text = move_text(other)
         if text == move:
             continue
         child = game.clone()
         child.play(other)
+        if child.is_over():
+            if child.winner == winner:
+                raise _Drop(f"two moves win within {plies} plies ({move} and {text})")
+            continue
+        seen = child.search(budget=SIEVE_BUDGET) if plies > 1 else None
+        if seen is not None and seen.is_loss and (seen.mate_in or 0) <= plies - 1:
+            raise _Drop(f"the search sees {text} win within {plies} plies too, beside {move}")
+        children.append((text, child))
+    return children
+
+
+def _unique(work: _Work, winner: str, move: str, plies: int, children: list[tuple[str, Rules]]) -> None:
+    """Raise :class:`_Drop` unless every other move (``children``, from
+    :func:`_others`) is proven not to win within ``plies``."""
+    for text, child in children:
         verdict = _not_within(work, child, winner, plies - 1)
         if verdict is False:
             raise _Drop(f"two moves win within {plies} plies ({move} and {text})")
@@ -167,16 +197,20 @@ def _unique(work: _Work, game: Rules, move: str, plies: int) -> None:
 
 
 def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
-    """The solution: the winner's only moves and the defence's best replies."""
+    """The solution: the winner's only moves and the defence's best
+    replies. The line is found first and every turn of the winner's put
+    through the sieve (cheap), then each is proven (dear)."""
+    winner = game.side
     line: list[str] = []
+    turns: list[tuple[str, int, list[tuple[str, Rules]]]] = []
     move, left = first, plies
     while True:
-        _unique(work, game, move, left)
+        turns.append((move, left, _others(game, move, left)))
         game.play(move)
         line.append(move)
         left -= 1
         if game.is_over():
-            return line
+            break
         best: Optional[tuple[int, str, str]] = None
         for reply in game.moves():
             child = game.clone()
@@ -195,6 +229,9 @@ def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
         game.play(best[1])
         line.append(best[1])
         move, left = best[2], best[0]
+    for move, left, children in turns:
+        _unique(work, winner, move, left, children)
+    return line
 
 
 def _beside_corners() -> set[str]:
