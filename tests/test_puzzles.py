@@ -493,3 +493,16 @@ def test_a_killed_run_leaves_no_worker_behind(tmp_path):
         proc.kill()
         for pid in workers():
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_game_past_the_count_keeps_its_puzzles(tmp_path):
+    # Two games, each a puzzle, and a count of 1: both games are handed out
+    # at once (two a worker), the first's puzzle reaches the count, and the
+    # second's, its game recorded as done, must be kept, not lost.
+    other = "1a1a3/3a3/3d3/a1d1kda/3d1a1/3a3/2a4 d"   # the king's e4-e7, then home
+    path = tmp_path / "games.txt"
+    path.write_text(f"variant brandubh\nstart {POSITION}\nmoves\n\nvariant brandubh\nstart {other}\nmoves\n")
+    out = str(tmp_path / "set.txt")
+    tally = Run(out, game_tasks(str(path), None), 1, 1).go()
+    assert done_keys(out + ".done") == {"game games.txt 1", "game games.txt 2"}
+    assert tally.puzzles == 2 and {p.position for p in load_puzzles(out)} == {POSITION, other}

@@ -132,7 +132,7 @@ class Tally:
 
 class Run:
     """One run of the generator: ``out`` the set's file (appended to),
-    ``tasks`` the games (key, kind, args) in order, at most ``count`` new
+    ``tasks`` the games (key, kind, args) in order, until ``count`` new
     puzzles, on ``jobs`` worker processes."""
 
     def __init__(self, out: str, tasks: Iterator[tuple[str, str, tuple]], count: Optional[int], jobs: int,
@@ -213,8 +213,10 @@ class Run:
         return self.count is not None and self.tally.puzzles >= self.count
 
     def _take(self, result: GameResult) -> None:
+        # A game's puzzles are kept whole, past --count too: the game is
+        # recorded as done, and would not be played again for them.
         new = [p for p in result.puzzles if p.id not in self.ids]
-        if new and not self._enough():
+        if new:
             self._append([p.line() for p in new])
             self.ids.update(p.id for p in new)
             self.tally.puzzles += len(new)
