@@ -177,6 +177,8 @@ SHIPPED = shipped()
 
 def test_a_set_ships():
     assert SHIPPED and shipped_files()
+    lines = [line for path in shipped_files() for line in path.read_text().splitlines() if line and line[0] != "#"]
+    assert len(lines) == len(SHIPPED)  # no puzzle given twice
     assert {p.rules for p in SHIPPED} <= {"brandubh", "codingame"}
     for p in SHIPPED:
         assert MIN_MOVES <= p.winner_moves <= MAX_MOVES
@@ -504,3 +506,16 @@ def test_a_game_past_the_count_keeps_its_puzzles(tmp_path):
     tally = Run(out, game_tasks(str(path), None), 1, 1).go()
     assert done_keys(out + ".done") == {"game games.txt 1", "game games.txt 2"}
     assert tally.puzzles == 2 and {p.position for p in load_puzzles(out)} == {POSITION, other}
+
+
+def test_a_game_that_finds_one_puzzle_twice_appends_it_once(tmp_path):
+    # A game that came back to a puzzle's position (self-play seed 2358
+    # under brandubh did) gave its puzzle twice: one line.
+    from brandubh.puzzles.make import GameResult
+
+    out = str(tmp_path / "set.txt")
+    run = Run(out, iter(()), None, 1)
+    puzzle = Puzzle.from_line(LINE)
+    twice = Puzzle.from_line(LINE.replace("selfplay brandubh 5 23", "selfplay brandubh 5 27"))
+    run._take(GameResult("selfplay brandubh 5", [puzzle, twice]))
+    assert open(out).read().count(puzzle.id) == 1 and run.tally.puzzles == 1

@@ -215,7 +215,7 @@ class Run:
     def _take(self, result: GameResult) -> None:
         # A game's puzzles are kept whole, past --count too: the game is
         # recorded as done, and would not be played again for them.
-        new = [p for p in result.puzzles if p.id not in self.ids]
+        new = list({p.id: p for p in result.puzzles if p.id not in self.ids}.values())
         if new:
             self._append([p.line() for p in new])
             self.ids.update(p.id for p in new)

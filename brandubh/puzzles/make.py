@@ -357,7 +357,9 @@ def _puzzles_in(game: Rules, plies: Sequence[int], moves: Sequence[int], origin:
                 made = puzzle_at(game.position, game.variant.as_string(), f"{origin} {ply}", settings)
                 if made.puzzle is not None:
                     result.puzzles.append(made.puzzle)
-                    # The rest of its line is the same puzzle, shorter.
+                    # The rest of its line is the same puzzle, shorter; and
+                    # a game that comes back to its position finds it again.
+                    seen.add(game.position)
                     line = made.puzzle.rules_at()
                     for move in made.puzzle.solution:
                         line.play(move)
