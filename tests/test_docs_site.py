@@ -49,6 +49,7 @@ RUN_BY = {
     "docs/views.md": "tests/test_views_page.py",
     "docs/opentafl.md": "tests/test_docs_site.py",
     "docs/review.md": "tests/test_docs_site.py",
+    "docs/puzzles.md": "tests/test_puzzles.py",
 }
 # The pages whose blocks need what a test does not have: each block is
 # compiled and its imports of the package checked (test_unrun_blocks_...).

@@ -404,7 +404,8 @@ def test_the_session_check_finds_a_change_made_elsewhere(tmp_path):
 
 #: What a module outside the room may read through brandubh.files: files
 #: that are not saved games.
-OTHER_FILES = {"weights file", "state file", "data file", "net file", "proof file", "endgame table"}
+OTHER_FILES = {"weights file", "state file", "data file", "net file", "proof file", "endgame table", "puzzle set",
+               "progress file", "rating file"}
 _FILE_READERS = {"read_text": 2, "open_regular": 1}   # each function, and where its `what` stands
 
 

@@ -17,6 +17,9 @@
     brandubh play [--level N] [--side attackers|defenders] [--variant V] [--load FILE]
     brandubh serve [--host H] [--port N]
     brandubh host [--host H] [--port N] [--db FILE]
+    brandubh puzzles make --from GAMES_OR_SELFPLAY --out FILE [--variant V] [--count N] [--jobs N]
+    brandubh puzzles list [--variant V] [--json]
+    brandubh puzzle [--variant V] [--rating-file FILE]
 """
 
 from __future__ import annotations

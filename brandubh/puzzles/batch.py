@@ -20,6 +20,8 @@ import os
 import queue
 import re
 import signal
+import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional
@@ -29,7 +31,7 @@ from ..files import check_writable, read_text, write_whole
 from .make import GameResult, Settings, game_puzzles, selfplay_puzzles
 from .puzzle import read_puzzles
 
-__all__ = ["Run", "Tally", "done_keys", "write_done"]
+__all__ = ["Run", "Tally", "done_keys", "write_done", "selfplay_tasks", "game_tasks"]
 
 
 def done_keys(path: str) -> set[str]:
@@ -64,24 +66,52 @@ def write_done(path: str, keys: set[str]) -> None:
             lines.append(key)
     for head, numbers in sorted(seeds.items()):
         numbers.sort()
-        parts, low = [], numbers[0]
-        for a, b in zip(numbers, numbers[1:] + [None]):  # type: ignore[operator]
-            if b != a + 1:
-                parts.append(f"{low}" if low == a else f"{low}-{a}")
-                low = b  # type: ignore[assignment]
+        parts: list[str] = []
+        low = numbers[0]
+        for at, n in enumerate(numbers):
+            if at + 1 == len(numbers) or numbers[at + 1] != n + 1:
+                parts.append(f"{low}" if low == n else f"{low}-{n}")
+                if at + 1 < len(numbers):
+                    low = numbers[at + 1]
         lines.append(f"{head} {','.join(parts)}")
     write_whole(path, "\n".join(sorted(lines)) + "\n")
 
 
-def _quiet_worker() -> None:
+#: prctl's option that asks for a signal when the parent goes (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _quiet_worker(parent: int) -> None:
     # A terminal's Ctrl-C goes to the whole group: the run alone decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A run that is killed (SIGTERM, SIGKILL) cannot end its workers: on
+    # Linux the kernel kills each when its parent goes (PR_SET_PDEATHSIG);
+    # elsewhere each watches for its parent to go, and leaves then. The
+    # parent is named by the run, which may be gone before this runs.
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) == 0:
+                if os.getppid() != parent:  # gone before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watch below
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _task(kind: str, args: tuple, settings: Settings) -> GameResult:
     if kind == "selfplay":
         return selfplay_puzzles(args[0], args[1], settings)
-    return game_puzzles(*args, settings=settings)
+    key, start, rules_name, moves = args
+    return game_puzzles(key, start, rules_name, moves, settings)
 
 
 @dataclass
@@ -102,7 +132,7 @@ class Tally:
 
 class Run:
     """One run of the generator: ``out`` the set's file (appended to),
-    ``tasks`` the games (key, kind, args) in order, at most ``count`` new
+    ``tasks`` the games (key, kind, args) in order, until ``count`` new
     puzzles, on ``jobs`` worker processes."""
 
     def __init__(self, out: str, tasks: Iterator[tuple[str, str, tuple]], count: Optional[int], jobs: int,
@@ -148,7 +178,7 @@ class Run:
         start = time.monotonic()
         results: "queue.Queue[Any]" = queue.Queue()
         context = multiprocessing.get_context("spawn")
-        pool = context.Pool(self.jobs, initializer=_quiet_worker)
+        pool = context.Pool(self.jobs, initializer=_quiet_worker, initargs=(os.getpid(),))
         out = 0
         try:
             while True:
@@ -183,8 +213,10 @@ class Run:
         return self.count is not None and self.tally.puzzles >= self.count
 
     def _take(self, result: GameResult) -> None:
-        new = [p for p in result.puzzles if p.id not in self.ids]
-        if new and not self._enough():
+        # A game's puzzles are kept whole, past --count too: the game is
+        # recorded as done, and would not be played again for them.
+        new = list({p.id: p for p in result.puzzles if p.id not in self.ids}.values())
+        if new:
             self._append([p.line() for p in new])
             self.ids.update(p.id for p in new)
             self.tally.puzzles += len(new)
@@ -218,9 +250,3 @@ def game_tasks(path: str, rules_name: Optional[str]) -> Iterator[tuple[str, str,
             continue
         key = f"game {name} {number}"
         yield key, "game", (key, game.start, rules, tuple(game.log))
-
-
-def _check_jobs(jobs: int) -> int:
-    if jobs < 1:
-        raise ArgumentError(f"--jobs must be 1 or more, not {jobs}")
-    return jobs

@@ -16,11 +16,12 @@ What makes a puzzle (each step a proof, never a guess of the search's):
    (the first such in the engine's order of moves);
 3. at each of the winner's turns, with the win ``k`` plies away, every
    other move is proven not to win within ``k`` plies: it ends the game
-   otherwise than in the winner's win, or the solver proves (from one
-   reply of the defence, the engine's choice tried first, or from the
-   position itself) that the winner does not win within what is left, or
-   that the defence wins. A move not so proven, or proven to win as fast,
-   drops the position.
+   otherwise than in the winner's win, or the solver proves (from one of
+   a few replies of the defence, the engine's choice tried first, or from
+   the position itself) that the winner does not win within what is
+   left, or that the defence wins. A move not so proven, or proven to win
+   as fast, drops the position. (Before the proofs, a sieve: a move the
+   search sees win as fast drops it at once.)
 
 The positions after the puzzle's first move are solved as games that
 start there (the line before them is not history): the repetition rule
@@ -30,7 +31,7 @@ look for wins by repetition at all (docs/proofs.md).
 
 >>> found = puzzle_at('7/7/7/3k3/7/7/a6 d', 'brandubh', origin='example')
 >>> found.puzzle is None, found.reason
-(True, 'two moves win within 3 plies (d4d1 and d4a4)')
+(True, 'the search sees d4a4 win within 3 plies too, beside d4d1')
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ from ..core.position import move_text
 from ..core.rules import Rules
 from ..core.outcomes import outcome_name
 from ..core.solve import table_mb
+from ..notation import CORNERS, SQUARE_NAMES, square_name, square_parse
 from ..proof_check import check_proof
 from ..ratings import Rating
-from ..solve import solve
+from ..solve import Solution, solve
 from .puzzle import Puzzle
 
 __all__ = ["Settings", "Found", "puzzle_at", "selfplay_puzzles", "game_puzzles", "themes_of", "start_rating",
@@ -59,6 +61,8 @@ LEVELS = (300, 3_000, 30_000)
 #: The starting rating: a base, what each winner's move past the first
 #: adds, and what each engine level that misses the solution adds.
 _BASE, _PER_MOVE, _PER_MISS = 1000.0, 150.0, 200.0
+#: The search's budget for the sieve of the winner's other moves.
+SIEVE_BUDGET = 3_000
 #: The most MiB of table a solve of the generator's is given.
 TABLE_MB = 16
 #: A new puzzle's deviation: provisional, so that its first solves move it.
@@ -91,11 +95,13 @@ class Found:
 
 @dataclass
 class _Work:
+    """One position's work: its rule set, the budgets, the solves so far."""
+
     rules_name: str
     settings: Settings
     solves: int = 0
 
-    def solve(self, position: str, budget: int):  # type: ignore[no-untyped-def]
+    def solve(self, position: str, budget: int) -> Solution:
         self.solves += 1
         # The wins looked for are short: a small table does, and is quick to make.
         return solve(position, self.rules_name, budget=budget, hash_mb=min(TABLE_MB, table_mb(budget)))
@@ -126,36 +132,63 @@ def _not_within(work: _Work, game: Rules, winner: str, within: int) -> Optional[
             continue
         if within - 1 <= 0:
             return True
-        s = work.solve(child.position, work.settings.probe)
+        # The solver spends its whole budget, going on to longer wins once
+        # the bound asked about is refuted: a small budget first, most often
+        # enough, then the probe's.
+        for budget in (work.settings.probe // 16, work.settings.probe // 4, work.settings.probe):
+            s = work.solve(child.position, budget)
+            if s.winner is not None and s.winner != winner:
+                return True
+            if s.solved.no_win_within.get(winner, 0) >= within - 1:
+                return True
+            if s.winner == winner:
+                if s.shortest and (s.plies or 0) > within - 1:
+                    return True
+                break  # a win this fast: another reply may refute
+    # The position itself: the defence's own win is looked for first, for
+    # 65,536 positions, before the winner's (docs/proofs.md).
+    for budget in (work.settings.refute // 4, work.settings.refute):
+        s = work.solve(game.position, budget)
         if s.winner is not None and s.winner != winner:
             return True
-        if s.solved.no_win_within.get(winner, 0) >= within - 1:
+        if s.solved.no_win_within.get(winner, 0) >= within:
             return True
-        if s.winner == winner and s.shortest and (s.plies or 0) > within - 1:
-            return True
-    s = work.solve(game.position, work.settings.refute)
-    if s.winner is not None and s.winner != winner:
-        return True
-    if s.solved.no_win_within.get(winner, 0) >= within:
-        return True
-    if s.winner == winner:
-        if (s.plies or 0) <= within:
-            return False
-        if s.shortest:
-            return True
+        if s.winner == winner:
+            if (s.plies or 0) <= within:
+                return False
+            if s.shortest:
+                return True
     return None
 
 
-def _unique(work: _Work, game: Rules, move: str, plies: int) -> None:
-    """Raise :class:`_Drop` unless every move of the winner's but ``move``
-    is proven not to win within ``plies``."""
+def _others(game: Rules, move: str, plies: int) -> list[tuple[str, Rules]]:
+    """The winner's other moves and the games they leave; :class:`_Drop`
+    when one ends the game in the winner's win, or the search sees one win
+    within ``plies``: a sieve before any proof (a search's claim can only
+    drop a puzzle here, never keep one)."""
     winner = game.side
+    children = []
     for other in game.moves():
         text = move_text(other)
         if text == move:
             continue
         child = game.clone()
         child.play(other)
+        if child.is_over():
+            if child.winner == winner:
+                raise _Drop(f"two moves win within {plies} plies ({move} and {text})")
+            continue
+        seen = child.search(budget=SIEVE_BUDGET) if plies > 1 else None
+        if seen is not None and seen.is_loss and (seen.mate_in or 0) <= plies - 1:
+            raise _Drop(f"the search sees {text} win within {plies} plies too, beside {move}")
+        children.append((text, child))
+    return children
+
+
+def _unique(work: _Work, winner: str, move: str, plies: int, children: list[tuple[str, Rules]]) -> None:
+    """Raise :class:`_Drop` unless every other move (``children``, from
+    :func:`_others`) is proven not to win within ``plies``."""
+    for text, child in children:
         verdict = _not_within(work, child, winner, plies - 1)
         if verdict is False:
             raise _Drop(f"two moves win within {plies} plies ({move} and {text})")
@@ -164,16 +197,20 @@ def _unique(work: _Work, game: Rules, move: str, plies: int) -> None:
 
 
 def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
-    """The solution: the winner's only moves and the defence's best replies."""
+    """The solution: the winner's only moves and the defence's best
+    replies. The line is found first and every turn of the winner's put
+    through the sieve (cheap), then each is proven (dear)."""
+    winner = game.side
     line: list[str] = []
+    turns: list[tuple[str, int, list[tuple[str, Rules]]]] = []
     move, left = first, plies
     while True:
-        _unique(work, game, move, left)
+        turns.append((move, left, _others(game, move, left)))
         game.play(move)
         line.append(move)
         left -= 1
         if game.is_over():
-            return line
+            break
         best: Optional[tuple[int, str, str]] = None
         for reply in game.moves():
             child = game.clone()
@@ -192,6 +229,21 @@ def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
         game.play(best[1])
         line.append(best[1])
         move, left = best[2], best[0]
+    for move, left, children in turns:
+        _unique(work, winner, move, left, children)
+    return line
+
+
+def _beside_corners() -> set[str]:
+    """The squares beside a corner (a2, b1, ...)."""
+    beside = set()
+    for corner in CORNERS:
+        at = square_parse(SQUARE_NAMES[corner])
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            name = square_name(at[0] + df, at[1] + dr) if at else None
+            if name is not None:
+                beside.add(name)
+    return beside
 
 
 def themes_of(position: str, rules_name: str, solution: Sequence[str]) -> tuple[str, ...]:
@@ -204,14 +256,14 @@ def themes_of(position: str, rules_name: str, solution: Sequence[str]) -> tuple[
     game = Rules(position, rules_name)
     winner = game.side
     found: list[str] = []
-    corners_beside = {"a2", "b1", "a6", "b7", "f1", "g2", "f7", "g6"}
+    corners_beside = _beside_corners()
     for ply, move in enumerate(solution):
         if ply % 2 == 0 and winner == "attackers" and move[2:] in corners_beside:
             if "blocked-corner" not in found:
                 found.append("blocked-corner")
         if ply == len(solution) - 2:
             # Before the defence's last reply: the winner's threats, as if it were to move again.
-            board, side = game.position.rsplit(" ", 1)
+            board = game.position.rsplit(" ", 1)[0]
             turned = Rules(f"{board} {winner[0]}", rules_name)
             threats = set()
             for m in turned.moves():
@@ -305,7 +357,9 @@ def _puzzles_in(game: Rules, plies: Sequence[int], moves: Sequence[int], origin:
                 made = puzzle_at(game.position, game.variant.as_string(), f"{origin} {ply}", settings)
                 if made.puzzle is not None:
                     result.puzzles.append(made.puzzle)
-                    # The rest of its line is the same puzzle, shorter.
+                    # The rest of its line is the same puzzle, shorter; and
+                    # a game that comes back to its position finds it again.
+                    seen.add(game.position)
                     line = made.puzzle.rules_at()
                     for move in made.puzzle.solution:
                         line.play(move)
@@ -319,14 +373,20 @@ def _puzzles_in(game: Rules, plies: Sequence[int], moves: Sequence[int], origin:
 def selfplay_puzzles(rules_name: str, seed: int, settings: Settings = Settings()) -> GameResult:
     """The puzzles of self-play game ``seed`` under ``rules_name``: the
     search against itself at one of :data:`PLAY_LEVELS` (by the seed), from
-    the set-up after a few random moves, one move in seven random: the same
-    seed gives the same game."""
+    the set-up after a few random moves, one move in seven random (in games
+    of an odd seed, one of the defenders' in two): the same seed gives the
+    same game."""
     rng = random.Random(f"{rules_name} {seed}")
     budget = PLAY_LEVELS[seed % len(PLAY_LEVELS)]
+    # The defenders win most games between equals, so in every other game
+    # they play a random move one time in two: the attackers' wins too.
+    weak = "defenders" if seed % 2 else None
     game = Rules(variant=rules_name)
     moves: list[int] = []
+    opening = rng.randint(2, 8)
     while not game.is_over() and game.ply < 160:
-        if game.ply < rng.randint(2, 8) or rng.random() < 1 / 7:
+        chance = 1 / 2 if game.side == weak else 1 / 7
+        if game.ply < opening or rng.random() < chance:
             move = rng.choice(game.moves())
         else:
             found = game.search(budget=budget, seed=rng.randrange(1 << 30))

@@ -100,7 +100,7 @@ class Puzzle:
              rating: Rating = DEFAULT, origin: str = "") -> "Puzzle":
         """A puzzle with its id worked out, checked as :meth:`from_line`
         checks a line: a :class:`PuzzleError` for one that is not right."""
-        name = as_variant(rules).as_string() if isinstance(rules, str) else rules
+        name = as_variant(rules).as_string()
         puzzle = cls(puzzle_id(name, position), name, position, tuple(solution), tuple(themes), rating, origin)
         puzzle.check()
         return puzzle
