@@ -132,6 +132,9 @@ class Solved:
     limit: int
     stopped: bool = False
     no_win_within: dict[str, int] = field(default_factory=dict)
+    #: The positions a state file held when this run resumed from it (0
+    #: for a run from the start): ``nodes`` less this is this run's.
+    resumed: int = 0
 
 
 def table_mb(budget: int) -> int:
@@ -392,10 +395,11 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     if raw == ffi.NULL:
         raise EngineError("out of memory for the solver")
     solver = ffi.gc(raw, lib.bd_solver_free)
-    spent = 0
+    spent = resumed = 0
     if head:
         _load_state(state, solver, head)  # type: ignore[arg-type]
         spent = int(head.get("spent", 0))
+        resumed = int(head.get("nodes", 0))
     status = ffi.new("bd_solve_status *")
     done = lib.BD_STAGE_DONE
     game = _identity(rules)
@@ -471,4 +475,5 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         limit=status.limit,
         stopped=bool(status.stopped),
         no_win_within={side: status.no_win_within[i] for i, side in enumerate(SIDES)},
+        resumed=resumed,
     )
