@@ -553,16 +553,20 @@ def test_a_solve_stopped_and_resumed_is_the_solve_straight_through(tmp_path):
     first = solve_rules(rules_of(RESUMED), 3 * STATE_SLICE, hash_mb=2, slice_nodes=STATE_SLICE, state=state)
     assert first.outcome == "open" and first.nodes == 3 * STATE_SLICE
 
+    # The second stop comes with the win proven and a shorter one looked
+    # for: the proof in hand is saved too.
     def ctrl_c(progress) -> None:
-        if progress.nodes >= 6 * STATE_SLICE:
+        if progress.nodes >= 16 * STATE_SLICE:
+            assert progress.stage == "shorten"
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         solve_rules(rules_of(RESUMED), 1_000_000, state=state, progress=ctrl_c)
     saved = json.loads(state.read_bytes().split(b"\n", 1)[0])
-    assert saved["spent"] == saved["nodes"] == 6 * STATE_SLICE and saved["slice"] == STATE_SLICE
+    assert saved["spent"] == saved["nodes"] == 16 * STATE_SLICE and saved["slice"] == STATE_SLICE
+    assert saved["parts"][2] > 0
     resumed = solve_rules(rules_of(RESUMED), 1_000_000, state=state)
-    assert resumed.resumed == 6 * STATE_SLICE and dataclasses.replace(resumed, resumed=0) == straight
+    assert resumed.resumed == 16 * STATE_SLICE and dataclasses.replace(resumed, resumed=0) == straight
     # Done, the state holds the answer: asked again, it is given at once.
     again = solve_rules(rules_of(RESUMED), 1_000_000, state=state)
     assert again.resumed == again.nodes and dataclasses.replace(again, resumed=0) == straight
