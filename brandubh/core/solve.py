@@ -372,8 +372,9 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     """
     _check(budget, hash_mb)
     check_stop(stop)
-    if not isinstance(save_every, int) or isinstance(save_every, bool) or save_every < 1:
-        raise ArgumentError(f"save_every must be a whole number of positions above 0, not {quote(save_every)}")
+    for name, value in (("save_every", save_every), ("slice_nodes", slice_nodes)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ArgumentError(f"{name} must be a whole number of positions above 0, not {quote(value)}")
     head: dict[str, Any] = {}
     if state is not None:
         if os.path.exists(state):
@@ -416,8 +417,12 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         budget = -(-budget // slice_nodes) * slice_nodes
     left = budget - spent
     next_save = spent + save_every
-    if left <= 0:
-        lib.bd_solver_run(solver, 0, ffi.NULL, status)  # where the saved solve stands
+    if head:
+        # Where the saved solve stands: this expands nothing, unless a stop
+        # cut the writing of a proof down, which it then finishes.
+        lib.bd_solver_run(solver, 0, ffi.NULL, status)
+        if status.stage == done:
+            left = 0
     with (_Interrupts() if state is not None else contextlib.nullcontext()) as interrupts:
         while left > 0:
             step = min(left, slice_nodes)
