@@ -154,7 +154,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                          "proof: not written down (a side's refutation is too large)\n")
         # The rate of a short run is mostly the table's making: given from a second on.
         now = found.nodes - found.resumed
-        rate = f" ({now / seconds:,.0f} a second)" if seconds >= 1 else ""
+        rate = f" ({now / seconds:,.0f} a second)" if seconds >= 1 and now else ""
         part = f", {now:,} of them in this run," if found.resumed else ""
         stream.write(f"searched: {found.nodes:,} positions{part} in {seconds:.2f} s{rate}\n")
     if args.proof is not None:
