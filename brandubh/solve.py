@@ -117,7 +117,8 @@ class Solution:
         end), ``shortest``, ``first_move``, the proof's ``positions`` and
         ``lines``, the positions ``searched`` of the ``budget``, each
         side's ``no_win_within`` (the most plies within which it is proven
-        not to win, repetitions aside), and the game (``variant``,
+        not to win, repetitions aside), the positions a state file held
+        when the run ``resumed`` from it (0 for none), and the game (``variant``,
         ``start``, ``moves``)."""
         s = self.solved
         return {
@@ -129,6 +130,7 @@ class Solution:
             "positions": s.positions,
             "lines": len(s.proof),
             "searched": s.nodes,
+            "resumed": s.resumed,
             "no_win_within": dict(s.no_win_within),
             "budget": self.budget,
             "variant": self.variant.as_string(),

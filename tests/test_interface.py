@@ -228,7 +228,7 @@ MIRRORED = {
     "bd_eg": lambda: {f"BD_EG_{name.upper()}": v for v, name in endgame_tables().VALUES.items()},
 }
 # Enums whose constants the package uses one by one, each as lib.<name>.
-USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "#1", "#2"}
+USED_BY_NAME = {"bd_did", "bd_pos_code", "bd_play", "bd_vec_code", "bd_restore", "#1", "#2"}
 
 
 def solver():

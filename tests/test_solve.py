@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import json
 import os
@@ -552,18 +553,23 @@ def test_a_solve_stopped_and_resumed_is_the_solve_straight_through(tmp_path):
     first = solve_rules(rules_of(RESUMED), 3 * STATE_SLICE, hash_mb=2, slice_nodes=STATE_SLICE, state=state)
     assert first.outcome == "open" and first.nodes == 3 * STATE_SLICE
 
+    # The second stop comes with the win proven and a shorter one looked
+    # for: the proof in hand is saved too.
     def ctrl_c(progress) -> None:
-        if progress.nodes >= 6 * STATE_SLICE:
+        if progress.nodes >= 16 * STATE_SLICE:
+            assert progress.stage == "shorten"
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         solve_rules(rules_of(RESUMED), 1_000_000, state=state, progress=ctrl_c)
     saved = json.loads(state.read_bytes().split(b"\n", 1)[0])
-    assert saved["spent"] == saved["nodes"] == 6 * STATE_SLICE and saved["slice"] == STATE_SLICE
+    assert saved["spent"] == saved["nodes"] == 16 * STATE_SLICE and saved["slice"] == STATE_SLICE
+    assert saved["parts"][2] > 0
     resumed = solve_rules(rules_of(RESUMED), 1_000_000, state=state)
-    assert resumed == straight
+    assert resumed.resumed == 16 * STATE_SLICE and dataclasses.replace(resumed, resumed=0) == straight
     # Done, the state holds the answer: asked again, it is given at once.
-    assert solve_rules(rules_of(RESUMED), 1_000_000, state=state) == straight
+    again = solve_rules(rules_of(RESUMED), 1_000_000, state=state)
+    assert again.resumed == again.nodes and dataclasses.replace(again, resumed=0) == straight
     assert check_proof(_text(RESUMED, resumed)).ok
 
 
@@ -657,7 +663,8 @@ def test_ctrl_c_saves_the_state_and_the_same_command_goes_on(tmp_path):
     assert saved["spent"] == saved["nodes"] and saved["nodes"] % SLICE == 0 and saved["nodes"] >= SLICE
     done = subprocess.run(command[:6] + [str(saved["nodes"])] + command[7:] + ["--json", "--quiet"],
                           capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60)
-    assert json.loads(done.stdout)["searched"] == saved["nodes"], done.stderr
+    data = json.loads(done.stdout)
+    assert data["searched"] == data["resumed"] == saved["nodes"], done.stderr
 
 
 # -- 6. draws proven, and their proofs checked -------------------------------

@@ -153,8 +153,10 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
                          "them with the refuting side to move\n" if found.proof else
                          "proof: not written down (a side's refutation is too large)\n")
         # The rate of a short run is mostly the table's making: given from a second on.
-        rate = f" ({found.nodes / seconds:,.0f} a second)" if seconds >= 1 else ""
-        stream.write(f"searched: {found.nodes:,} positions in {seconds:.2f} s{rate}\n")
+        now = found.nodes - found.resumed
+        rate = f" ({now / seconds:,.0f} a second)" if seconds >= 1 and now else ""
+        part = f", {now:,} of them in this run," if found.resumed else ""
+        stream.write(f"searched: {found.nodes:,} positions{part} in {seconds:.2f} s{rate}\n")
     if args.proof is not None:
         _write_proof(solution, args.proof)
     if args.json is not None:

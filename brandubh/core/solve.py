@@ -132,6 +132,9 @@ class Solved:
     limit: int
     stopped: bool = False
     no_win_within: dict[str, int] = field(default_factory=dict)
+    #: The positions a state file held when this run resumed from it (0
+    #: for a run from the start): ``nodes`` less this is this run's.
+    resumed: int = 0
 
 
 def table_mb(budget: int) -> int:
@@ -369,8 +372,9 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     """
     _check(budget, hash_mb)
     check_stop(stop)
-    if not isinstance(save_every, int) or isinstance(save_every, bool) or save_every < 1:
-        raise ArgumentError(f"save_every must be a whole number of positions above 0, not {quote(save_every)}")
+    for name, value in (("save_every", save_every), ("slice_nodes", slice_nodes)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ArgumentError(f"{name} must be a whole number of positions above 0, not {quote(value)}")
     head: dict[str, Any] = {}
     if state is not None:
         if os.path.exists(state):
@@ -392,10 +396,11 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     if raw == ffi.NULL:
         raise EngineError("out of memory for the solver")
     solver = ffi.gc(raw, lib.bd_solver_free)
-    spent = 0
+    spent = resumed = 0
     if head:
         _load_state(state, solver, head)  # type: ignore[arg-type]
         spent = int(head.get("spent", 0))
+        resumed = int(head.get("nodes", 0))
     status = ffi.new("bd_solve_status *")
     done = lib.BD_STAGE_DONE
     game = _identity(rules)
@@ -412,8 +417,12 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         budget = -(-budget // slice_nodes) * slice_nodes
     left = budget - spent
     next_save = spent + save_every
-    if left <= 0:
-        lib.bd_solver_run(solver, 0, ffi.NULL, status)  # where the saved solve stands
+    if head:
+        # Where the saved solve stands: this expands nothing, unless a stop
+        # cut the writing of a proof down, which it then finishes.
+        lib.bd_solver_run(solver, 0, ffi.NULL, status)
+        if status.stage == done:
+            left = 0
     with (_Interrupts() if state is not None else contextlib.nullcontext()) as interrupts:
         while left > 0:
             step = min(left, slice_nodes)
@@ -471,4 +480,5 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         limit=status.limit,
         stopped=bool(status.stopped),
         no_win_within={side: status.no_win_within[i] for i, side in enumerate(SIDES)},
+        resumed=resumed,
     )
