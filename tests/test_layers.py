@@ -375,11 +375,13 @@ TABLES = ("brandubh.cli.play", "brandubh.serve", "brandubh.host")
 
 
 def _changes_made(path: Path) -> list[str]:
-    """The calls in a module of a Game's changes, on anything but a session."""
+    """The calls in a module of a Game's changes, on anything but a session
+    (or a puzzle's attempt: brandubh.puzzles.Attempt, the one judge of a
+    puzzle, plays its moves for the page's puzzle mode as for the terminal's)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GAME_CHANGES
-                and not ast.unparse(node.func.value).endswith("session")):
+                and not ast.unparse(node.func.value).endswith(("session", "attempt"))):
             found.append(f"{path.name}:{node.lineno} {ast.unparse(node.func)}")
     return found
 

@@ -284,3 +284,49 @@ def test_a_search_stops_when_another_thread_says_so(site):
     found = node(site, "stop")
     assert found["stopped"] is True and found["legal"] is True
     assert 0 < found["nodes"] < 50_000_000 and found["depth"] >= 1
+
+
+def test_the_bundled_puzzles_are_judged_and_rated_in_the_browser_as_in_python(site):
+    """Every puzzle the page without a server carries, through
+    web/backend.js under Node and through brandubh serve's PuzzleRoom
+    (brandubh.puzzles.Attempt): the solution move by move, then a hint and a
+    wrong first move; the same verdicts, sentences, hints, solutions and
+    ratings (to a millionth), the puzzles' ratings moved in the same order."""
+    import pytest as _pytest
+
+    from brandubh.puzzles import shipped
+    from brandubh.serve.puzzles import PuzzleRoom
+
+    answers = node(site, "puzzles")
+    by_id = {p.id: p for rules in ("brandubh", "codingame") for p in shipped(rules)}
+    sets: dict[str, list] = {}
+    for answer in answers:
+        sets.setdefault(answer["rules"], []).append(by_id[answer["id"]])
+    assert {rules: len(found) for rules, found in sets.items()} == {"brandubh": 200, "codingame": 200}
+    room = PuzzleRoom(sets)
+
+    def same(js, py):
+        if isinstance(py, float) or isinstance(js, float):
+            return js == _pytest.approx(py, abs=1e-6)
+        if isinstance(py, dict):
+            return js.keys() == py.keys() and all(same(js[k], py[k]) for k in py)
+        if isinstance(py, list):
+            return len(js) == len(py) and all(same(a, b) for a, b in zip(js, py))
+        return js == py
+
+    for answer in answers:
+        puzzle = by_id[answer["id"]]
+        seen = [p.id for p in sets[answer["rules"]] if p.id != puzzle.id]
+        state = room.new({"variant": answer["rules"], "seen": seen})
+        table = room.attempt(state["id"])
+        steps = []
+        for move in puzzle.solution[::2]:
+            state = room.move(table, {"move": move})
+            steps.append([state["verdict"], state["said"], state["rated"]])
+        assert same(answer["steps"], steps), answer["id"]
+        table = room.attempt(room.new({"variant": answer["rules"], "seen": seen})["id"])
+        assert answer["hint"] == room.give_hint(table, {})["hint"], answer["id"]
+        if answer["wrong"] is not None:
+            missed = room.move(table, {"move": answer["wrong"]})
+            assert same(answer["missed"], [missed["verdict"], missed["said"], missed["solution"], missed["rated"]]), \
+                answer["id"]

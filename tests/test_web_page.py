@@ -221,3 +221,45 @@ def test_stopped_on_a_static_host_the_engine_plays_what_it_found(browser, isolat
     assert page.evaluate("() => window.brandubhBackend.counts.stopped") == 1
     context.close()
     assert errors == []
+
+
+def _puzzle_shown(page) -> list:
+    """The bundled puzzle on the board: [id, position, solution, ...]."""
+    page.wait_for_function("() => document.body.classList.contains('puzzle') && document.body.dataset.busy === '0'")
+    settle(page, 0)
+    shown = page.inner_text("#rules").rsplit(" ", 1)[1]
+    return page.evaluate("(id) => Object.values(BRANDUBH_DATA.puzzles).flat().find((row) => row[0] === id)", shown)
+
+
+def test_a_puzzle_solved_and_missed_with_no_server(page):
+    from brandubh import Game
+
+    page.click("#puzzles")
+    row = _puzzle_shown(page)
+    print(f"a puzzle opened in {float(page.evaluate('() => document.body.dataset.puzzleOpenMs')):.1f} ms")
+    solution = row[2].split()
+    assert page.inner_text("#status").startswith(f"The {'attackers' if row[1].endswith('a') else 'defenders'} to move")
+    for ply in range(0, len(solution), 2):
+        click_square(page, solution[ply][:2])
+        click_square(page, solution[ply][2:])
+        settle(page, min(ply + 2, len(solution)))
+    assert page.inner_text("#message") == "Solved!"
+    assert "\u2192" in page.inner_text("#puzzlerating")
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('brandubh-puzzles'))")
+    assert kept["seen"] == [row[0]] and kept["player"]["rating"] > 1500
+    # The next: a hint, then a wrong move, and the solution shown.
+    page.click("#puzzlenext")
+    row = _puzzle_shown(page)
+    assert row[0] != kept["seen"][0]
+    solution = row[2].split()
+    page.click("#puzzlehint")
+    page.wait_for_function("() => document.querySelector('#message').textContent.startsWith('A hint')")
+    assert page.inner_text("#message").endswith(f" on {solution[0][:2]}.")
+    game = Game(variant="codingame" if row[0] in [r[0] for r in page.evaluate("() => BRANDUBH_DATA.puzzles.codingame")]
+                else "brandubh", position=row[1])
+    wrong = next(str(m) for m in game.legal() if str(m) != solution[0])
+    click_square(page, wrong[:2])
+    click_square(page, wrong[2:])
+    settle(page, 1)
+    assert page.evaluate("() => document.body.dataset.verdict") == "wrong"
+    assert f"The solution: {row[2]}." in page.inner_text("#puzzleinfo")

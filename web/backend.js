@@ -599,6 +599,203 @@
     return body;
   }
 
+  // -- puzzles: brandubh/serve/puzzles.py's routes, each move judged as ---------------
+  // -- brandubh.puzzles.Attempt judges it, the ratings moved as brandubh.ratings does -----
+
+  const R = data.ratings || {};
+  const attempts = new Map(), puzzleRatings = new Map();
+  const asRating = (r) => ({ rating: r[0], deviation: r[1], volatility: r[2] });
+  const NEWCOMER = R.default ? asRating(R.default) : null;
+
+  /* brandubh.ratings.update for one period of one game: `p`'s new rating after `score` against `o`. */
+  function glicko(p, o, score) {
+    const S = R.scale, tau = R.tau, base = NEWCOMER.rating;
+    const mu = (p.rating - base) / S, phi = p.deviation / S, sigma = p.volatility;
+    const muJ = (o.rating - base) / S, phiJ = o.deviation / S;
+    const g = 1 / Math.sqrt(1 + 3 * phiJ * phiJ / (Math.PI * Math.PI));
+    const expected = 1 / (1 + Math.exp(-g * (mu - muJ)));
+    const v = 1 / (g * g * expected * (1 - expected)), gain = g * (score - expected), delta = v * gain;
+    const a = Math.log(sigma * sigma);
+    const f = (x) => {
+      const ex = Math.exp(x);
+      return ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2) - (x - a) / (tau * tau);
+    };
+    let bigA = a, bigB;
+    if (delta * delta > phi * phi + v) bigB = Math.log(delta * delta - phi * phi - v);
+    else {
+      let k = 1;
+      while (f(a - k * tau) < 0) k++;
+      bigB = a - k * tau;
+    }
+    let fA = f(bigA), fB = f(bigB);
+    while (Math.abs(bigB - bigA) > R.epsilon) {
+      const bigC = bigA + (bigA - bigB) * fA / (fB - fA), fC = f(bigC);
+      if (fC * fB <= 0) { bigA = bigB; fA = fB; } else fA /= 2;
+      bigB = bigC; fB = fC;
+    }
+    const newSigma = Math.exp(bigA / 2), phiStar = Math.sqrt(phi * phi + newSigma * newSigma);
+    const newPhi = 1 / Math.sqrt(1 / (phiStar * phiStar) + 1 / v);
+    return { rating: base + S * (mu + newPhi * newPhi * gain), deviation: S * newPhi, volatility: newSigma };
+  }
+
+  /* brandubh/serve/puzzles.py's read_player. */
+  function readPlayer(value) {
+    if (value === undefined || value === null) return Object.assign({}, NEWCOMER);
+    const keys = value && typeof value === "object" && !Array.isArray(value) ? Object.keys(value).sort() : [];
+    if (keys.join() !== "deviation,rating,volatility") {
+      throw new Refused("player must be an object of rating, deviation and volatility (a Glicko-2 rating), not " + quote(value));
+    }
+    const bounds = { rating: [0, R.maxRating, true], deviation: [0, NEWCOMER.deviation, false], volatility: [0, 1, false] };
+    for (const [name, [low, high, lowToo]] of Object.entries(bounds)) {
+      const n = value[name];
+      if (!(typeof n === "number" && Number.isFinite(n) && (lowToo ? low <= n : low < n) && n <= high)) {
+        throw new Refused("player's " + name + " must be a number " + (lowToo ? "from " : "above ") + low +
+                          " and at most " + high + ", not " + quote(n));
+      }
+    }
+    return { rating: value.rating, deviation: value.deviation, volatility: value.volatility };
+  }
+
+  const puzzleOf = (rules, row) => ({ id: row[0], rules, position: row[1], solution: row[2].split(" "),
+                                      themes: row[3] ? row[3].split(" ") : [], rating: asRating(row.slice(4)) });
+  const winnerOf = (puzzle) => puzzle.position.endsWith("a") ? "attackers" : "defenders";
+  const taskOf = (puzzle) => {
+    const moves = (puzzle.solution.length + 1) >> 1;
+    return "The " + winnerOf(puzzle) + " to move and win in " + plural(moves, "move");
+  };
+  const ratingOf = (puzzle) => puzzleRatings.get(puzzle.id) || puzzle.rating;
+
+  /* A new attempt at `puzzle`: a table of its own (not one of the games). */
+  function newAttempt(puzzle, player) {
+    const fields = readVariant(puzzle.rules);
+    let id;
+    do {
+      const bytes = new Uint8Array(6);
+      root.crypto.getRandomValues(bytes);
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    } while (attempts.has(id));
+    const a = { id, fields, variant: variantString(fields), start: puzzle.position, game: engine.game(fields, puzzle.position),
+                you: winnerOf(puzzle), level: null, ending: null, puzzle, player, ply: 0, hinted: false, score: null,
+                said: taskOf(puzzle) + ".", verdict: null, hint: null, rated: null, queue: Promise.resolve() };
+    attempts.set(id, a);
+    while (attempts.size > R.maxAttempts) {
+      const oldest = attempts.keys().next().value;
+      attempts.get(oldest).game.free();
+      attempts.delete(oldest);
+    }
+    return a;
+  }
+
+  /* brandubh.puzzles.pick: one of the five nearest the rating not seen (the nearest again once all are). */
+  function pickPuzzle(list, rating, seen) {
+    const near = (ps) => ps.slice().sort((p, q) => Math.abs(p.rating.rating - rating) - Math.abs(q.rating.rating - rating)
+                                          || (p.id < q.id ? -1 : 1)).slice(0, 5);
+    const done = new Set(seen);
+    const left = list.filter((p) => !done.has(p.id));
+    const choice = near(left.length ? left : list);
+    return choice[Math.floor(Math.random() * choice.length)];
+  }
+
+  function newPuzzle(body) {
+    const variant = body.variant === undefined ? "brandubh" : body.variant;
+    if (typeof variant !== "string") throw new Refused("variant must be a rule set's name, not " + quote(variant));
+    const player = readPlayer(body.player);
+    const seen = body.seen === undefined ? [] : body.seen;
+    if (!Array.isArray(seen) || seen.length > R.maxSeen || !seen.every((s) => typeof s === "string")) {
+      throw new Refused("seen must be a list of puzzle ids (at most " + R.maxSeen + "), not " + quote(seen));
+    }
+    const name = variant.trim() || "brandubh";
+    const rows = (data.puzzles || {})[name];
+    if (!rows || !rows.length) {
+      throw new Refused("no puzzles under " + quote(name) + ": the page carries the brandubh and codingame sets' puzzles");
+    }
+    return puzzleState(newAttempt(pickPuzzle(rows.map((row) => puzzleOf(name, row)), player.rating, seen), player));
+  }
+
+  function finish(a) {
+    const before = ratingOf(a.puzzle);
+    const mine = glicko(a.player, before, a.score), its = glicko(before, a.player, 1 - a.score);
+    puzzleRatings.set(a.puzzle.id, its);
+    a.rated = { score: a.score, player: mine, player_before: a.player, puzzle: its, puzzle_before: before };
+  }
+
+  /* Attempt.play: the move judged right (the defence's reply played), solved, or wrong. */
+  function puzzleMove(a, body) {
+    const text = body.move;
+    if (typeof text !== "string" || text.length < 1 || text.length > 24) {
+      throw new Refused("move must be a move as text, d1d3 or d1-d3, not " + quote(text));
+    }
+    if (a.score !== null) throw new Refused("the attempt is over: press Next puzzle", 409);
+    const game = a.game, m = E.parseMove(text);
+    const legal = new Set(game.legal().map((x) => x.move));
+    if (m < 0 || !legal.has(m)) throw new Refused(quote(text) + " is not a legal move of the " + game.side + " here");
+    const solution = a.puzzle.solution, expected = solution[a.ply];
+    game.play(m);
+    a.hint = null;
+    if (E.moveText(m) !== expected) {
+      a.score = 0;
+      a.verdict = "wrong";
+      a.said = "Wrong: the move here was " + expected + ". The solution is shown.";
+    } else if (++a.ply === solution.length) {
+      a.score = a.hinted ? 0 : 1;
+      a.verdict = "solved";
+      a.said = "Solved!" + (a.hinted ? " (after a hint: it counts as a miss)" : "");
+    } else {
+      game.play(E.parseMove(solution[a.ply++]));
+      a.verdict = "right";
+      a.said = "Right. The " + other(a.you) + " answer " + played(game, game.ply).shown + ".";
+    }
+    if (a.score !== null) finish(a);
+    return puzzleState(a);
+  }
+
+  function puzzleHint(a) {
+    if (a.score !== null) throw new Refused("the attempt is over: the solution is shown", 409);
+    a.hinted = true;
+    const square = a.puzzle.solution[a.ply].slice(0, 2);
+    a.hint = "move the " + KINDS[a.game.pieces()[E.squareNumber(square)]] + " on " + square;
+    a.said = "A hint: " + a.hint + ".";
+    return puzzleState(a);
+  }
+
+  function puzzleGiveUp(a) {
+    if (a.score !== null) throw new Refused("the attempt is over: press Next puzzle", 409);
+    a.score = 0;
+    a.said = "The solution is shown.";
+    finish(a);
+    return puzzleState(a);
+  }
+
+  /* brandubh/serve/puzzles.py's PuzzleRoom.state. */
+  function puzzleState(a) {
+    const s = state(a), over = a.score !== null, p = a.puzzle;
+    return Object.assign(s, {
+      mode: "puzzle", level: null, engine_to_move: false, your_turn: !over, said: a.said,
+      legal: over ? [] : s.legal,
+      puzzle: { id: p.id, rules: p.rules, winner: winnerOf(p), moves: (p.solution.length + 1) >> 1, themes: p.themes,
+                rating: ratingOf(p) },
+      task: taskOf(p), verdict: a.verdict, hint: a.hint, over, solution: over ? p.solution.slice() : null, rated: a.rated,
+    });
+  }
+
+  const PUZZLE_ACTIONS = {
+    move: (a, b) => puzzleMove(a, fields(b, ["move"])),
+    hint: (a, b) => puzzleHint(a, fields(b, [])),
+    solution: (a, b) => puzzleGiveUp(a, fields(b, [])),
+  };
+
+  function puzzleRoute(method, id, action, body) {
+    if (!/^[0-9a-f]{12}$/.test(id)) throw new Refused("no puzzle attempt " + quote(id) + " here: an attempt's id is 12 hexadecimal digits", 404);
+    const a = attempts.get(id);
+    if (!a) throw new Refused("no puzzle attempt " + quote(id) + " here: it was never made, or it was closed (this page keeps the " + R.maxAttempts + " used last)", 404);
+    if (action === undefined) { only(method, "GET"); return [200, puzzleState(a)]; }
+    if (!PUZZLE_ACTIONS[action]) {
+      throw new Refused("a puzzle has no " + quote(action) + ": the actions are " + Object.keys(PUZZLE_ACTIONS).join(", ") + " (POST)", 404);
+    }
+    only(method, "POST");
+    return [200, PUZZLE_ACTIONS[action](a, body || {})];
+  }
+
   // -- the routes: api.py's Api._route ---------------------------------------------------
 
   const ACTIONS = {
@@ -627,6 +824,12 @@
       only(method, "POST");
       return [201, newGame(fields(body || {}, ["side", "level", "variant"]))];
     }
+    if (path === "/api/puzzles") {
+      only(method, "POST");
+      return [201, newPuzzle(fields(body || {}, ["variant", "player", "seen"]))];
+    }
+    const pm = /^\/api\/puzzles\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
+    if (pm) return puzzleRoute(method, pm[1], pm[2], body);
     if (path === "/api/open") {
       throw new Refused("opening saved games needs brandubh serve: this page, with no server, plays games " +
                         "against the engine only", 409);
@@ -698,6 +901,8 @@
    * many a shared flag stopped. */
   root.brandubhBackend = {
     request, stop: () => stop(), counts,
+    // For the tests: Glicko-2 as brandubh.ratings.update gives it, for one game.
+    glicko,
     // For the tests: an outlook, and the sentence it makes, for a rule set.
     outlook: (variant, raw, mateIn, sideToMove, viewer, depth) => {
       const o = outlookOf({ fields: readVariant(variant) }, raw, mateIn, sideToMove, viewer);

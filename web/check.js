@@ -12,6 +12,10 @@
  *                                  plays the first legal move each turn,
  *                                  the engine replies; every answer out
  *   node check.js outlook CASES    what scores mean (brandubh/chances.py)
+ *   node check.js puzzles          every bundled puzzle through the back
+ *                                  end: solved move by move, then a hint
+ *                                  and a wrong first move; every answer
+ *                                  out
  *   node check.js stop             a search of fifty million positions in a
  *                                  worker thread, stopped from this one
  *                                  through a shared flag after 300 ms
@@ -48,7 +52,7 @@ if (what === "perft") {
   }
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(JSON.stringify({ nodes, moves, seconds, nps: nodes / seconds }));
-} else if (what === "outlook" || what === "game") {
+} else if (what === "outlook" || what === "game" || what === "puzzles") {
   globalThis.BRANDUBH_DATA = data;
   globalThis.BRANDUBH_WASM = fs.readFileSync(path.join(__dirname, "brandubh.wasm")).toString("base64");
   globalThis.BrandubhEngine = BrandubhEngine;
@@ -58,6 +62,35 @@ if (what === "perft") {
   if (what === "outlook") {
     // Each case of argv[3] (JSON: [variant, raw, mate_in, side to move, viewer, depth]).
     console.log(JSON.stringify(JSON.parse(process.argv[3]).map((c) => api.outlook(...c))));
+    return;
+  }
+  if (what === "puzzles") {
+    (async () => {
+      const out = [];
+      for (const [rules, rows] of Object.entries(data.puzzles)) {
+        const ids = rows.map((row) => row[0]);
+        for (const row of rows) {
+          const seen = ids.filter((id) => id !== row[0]);
+          const solution = row[2].split(" ");
+          // The solution, move by move.
+          let s = (await api.request("POST", "/api/puzzles", { variant: rules, seen })).data;
+          const steps = [];
+          for (let ply = 0; ply < solution.length; ply += 2) {
+            s = (await api.request("POST", "/api/puzzles/" + s.id + "/move", { move: solution[ply] })).data;
+            steps.push([s.verdict, s.said, s.rated]);
+          }
+          // A hint, then a wrong first move (the first legal one that is not the solution's).
+          s = (await api.request("POST", "/api/puzzles", { variant: rules, seen })).data;
+          const hinted = (await api.request("POST", "/api/puzzles/" + s.id + "/hint", {})).data;
+          const wrong = s.legal.map((m) => m.from + m.to).find((m) => m !== solution[0]);
+          const missed = wrong === undefined ? null
+            : (await api.request("POST", "/api/puzzles/" + s.id + "/move", { move: wrong })).data;
+          out.push({ rules, id: row[0], steps, hint: hinted.hint, wrong,
+                     missed: missed && [missed.verdict, missed.said, missed.solution, missed.rated] });
+        }
+      }
+      console.log(JSON.stringify(out));
+    })().catch((error) => { console.error(error); process.exit(1); });
     return;
   }
   (async () => {
@@ -114,6 +147,6 @@ if (what === "perft") {
     worker.terminate();
   });
 } else {
-  console.error("usage: node check.js perft DEPTH | bench | game SIDE LEVEL [VARIANT] | outlook CASES | stop");
+  console.error("usage: node check.js perft DEPTH | bench | game SIDE LEVEL [VARIANT] | outlook CASES | puzzles | stop");
   process.exit(2);
 }

@@ -29,6 +29,8 @@ The interface, every body and answer a JSON object (an error is
 ``POST /api/games/ID/continue``        play on from ``ply`` as ``side`` at ``level``
 ``GET /api/games/ID/text``             the game text, to download
 ``POST /api/open``                     saved games to look at: ``text``
+``POST /api/puzzles``                  the next puzzle (:mod:`brandubh.serve.puzzles`)
+``POST /api/puzzles/ID/ACTION``        a puzzle's ``move``, ``hint``, ``solution``
 =====================================  ======================================
 
 A request the interface cannot read gets a 400 with a sentence saying what
@@ -105,6 +107,7 @@ PAGE_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsaf
 _ID = re.compile(r"[0-9a-f]{12}")
 _GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/([a-z]+))?")
 _ACTIONS = ("move", "reply", "undo", "resign", "draw", "analysis", "review", "continue")
+_PUZZLE_PATH = re.compile(r"/api/puzzles/([^/]+)(?:/([a-z]+))?")
 
 
 class RequestError(BrandubhError):
@@ -395,6 +398,9 @@ class Api:
         self._lock = threading.Lock()
         self._count = 0
         self._page: Optional[bytes] = None
+        from .puzzles import PuzzleRoom
+
+        self.puzzles = PuzzleRoom(seed=seed)
 
     # -- the games ----------------------------------------------------------------
 
@@ -478,6 +484,14 @@ class Api:
         if path == "/api/open":
             only(method, "POST")
             return Reply.of(self._open(_fields(body, ("text",))), 201)
+        if path == "/api/puzzles":
+            only(method, "POST")
+            return self._puzzle_refusals(lambda: Reply.of(
+                self.puzzles.new(_fields(body, ("variant", "player", "seen"))), 201))
+        m = _PUZZLE_PATH.fullmatch(path)
+        if m is not None:
+            found = m
+            return self._puzzle_refusals(lambda: self._puzzle(method, found.group(1), found.group(2), body))
         m = _GAME_PATH.fullmatch(path)
         if m is None:
             raise RequestError(f"nothing at {quote(path)}: the page is at / and the interface under /api", 404)
@@ -499,6 +513,35 @@ class Api:
         with table.lock:
             payload = getattr(self, "_" + action)(table, body)
         return Reply.of(payload, 201 if action == "continue" else 200)
+
+    @staticmethod
+    def _puzzle_refusals(answer: Callable[[], Reply]) -> Reply:
+        """A puzzle request answered, its refusals as the interface's own."""
+        from .puzzles import PuzzleRefusal
+
+        try:
+            return answer()
+        except PuzzleRefusal as error:
+            raise RequestError(str(error), error.status) from None
+
+    def _puzzle(self, method: str, attempt_id: str, action: Optional[str], body: bytes) -> Reply:
+        """A puzzle attempt's request (:class:`~brandubh.serve.puzzles.PuzzleRoom`)."""
+        from .puzzles import ACTIONS
+
+        table = self.puzzles.attempt(attempt_id)
+        if action is None:
+            only(method, "GET")
+            with table.lock:
+                return Reply.of(self.puzzles.state(table))
+        if action not in ACTIONS:
+            raise RequestError(f"a puzzle has no {quote(action)}: the actions are {', '.join(ACTIONS)} (POST)", 404)
+        only(method, "POST")
+        fields = _fields(body, ("move",) if action == "move" else ())
+        if action == "move":
+            fields["move"] = move_text(fields.get("move"))
+        answer = {"move": self.puzzles.move, "hint": self.puzzles.give_hint, "solution": self.puzzles.give_up}
+        with table.lock:
+            return Reply.of(answer[action](table, fields))
 
     def page(self) -> bytes:
         """The page, read once from the package's data."""
