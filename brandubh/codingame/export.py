@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import collections
 import re
 from pathlib import Path
 from typing import Optional
@@ -393,14 +394,17 @@ def _block_end(text: str, i: int) -> int:
 
 def _drop_unused_statics(text: str) -> str:
     """The text without the static functions no other line names (the
-    headers' helpers for callers the bot leaves out), until none is left."""
+    headers' helpers for callers the bot leaves out), until none is left:
+    each round counts every word of the text once (a name used nowhere but
+    its definition appears once) and drops all such functions together."""
     while True:
-        for m in _STATIC_DEFINITION.finditer(text):
-            if len(re.findall(r"\b" + m.group(1) + r"\b", text)) == 1:
-                text = text[:m.start()] + text[_block_end(text, m.end()):]
-                break
-        else:
+        counts = collections.Counter(re.findall(r"\w+", text))
+        spans = [(m.start(), _block_end(text, m.end())) for m in _STATIC_DEFINITION.finditer(text)
+                 if counts[m.group(1)] == 1]
+        if not spans:
             return text
+        for start, end in reversed(spans):
+            text = text[:start] + text[end:]
 
 
 def compact(text: str) -> str:
