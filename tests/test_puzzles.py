@@ -188,11 +188,11 @@ def test_a_set_ships():
 #: walks some 4,000 positions a second here, and the proofs run to
 #: thousands): the generator checked every one as it made the set, and
 #: BRANDUBH_SLOW=1 checks them all again.
-CHECKED_BY_DEFAULT = 40
+CHECKED_BY_DEFAULT = 20
 #: How many the solver proves again by default (a few ms each): every
 #: one under BRANDUBH_SLOW=1. Every one is read and played through, its
 #: solution legal and ending in the winner's win, whenever the set loads.
-SOLVED_BY_DEFAULT = 400
+SOLVED_BY_DEFAULT = 150
 
 
 def test_every_shipped_solution_is_proven_and_its_proof_verified_by_the_checker():

@@ -10,7 +10,7 @@ compared with the pure-Python reference, which knows only the board rules:
 the players' endings (resignation, agreed draw) and the draw offer are kept
 by the machine itself.
 
-Run time: 30 runs by default, 120 under BRANDUBH_SLOW=1 (see conftest.py);
+Run time: 12 runs by default, 120 under BRANDUBH_SLOW=1 (see conftest.py);
 ``BRANDUBH_STATEFUL_EXAMPLES`` (or else ``BRANDUBH_FUZZ_EXAMPLES``)
 multiplies either number, for fuzzing campaigns. With
 ``BRANDUBH_FUZZ_REPORT`` set, the runs and steps taken are written to that
@@ -52,7 +52,7 @@ KIND = {"a": "attacker", "d": "defender", "k": "king"}
 
 MULT = float(os.environ.get("BRANDUBH_STATEFUL_EXAMPLES")
              or os.environ.get("BRANDUBH_FUZZ_EXAMPLES") or "1")
-RUNS = max(1, int(scale(20, 120) * MULT))
+RUNS = max(1, int(scale(12, 120) * MULT))
 STEPS = 50
 
 STATS: collections.Counter = collections.Counter()

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import scale
+
 from brandubh.cli.bench import POSITIONS, run_bench
 from brandubh.core.perft import perft_stats
 from brandubh.notation import SETUP
@@ -314,7 +316,9 @@ def test_the_bundled_puzzles_are_judged_and_rated_in_the_browser_as_in_python(si
             return len(js) == len(py) and all(same(a, b) for a, b in zip(js, py))
         return js == py
 
-    for answer in answers:
+    # Each answer stands alone (its own attempts, its own puzzle's rating):
+    # every fourth is compared by default, every one under BRANDUBH_SLOW=1.
+    for answer in answers[::scale(4, 1)]:
         puzzle = by_id[answer["id"]]
         seen = [p.id for p in sets[answer["rules"]] if p.id != puzzle.id]
         state = room.new({"variant": answer["rules"], "seen": seen})
