@@ -498,12 +498,14 @@ def test_the_command_shows_its_progress_on_a_terminal(monkeypatch, capsys):
     assert said.startswith(f"not proven within the budget ({SLICE + 1000:,} positions); the attackers do not win within ")
 
 
-def test_ctrl_c_stops_a_solve_with_a_sentence():
+def ctrl_c_on_a_terminal(command: list[str]) -> tuple[int, bytes]:
+    """Run the command with a terminal for its standard error, press
+    Ctrl-C (SIGINT) once its progress line shows, and give its exit status
+    and all it wrote there."""
     import pty
 
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "brandubh", "solve", SETUP, "--budget", "1000000000",
-                             "--hash", "8"], stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env=ENV)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env=ENV)
     os.close(slave)
     seen = b""
     try:
@@ -513,7 +515,7 @@ def test_ctrl_c_stops_a_solve_with_a_sentence():
                 seen += os.read(master, 4096)
         assert b"solving: " in seen, seen
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+        proc.wait(timeout=60)
         while select.select([master], [], [], 0.5)[0]:
             try:
                 chunk = os.read(master, 4096)
@@ -527,7 +529,13 @@ def test_ctrl_c_stops_a_solve_with_a_sentence():
             proc.kill()
             proc.wait()
         os.close(master)
-    assert proc.returncode == 130
+    return proc.returncode, seen
+
+
+def test_ctrl_c_stops_a_solve_with_a_sentence():
+    returncode, seen = ctrl_c_on_a_terminal([sys.executable, "-m", "brandubh", "solve", SETUP, "--budget",
+                                             "1000000000", "--hash", "8"])
+    assert returncode == 130
     assert b"stopped by Ctrl-C after " in seen and b"Traceback" not in seen, seen
 
 
@@ -626,37 +634,11 @@ def test_a_state_that_cannot_be_written_leaves_the_last_one(tmp_path):
 
 
 def test_ctrl_c_saves_the_state_and_the_same_command_goes_on(tmp_path):
-    import pty
-
     state = tmp_path / "open.state"
     command = [sys.executable, "-m", "brandubh", "solve", SETUP, "--budget", "1000000000", "--hash", "4",
                "--state", str(state)]
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env=ENV)
-    os.close(slave)
-    seen = b""
-    try:
-        deadline = time.monotonic() + 60
-        while b"solving: " not in seen and time.monotonic() < deadline:
-            if select.select([master], [], [], 1)[0]:
-                seen += os.read(master, 4096)
-        assert b"solving: " in seen, seen
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
-        while select.select([master], [], [], 0.5)[0]:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    assert proc.returncode == 130, seen
+    returncode, seen = ctrl_c_on_a_terminal(command)
+    assert returncode == 130, seen
     assert f"the solver's state is saved in {state}: the same command goes on from there".encode() in seen, seen
     saved = json.loads(state.read_bytes().split(b"\n", 1)[0])
     # Saved at the end of a slice, where a run straight through passes.
