@@ -17,6 +17,7 @@ import io
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -37,6 +38,13 @@ def scale(default: T, slow: T) -> T:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The tests send their programs SIGHUP as a closing terminal does. A suite
+# started under nohup (SIGHUP ignored, which every child inherits, and
+# which the package respects: brandubh.arena.command.signals_interrupt)
+# would see them carry on; the suite's processes take it as from a terminal.
+if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 CC = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the drivers of tests/c/ are built with, or None."""
 
