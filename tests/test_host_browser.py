@@ -162,12 +162,7 @@ def test_a_player_steps_back_during_a_game_and_returns_and_cannot_move_in_the_pa
     errors: list[str] = []
     context, page = open_page(browser, server.url, errors)
     try:
-        page.select_option("#host-side", "attackers")
-        page.select_option("#host-clock", "untimed")
-        page.click("#host-create")
-        page.wait_for_function("() => document.body.dataset.side === 'attackers'")
-        invite = page.locator(".host-link input").first.input_value()
-        game_id, other = invite.split("#play=")[1].split("&token=")
+        game_id, other = untimed_game_as_the_attackers(page)
         hub, own = server.api.hub, Game()
 
         def play(move: str) -> None:
@@ -215,6 +210,18 @@ def test_a_player_steps_back_during_a_game_and_returns_and_cannot_move_in_the_pa
     finally:
         context.close()
     assert errors == []
+
+
+def untimed_game_as_the_attackers(page) -> tuple[str, str]:
+    """Make an untimed game from the page, the attackers its seat; the
+    game's id and the token of the other seat (from the invitation)."""
+    page.select_option("#host-side", "attackers")
+    page.select_option("#host-clock", "untimed")
+    page.click("#host-create")
+    page.wait_for_function("() => document.body.dataset.side === 'attackers'")
+    invite = page.locator(".host-link input").first.input_value()
+    game_id, other = invite.split("#play=")[1].split("&token=")
+    return game_id, other
 
 
 def document_ply(page) -> str:
@@ -266,12 +273,7 @@ def test_a_state_that_arrives_while_a_look_back_is_asked_keeps_the_look_back(bro
             route.continue_()
 
     try:
-        page.select_option("#host-side", "attackers")
-        page.select_option("#host-clock", "untimed")
-        page.click("#host-create")
-        page.wait_for_function("() => document.body.dataset.side === 'attackers'")
-        invite = page.locator(".host-link input").first.input_value()
-        game_id, other = invite.split("#play=")[1].split("&token=")
+        game_id, other = untimed_game_as_the_attackers(page)
         own = Game()
         play_by_clicks(own, {"attackers": page}, (page,), 1)
         server.api.hub.act(game_id, other, "move", {"move": "d3e3"})
