@@ -23,7 +23,8 @@
 ``POST /api/host/login``                   a session (``name``, ``password``): its cookie
 ``POST /api/host/logout``                  the session ended
 ``POST /api/host/password``                ``old``, ``new``: every other session ended
-``GET /api/host/lobby``                    the open seeks and the club's games in play
+``GET /api/host/lobby``                    the open seeks, the club's games in play and the
+                                           daily puzzle
 ``GET /api/host/lobby/events``             the lobby as it changes (server-sent events)
 ``POST /api/host/seeks``                   a seek (``variant``, ``clock``, ``side``,
                                            ``rated``, ``range``) (session or bot token)
@@ -36,6 +37,11 @@
 ``POST /api/host/tournaments/ID/join``     enter it (account)
 ``GET /api/host/players/NAME``             a player's page: ratings, games, record, your move
 ``GET /api/host/players/NAME/rating.svg``  the rating's history in ``?pool=``, as SVG
+                                           (``puzzles``: the puzzle rating's)
+``POST /api/puzzles``                      a puzzle: the next near the account's puzzle
+                                           rating (a guest's: unrated), or ``puzzle`` (an id)
+``GET /api/puzzles/ID``                    the attempt as it stands (its account's)
+``POST /api/puzzles/ID/ACTION``            ``move`` (``move``), ``hint``, ``solution``
 =========================================  ================================================
 
 An account's session is a cookie (:data:`~.accounts.COOKIE`: HttpOnly,
@@ -71,7 +77,7 @@ import re
 from typing import NamedTuple, Optional, Union
 from urllib.parse import parse_qs, urlsplit
 
-from ..serve.api import Reply, RequestError, _fields, only, query_ply
+from ..serve.api import Reply, RequestError, _fields, only, puzzle_route, query_ply
 from .accounts import COOKIE, SESSION_DAYS, Account, Accounts, LoggedIn
 from .club import Club
 from .clock import DAYS, PRESETS as CLOCKS
@@ -256,6 +262,13 @@ class HostApi:
             self.hub.allow(client)
             fields = _fields(body, ("side", "variant", "clock", "opponent", "level"))
             return Reply.of(self.hub.create(fields, client=client), 201)
+        if path == "/api/puzzles" or path.startswith("/api/puzzles/"):
+            # The page's puzzle routes, as brandubh serve answers them, for the account logged in (or a guest).
+            if method == "POST":
+                self.hub.allow(client)
+            puzzled = puzzle_route(self.club.puzzles, method, path, body, self._account(session, token))
+            if puzzled is not None:
+                return puzzled
         club = self._club(method, path, parts.query, body, token, client, session, secure)
         if club is not None:
             return club

@@ -88,10 +88,13 @@ class Club:
         self._followers: list[_LobbyFollower] = []
         hub.on_store = self._on_store
         hub.after_change = self._after_change
+        from .puzzles import ClubPuzzles
         from .tournament import Tournaments
 
         self.tournaments = Tournaments(self)
         hub.closing.append(self.tournaments.close)
+        #: The puzzles: the accounts' puzzle ratings, the puzzles' own, the daily puzzle.
+        self.puzzles = ClubPuzzles(self.store)
 
     # -- seeks ----------------------------------------------------------------------------------
 
@@ -340,7 +343,16 @@ class Club:
                 continue
             playing.append({"id": hg.id, "seats": state["seats"], "clock": state["clock"], "rated": state["rated"],
                             "plies": len(state.get("moves") or [])})
-        return {"seeks": seeks, "playing": playing}
+        return {"seeks": seeks, "playing": playing, "daily": self._daily()}
+
+    def _daily(self) -> Optional[dict[str, Any]]:
+        """Today's puzzle as the lobby shows it (None for a server with no brandubh puzzles)."""
+        from ..serve.puzzles import PuzzleRefusal
+
+        try:
+            return self.puzzles.daily_shown()
+        except PuzzleRefusal:
+            return None
 
     def follow(self) -> tuple[Follower, Sent]:
         """Follow the lobby: a follower, and the lobby now."""
@@ -393,14 +405,24 @@ class Club:
                 tally["won" if score == 1 else "drawn" if score == 0.5 else "lost"] += 1
             if active and turn == seat and viewer is not None and viewer.id == account.id:
                 your_move.append(game_id)
+        puzzle_rating, attempts = self.puzzles.player(account.id)
+        puzzles = None if not attempts else {
+            "rating": round(puzzle_rating.rating), "deviation": round(puzzle_rating.deviation),
+            "shown": _shown(puzzle_rating), "provisional": puzzle_rating.provisional, "attempts": attempts}
         return {"name": account.name, "kind": account.kind, "level": account.level, "ratings": ratings,
-                "games": games, "record": record, "your_move": your_move}
+                "puzzles": puzzles, "games": games, "record": record, "your_move": your_move}
 
     def history(self, name: Any, pool: Any) -> list[tuple[float, float, float]]:
-        """A player's rating after each rated game in a pool: when, rating, deviation."""
+        """A player's rating after each rated game in a pool (or each rated
+        attempt at a puzzle, for the pool :data:`~.puzzles.POOL`): when,
+        rating, deviation."""
+        from .puzzles import POOL
+
         account = self.accounts.named(name) if isinstance(name, str) else None
         if account is None:
             raise RequestError(f"no player {quote(name)[:60]} here", 404)
+        if pool == POOL:
+            return self.puzzles.history(account.id)
         return [tuple(row) for row in self.store.query(
             "SELECT at, rating, deviation FROM history WHERE account = ? AND pool = ? ORDER BY at",
             (account.id, pool))]

@@ -20,7 +20,8 @@ The schema is versioned (SQLite's ``user_version``): a store of an older
 version is brought up to date when it is opened, one :data:`MIGRATIONS`
 step a transaction, and one written by a newer brandubh is refused with a
 sentence. Besides the games it holds the club (accounts, sessions, the
-players of rated games, ratings and their history, seeks).
+players of rated games, ratings and their history, seeks, tournaments, the
+accounts' rated puzzle attempts and the puzzles' ratings).
 
 A record the server cannot read is never deleted: it is *set aside*
 (:meth:`Store.set_aside`, the fault kept beside it) and no longer listed.
@@ -102,6 +103,17 @@ _TOURNAMENTS = (
 )
 
 
+# Puzzles: each account's rated attempts (one a puzzle, with the account's rating after it: the
+# last is its puzzle rating now), and each puzzle's own rating as the club's solves moved it.
+_PUZZLES = (
+    "CREATE TABLE puzzle_attempts (account INTEGER NOT NULL REFERENCES accounts (id), puzzle TEXT NOT NULL, "
+    "at REAL NOT NULL, score REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, "
+    "volatility REAL NOT NULL, PRIMARY KEY (account, puzzle))",
+    "CREATE TABLE puzzle_ratings (puzzle TEXT PRIMARY KEY, rating REAL NOT NULL, deviation REAL NOT NULL, "
+    "volatility REAL NOT NULL, attempts INTEGER NOT NULL)",
+)
+
+
 def _add_aside(db: sqlite3.Connection) -> None:
     """Version 1: a column marking the records set aside (the first release had none)."""
     if "aside" not in [row[1] for row in db.execute("PRAGMA table_info(games)")]:
@@ -120,6 +132,12 @@ def _add_tournaments(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _add_puzzles(db: sqlite3.Connection) -> None:
+    """Version 4: the accounts' rated puzzle attempts and the puzzles' ratings."""
+    for statement in _PUZZLES:
+        db.execute(statement)
+
+
 #: The migrations, in order: the store's schema version (SQLite's
 #: ``user_version``) is how many of them it has had. Version 0 is a store
 #: made before versions were kept (with or without the ``aside`` column).
@@ -127,6 +145,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("records set aside", _add_aside),
     ("accounts, sessions, ratings and seeks", _add_club),
     ("tournaments", _add_tournaments),
+    ("puzzle ratings", _add_puzzles),
 )
 #: The schema version this code writes, and the newest it reads.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from ..bot import Bot
     from ..game import Game
 
-__all__ = ["Api", "RequestError", "Reply", "Table", "MAX_LEVEL", "LEVEL_NOTES", "MAX_TABLES", "MAX_REVIEWS",
+__all__ = ["Api", "RequestError", "Reply", "Table", "puzzle_route", "MAX_LEVEL", "LEVEL_NOTES", "MAX_TABLES", "MAX_REVIEWS",
            "DEFAULT_PORT", "read_games", "query_ply"]
 
 #: The port ``brandubh serve`` listens on unless told otherwise.
@@ -331,6 +331,40 @@ def move_text(value: object) -> str:
     return value
 
 
+def puzzle_route(room: Any, method: str, path: str, body: bytes, who: Any = None) -> Optional[Reply]:
+    """The page's puzzle requests (``/api/puzzles...``) answered by
+    ``room`` (a :class:`~brandubh.serve.puzzles.PuzzleRoom`: ``brandubh
+    serve``'s, or ``brandubh host``'s, which keeps its accounts' ratings),
+    for the solver ``who`` (None here); None for a path that is not one.
+    The room's refusals are the interface's own."""
+    from .puzzles import ACTIONS, PuzzleRefusal
+
+    m = _PUZZLE_PATH.fullmatch(path)
+    if path != "/api/puzzles" and m is None:
+        return None
+    try:
+        if m is None:
+            only(method, "POST")
+            return Reply.of(room.new(_fields(body, room.FIELDS), who), 201)
+        table = room.attempt(m.group(1), who)
+        action = m.group(2)
+        if action is None:
+            only(method, "GET")
+            with table.lock:
+                return Reply.of(room.state(table))
+        if action not in ACTIONS:
+            raise RequestError(f"a puzzle has no {quote(action)}: the actions are {', '.join(ACTIONS)} (POST)", 404)
+        only(method, "POST")
+        fields = _fields(body, ("move",) if action == "move" else ())
+        if action == "move":
+            fields["move"] = move_text(fields.get("move"))
+        answer = {"move": room.move, "hint": room.give_hint, "solution": room.give_up}
+        with table.lock:
+            return Reply.of(answer[action](table, fields))
+    except PuzzleRefusal as error:
+        raise RequestError(str(error), error.status) from None
+
+
 def _whole(value: object, name: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise RequestError(f"{name} must be a whole number from {low} to {high}, not {quote(value)}")
@@ -484,14 +518,9 @@ class Api:
         if path == "/api/open":
             only(method, "POST")
             return Reply.of(self._open(_fields(body, ("text",))), 201)
-        if path == "/api/puzzles":
-            only(method, "POST")
-            return self._puzzle_refusals(lambda: Reply.of(
-                self.puzzles.new(_fields(body, ("variant", "player", "seen"))), 201))
-        m = _PUZZLE_PATH.fullmatch(path)
-        if m is not None:
-            found = m
-            return self._puzzle_refusals(lambda: self._puzzle(method, found.group(1), found.group(2), body))
+        puzzled = puzzle_route(self.puzzles, method, path, body)
+        if puzzled is not None:
+            return puzzled
         m = _GAME_PATH.fullmatch(path)
         if m is None:
             raise RequestError(f"nothing at {quote(path)}: the page is at / and the interface under /api", 404)
@@ -513,35 +542,6 @@ class Api:
         with table.lock:
             payload = getattr(self, "_" + action)(table, body)
         return Reply.of(payload, 201 if action == "continue" else 200)
-
-    @staticmethod
-    def _puzzle_refusals(answer: Callable[[], Reply]) -> Reply:
-        """A puzzle request answered, its refusals as the interface's own."""
-        from .puzzles import PuzzleRefusal
-
-        try:
-            return answer()
-        except PuzzleRefusal as error:
-            raise RequestError(str(error), error.status) from None
-
-    def _puzzle(self, method: str, attempt_id: str, action: Optional[str], body: bytes) -> Reply:
-        """A puzzle attempt's request (:class:`~brandubh.serve.puzzles.PuzzleRoom`)."""
-        from .puzzles import ACTIONS
-
-        table = self.puzzles.attempt(attempt_id)
-        if action is None:
-            only(method, "GET")
-            with table.lock:
-                return Reply.of(self.puzzles.state(table))
-        if action not in ACTIONS:
-            raise RequestError(f"a puzzle has no {quote(action)}: the actions are {', '.join(ACTIONS)} (POST)", 404)
-        only(method, "POST")
-        fields = _fields(body, ("move",) if action == "move" else ())
-        if action == "move":
-            fields["move"] = move_text(fields.get("move"))
-        answer = {"move": self.puzzles.move, "hint": self.puzzles.give_hint, "solution": self.puzzles.give_up}
-        with table.lock:
-            return Reply.of(answer[action](table, fields))
 
     def page(self) -> bytes:
         """The page, read once from the package's data."""

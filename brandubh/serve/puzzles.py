@@ -137,6 +137,9 @@ class PuzzleTable:
         self.verdict: Optional[str] = None
         self.hint: Optional[str] = None
         self.rated: Optional[dict] = None
+        #: Whose attempt it is, for a room that keeps attempts per solver (brandubh host: an
+        #: account, which alone may act on it); None: anyone with its id.
+        self.owner: Any = None
 
     @property
     def game(self) -> Any:
@@ -150,10 +153,17 @@ class PuzzleTable:
 class PuzzleRoom:
     """The attempts by id, and the puzzles' ratings as solves move them.
     ``puzzles``: the set by rule set's name (the shipped one by default,
-    read when first asked for)."""
+    read when first asked for). ``who``, where a method takes it, is the
+    solver asking (None here: a room of one player's browser; brandubh
+    host's room, a subclass, keeps its accounts' ratings by it)."""
 
-    def __init__(self, puzzles: Optional[dict[str, list]] = None, seed: Optional[str] = None) -> None:
+    #: The fields of a request for a new puzzle.
+    FIELDS: tuple[str, ...] = ("variant", "player", "seen")
+
+    def __init__(self, puzzles: Optional[dict[str, list]] = None, seed: Optional[str] = None,
+                 max_attempts: int = MAX_ATTEMPTS) -> None:
         self._sets = puzzles
+        self.max_attempts = max_attempts
         self._attempts: dict[str, PuzzleTable] = {}
         self._ratings: dict[str, Rating] = {}
         self._lock = threading.Lock()
@@ -180,7 +190,7 @@ class PuzzleRoom:
         with self._lock:
             return self._ratings.get(puzzle.id, puzzle.rating)
 
-    def attempt(self, table_id: str) -> PuzzleTable:
+    def attempt(self, table_id: str, who: Any = None) -> PuzzleTable:
         """The attempt with this id; a 404 for none."""
         if not _ID.fullmatch(table_id):
             raise PuzzleRefusal(f"no puzzle attempt {quote(table_id)} here: an attempt's id is 12 hexadecimal "
@@ -189,15 +199,22 @@ class PuzzleRoom:
             table = self._attempts.get(table_id)
             if table is None:
                 raise PuzzleRefusal(f"no puzzle attempt {quote(table_id)} here: it was never made, or it was "
-                                   f"closed (the server keeps the {MAX_ATTEMPTS} used last)", 404)
+                                   f"closed (the server keeps the {self.max_attempts} used last)", 404)
             table.used = time.monotonic()
             return table
 
-    def new(self, fields: dict) -> dict:
+    def new(self, fields: dict, who: Any = None) -> dict:
         """The next puzzle near the player's rating, not one of those
         ``seen`` (the nearest again once every one has been)."""
-        from ..puzzles import pick
+        variant, player, seen = self.asked(fields)
+        table = self.open(self.near(self.puzzles(variant), player.rating, seen), player)
+        with table.lock:
+            return self.state(table)
 
+    def asked(self, fields: dict) -> tuple[str, Rating, list[str]]:
+        """A new puzzle's request read: the rule set's name, the player's
+        rating and the puzzles seen; a :class:`PuzzleRefusal` for a field
+        out of shape."""
         variant = fields.get("variant", "brandubh")
         if not isinstance(variant, str):
             raise PuzzleRefusal(f"variant must be a rule set's name, not {quote(variant)}")
@@ -205,21 +222,31 @@ class PuzzleRoom:
         seen = fields.get("seen", [])
         if not isinstance(seen, list) or len(seen) > MAX_SEEN or not all(isinstance(s, str) for s in seen):
             raise PuzzleRefusal(f"seen must be a list of puzzle ids (at most {MAX_SEEN}), not {quote(seen)}")
-        found = self.puzzles(variant.strip() or "brandubh")
+        return variant.strip() or "brandubh", player, seen
+
+    def near(self, found: list, rating: float, seen: Any) -> Any:
+        """One of the puzzles ``found`` nearest ``rating`` not ``seen`` (the
+        nearest again once every one has been)."""
+        from ..puzzles import pick
+
         with self._lock:
-            puzzle = (pick(found, player.rating, seen, rng=self._rng)
-                      or pick(found, player.rating, rng=self._rng))
-            assert puzzle is not None  # the set is not empty
+            puzzle = pick(found, rating, seen, rng=self._rng) or pick(found, rating, rng=self._rng)
+        assert puzzle is not None  # the set is not empty
+        return puzzle
+
+    def open(self, puzzle: Any, player: Rating) -> PuzzleTable:
+        """A new attempt at ``puzzle``, kept by its id (the one used
+        longest ago closed past :attr:`max_attempts`)."""
+        with self._lock:
             table_id = secrets.token_hex(6)
             while table_id in self._attempts:  # pragma: no cover - one chance in 2**48
                 table_id = secrets.token_hex(6)
             table = PuzzleTable(table_id, puzzle, player)
             self._attempts[table_id] = table
             old = sorted((t for t in self._attempts.values() if t is not table), key=lambda t: t.used)
-            for gone in old[:max(0, len(self._attempts) - MAX_ATTEMPTS)]:
+            for gone in old[:max(0, len(self._attempts) - self.max_attempts)]:
                 del self._attempts[gone.id]
-        with table.lock:
-            return self.state(table)
+        return table
 
     def _finish(self, table: PuzzleTable) -> None:
         """Once the attempt is over: the player's rating and the puzzle's
