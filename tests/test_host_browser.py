@@ -145,11 +145,11 @@ def test_the_first_page_has_no_empty_game_boxes(browser, server):
     page.wait_for_function("() => document.body.dataset.status === 'none'")
     assert page.is_visible("#host-new")
     assert not page.is_visible("#moves") and not page.is_visible("#text") and not page.is_visible("#copy")
-    # brandubh host has no puzzle routes yet: the page's Puzzles section is not offered there.
-    assert not page.is_visible("#puzzles") and not page.is_visible("#puzzlerating")
+    # The club's puzzles are offered beside New game (test_host_puzzles.py solves one), not during a game.
+    assert page.is_visible("#puzzles") and not page.is_visible("#puzzlebar")
     page.click("#host-create")
     at(page, 0)
-    assert page.is_visible("#text") and page.is_visible("#copy")
+    assert page.is_visible("#text") and page.is_visible("#copy") and not page.is_visible("#puzzles")
     context.close()
     assert errors == []
 

@@ -11,6 +11,7 @@ import datetime
 import hashlib
 import http.client
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -28,6 +29,7 @@ from brandubh.host.store import SCHEMA_VERSION, Store, migrate
 from brandubh.puzzles import Puzzle, shipped
 
 from test_host_club import CHEAP, Browser
+from test_serve_browser import browser  # noqa: F401 - the one Chromium fixture
 
 # Two puzzles of the shipped set: the defenders' king escapes in two moves (rated 1150 to
 # start), and the attackers take the king in two (1350).
@@ -327,3 +329,73 @@ def test_a_store_of_the_previous_version_is_upgraded_and_its_accounts_solve_rate
         assert rows(running, "SELECT a.name FROM puzzle_attempts p JOIN accounts a ON a.id = p.account") == [("ann",)]
     finally:
         _stop(running)
+
+
+# -- in the browser: the club's page and the game page's puzzle mode -----------------------------------
+
+SHOTS = os.environ.get("BRANDUBH_CLUB_SCREENSHOTS")
+
+
+def _verdict(page, verdict: str) -> None:
+    page.wait_for_function("(v) => document.body.dataset.verdict === v && document.body.dataset.busy === '0'",
+                           arg=verdict)
+
+
+def test_an_account_solves_the_daily_puzzle_by_clicks_and_its_rating_moves(browser, tmp_path):  # noqa: F811
+    from test_host_club_browser import person, register
+    from test_serve_browser import click_square
+
+    running = _serve(tmp_path / "club.sqlite", {"brandubh": [EASY]})   # the daily is EASY, the only one
+    errors: list[str] = []
+    context, ann = person(browser, running.url + "club", "192.0.2.1", errors)
+    try:
+        register(ann, "ann")
+        # The lobby shows today's puzzle; its link opens it on the game page.
+        ann.wait_for_selector("#daily:not([hidden]) #daily-link[href='/#puzzle=" + EASY.id + "']")
+        assert ann.text_content("#daily-task") == "The defenders to move and win in 2 moves."
+        if SHOTS:
+            ann.screenshot(path=str(Path(SHOTS) / "club-daily.png"))
+        ann.click("#daily-link")
+        ann.wait_for_function("(id) => document.body.dataset.puzzle === id && document.body.dataset.busy === '0'"
+                              " && document.body.classList.contains('puzzle')", arg=EASY.id)
+        assert ann.text_content("#puzzlerating") == "Your puzzle rating: 1500 ± 350."
+        assert ann.is_visible("#puzzlebar") and ann.is_hidden("#host-game")
+        # A hint names the piece; the right move brings the defence's reply, judged on the server.
+        ann.click("#puzzlehint")
+        ann.wait_for_function("() => document.getElementById('message').textContent === "
+                              "'A hint: move the king on d3.'")
+        click_square(ann, "d3")
+        click_square(ann, "g3")
+        _verdict(ann, "right")
+        assert ann.text_content("#message") == "Right. The attackers answer a3-a2."
+        click_square(ann, "g3")
+        click_square(ann, "g1")
+        _verdict(ann, "solved")
+        # Solved after a hint: a miss, and the account's rating moved down, as the club stored it.
+        said = ann.text_content("#puzzlerating")
+        assert said.startswith("Your puzzle rating: 1500 ± 350 → ") and "the puzzle's:" in said
+        assert "The solution: d3g3 a3a2 g3g1." in ann.text_content("#puzzleinfo")
+        if SHOTS:
+            ann.screenshot(path=str(Path(SHOTS) / "club-puzzle.png"))
+        ann.goto(running.url + "club#player=ann")
+        ann.wait_for_function("() => document.body.dataset.shown === 'ann'")
+        assert ann.text_content("#puzzle-rating").startswith("Puzzle rating: 1")
+        assert "1 puzzle rated" in ann.text_content("#puzzle-rating")
+        ann.wait_for_function("() => { const i = document.querySelector('#puzzle-graph img');"
+                              " return i && i.complete && i.naturalWidth > 0; }")
+        [(score,)] = rows(running, "SELECT score FROM puzzle_attempts")
+        assert score == 0.0
+        # A wrong move on the next one (the same puzzle, the only one): the solution shown, not rated again.
+        ann.goto(running.url + "#puzzle=next")
+        ann.wait_for_function("() => document.body.classList.contains('puzzle') && document.body.dataset.busy === '0'")
+        assert "rated already" in ann.text_content("#puzzlerating")
+        click_square(ann, "d3")
+        click_square(ann, "f3")
+        _verdict(ann, "wrong")
+        assert "Wrong: the move here was d3g3" in ann.text_content("#message")
+        assert len(rows(running, "SELECT * FROM puzzle_attempts")) == 1
+    finally:
+        context.close()
+        _stop(running)
+    # Chromium asks for /favicon.ico by itself, which the game page's policy (pictures as data only) blocks.
+    assert [error for error in errors if "favicon.ico" not in error] == []

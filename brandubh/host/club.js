@@ -63,7 +63,19 @@
   }
 
   // -- the lobby ------------------------------------------------------------------------------------
+  // Today's puzzle (the same for everyone on a UTC day): its task and rating, a link to solve it on the page.
+  function showDaily(daily) {
+    $("daily").hidden = !daily;
+    if (!daily) return;
+    $("daily-task").textContent = daily.task + ".";
+    $("daily-link").href = daily.link;
+    $("daily-about").textContent = daily.date + " (UTC): puzzle " + daily.id + ", " + daily.rules + ", rated "
+      + Math.round(daily.rating.rating) + " \u00b1 " + Math.round(daily.rating.deviation)
+      + (daily.themes.length ? "; themes: " + daily.themes.join(", ") : "") + ".";
+  }
+
   function showLobby(lobby) {
+    showDaily(lobby.daily);
     const body = $("seeks").tBodies[0];
     body.replaceChildren();
     for (const seek of lobby.seeks) {
@@ -147,6 +159,13 @@
                                      src: "/api/host/players/" + encodeURIComponent(data.name) + "/rating.svg?pool=" + encodeURIComponent(pool) }));
     }
     sayIfEmpty(ratings);
+    // The puzzle rating, moved by each rated attempt, and its graph.
+    const puzzles = data.puzzles;
+    $("puzzle-rating").textContent = puzzles ? "Puzzle rating: " + puzzles.shown + (puzzles.provisional ? " (provisional)" : "")
+      + ", " + puzzles.attempts + (puzzles.attempts === 1 ? " puzzle" : " puzzles") + " rated." : "No puzzle rated yet.";
+    $("puzzle-graph").replaceChildren();
+    if (puzzles) $("puzzle-graph").append(element("img", { alt: data.name + "'s puzzle rating",
+      src: "/api/host/players/" + encodeURIComponent(data.name) + "/rating.svg?pool=puzzles" }));
     const record = $("record").tBodies[0];
     record.replaceChildren();
     for (const [other, tally] of Object.entries(data.record)) {
@@ -241,6 +260,7 @@
     const player = asked.get("player"), tournament = asked.get("tournament");
     const view = player ? "player" : tournament ? "tournament" : "lobby";
     $("lobby").hidden = view !== "lobby";
+    if (view !== "lobby") $("daily").hidden = true;
     $("tournaments").hidden = view !== "lobby";
     $("tournament").hidden = view !== "tournament";
     $("player").hidden = view !== "player";

@@ -7,12 +7,25 @@
 // Links: #play=ID&token=T holds a seat (the token is kept in this tab's
 // sessionStorage and taken out of the address at once; a fragment is never
 // sent to a server); #watch=ID only watches. A seat's token goes in an
-// Authorization header, never in an address.
+// Authorization header, never in an address. #puzzle=ID opens a puzzle (the
+// club's daily one, say), #puzzle=next the next near the player's rating.
+//
+// Puzzles are the page's own mode (its Puzzles section, its routes, its
+// clicks), answered by this server for the account logged in
+// (brandubh.host.puzzles): the account's rating is the club's, shown from
+// the server's sentence (state.club.said), not the one the page keeps.
 (function () {
   const $ = (id) => document.getElementById(id);
   document.body.classList.add("host");
-  choose = hostClicked;   // the page's click plays the engine: not here
+  choose = hostClicked;   // the page's click plays the engine: not here (but in a puzzle, the page's own)
   step = lookAt;          // and its stepping asks brandubh serve: here, this server's ?ply=N
+  const pageShowPuzzle = showPuzzle;
+  showPuzzle = (s) => {   // the page's puzzle shown, with the club's word on the rating
+    pageShowPuzzle(s);
+    if (s.club) $("puzzlerating").textContent = s.club.said;
+    document.body.dataset.puzzle = s.puzzle.id;
+  };
+  $("puzzles").title = "the next puzzle near your puzzle rating (the club's, logged in; a guest's are unrated)";
 
   let game = null;      // the server's last state of the game shown
   let gameId = null;
@@ -234,6 +247,8 @@
     if (source) { source.close(); source = null; }
     game = null; gameId = null; token = null; mySide = null; selected = null; looking = null; lookups++;
     document.body.classList.toggle("host-open", !!id);
+    if (state && state.mode === "puzzle") { state = null; document.body.classList.remove("puzzle"); }
+    if (!id && asked.get("puzzle")) { await openPuzzleAsked(asked.get("puzzle")); return; }
     if (!id) { document.body.dataset.status = "none"; loadFinished(); return; }
     gameId = id;
     if (asked.get("play")) {
@@ -268,7 +283,16 @@
     $("message").className = "refused";
   }
 
+  // A puzzle from the address: the one with this id, or the next near the player's rating.
+  async function openPuzzleAsked(id) {
+    await loadFinished();   // first: the page's openPuzzle waits for no request, it does nothing while one is on its way
+    if (id === "next") { await openPuzzle(); return; }
+    const { status, data } = await call("POST", "/api/puzzles", { puzzle: id });
+    if (status === 201) show(data); else { $("message").textContent = "Refused: " + data.error; $("message").className = "refused"; }
+  }
+
   async function hostClicked(name) {
+    if (state && state.mode === "puzzle") { await clicked(name); return; }   // the page's own puzzle clicks
     if (!game || busy) return;
     if (looking !== null) {
       $("message").textContent = "You are looking back at move " + looking + ": press Back to the game (or End) to play.";
