@@ -131,6 +131,9 @@ def test_a_hint_then_a_wrong_move_shows_the_solution_and_moves_the_rating_down(c
     path = f"/api/puzzles/{open_puzzle(bob, EASY)['id']}"
     status, hinted = bob.ask("POST", path + "/hint", {})
     assert status == 200 and hinted["hint"] == "move the king on d3" and hinted["solution"] is None
+    # A solve after a hint is a miss: rated so at once (an attempt abandoned now is rated all the same).
+    assert hinted["rated"]["score"] == 0.0 and not hinted["over"]
+    assert rows(club, "SELECT score FROM puzzle_attempts") == [(0.0,)]
     status, wrong = bob.ask("POST", path + "/move", {"move": "d3f3"})
     assert status == 200 and wrong["verdict"] == "wrong" and wrong["over"]
     assert wrong["solution"] == list(EASY.solution) and "the move here was d3g3" in wrong["said"]
@@ -161,6 +164,14 @@ def test_one_attempt_per_account_and_puzzle_is_rated_the_first_to_end(club):
     # Opened again, it says at once that it will not be rated.
     again = open_puzzle(ann, EASY)
     assert not again["club"]["rated"] and "this one is not" in again["club"]["said"]
+    # A hint taken in an attempt then left: the puzzle is rated (a miss), and a fresh attempt is not.
+    hinted = open_puzzle(ann, OTHER)
+    assert ann.ask("POST", f"/api/puzzles/{hinted['id']}/hint", {})[1]["rated"]["score"] == 0.0
+    fresh = open_puzzle(ann, OTHER)
+    ann.ask("POST", f"/api/puzzles/{fresh['id']}/move", {"move": OTHER.solution[0]})
+    solved = ann.ask("POST", f"/api/puzzles/{fresh['id']}/move", {"move": OTHER.solution[2]})[1]
+    assert solved["verdict"] == "solved" and solved["rated"] is None
+    assert rows(club, "SELECT puzzle, score FROM puzzle_attempts ORDER BY rowid") == [(EASY.id, 0.0), (OTHER.id, 0.0)]
 
 
 def test_a_guest_solves_unrated_and_nothing_is_stored(club):
@@ -299,10 +310,12 @@ def test_a_result_the_full_disk_refused_changed_nothing_and_is_rated_once_there_
             path = f"/api/puzzles/{state['id']}"
             right = ann.ask("POST", path + "/move", {"move": "d3g3"})[1]
             filler = fill(disk)
+            status, refused = ann.ask("POST", path + "/hint", {})   # a hint is a rated miss: not given
+            assert status == 503 and refused["code"] == "not_stored"
             status, refused = ann.ask("POST", path + "/move", {"move": "g3g1"})
             assert status == 503 and refused["code"] == "not_stored" and "nothing changed" in refused["error"]
             now = ann.ask("GET", path)[1]
-            assert (now["ply"], now["verdict"], now["over"], now["rated"]) == (2, "right", False, None)
+            assert (now["ply"], now["verdict"], now["over"], now["rated"], now["hint"]) == (2, "right", False, None, None)
             assert now["said"] == right["said"]
             status, refused = ann.ask("POST", path + "/solution", {})   # giving up cannot be stored either
             assert status == 503 and not ann.ask("GET", path)[1]["over"]
@@ -362,40 +375,41 @@ def test_an_account_solves_the_daily_puzzle_by_clicks_and_its_rating_moves(brows
                               " && document.body.classList.contains('puzzle')", arg=EASY.id)
         assert ann.text_content("#puzzlerating") == "Your puzzle rating: 1500 ± 350."
         assert ann.is_visible("#puzzlebar") and ann.is_hidden("#host-game")
-        # A hint names the piece; the right move brings the defence's reply, judged on the server.
-        ann.click("#puzzlehint")
-        ann.wait_for_function("() => document.getElementById('message').textContent === "
-                              "'A hint: move the king on d3.'")
+        # The right move brings the defence's reply, judged on the server.
         click_square(ann, "d3")
         click_square(ann, "g3")
         _verdict(ann, "right")
         assert ann.text_content("#message") == "Right. The attackers answer a3-a2."
+        assert ann.text_content("#checks") == ""   # the king's way out is the solver's to find
         if SHOTS:
             ann.screenshot(path=str(Path(SHOTS) / "club-puzzle.png"))
         click_square(ann, "g3")
         click_square(ann, "g1")
         _verdict(ann, "solved")
-        # Solved after a hint: a miss, and the account's rating moved down, as the club stored it.
+        # Solved: the account's rating moved up, as the club stored it, and the solution shown.
         said = ann.text_content("#puzzlerating")
-        assert said.startswith("Your puzzle rating: 1500 ± 350 → ") and "the puzzle's:" in said
+        assert said.startswith("Your puzzle rating: 1500 ± 350 → 1") and "the puzzle's:" in said
         assert "The solution: d3g3 a3a2 g3g1." in ann.text_content("#puzzleinfo")
+        assert rows(running, "SELECT score FROM puzzle_attempts") == [(1.0,)]
         ann.goto(running.url + "club#player=ann")
         ann.wait_for_function("() => document.body.dataset.shown === 'ann'")
         assert ann.text_content("#puzzle-rating").startswith("Puzzle rating: 1")
         assert "1 puzzle rated" in ann.text_content("#puzzle-rating")
         ann.wait_for_function("() => { const i = document.querySelector('#puzzle-graph img');"
                               " return i && i.complete && i.naturalWidth > 0; }")
-        [(score,)] = rows(running, "SELECT score FROM puzzle_attempts")
-        assert score == 0.0
-        # A wrong move on the next one (the same puzzle, the only one): the solution shown, not rated again.
+        # The next one (the same puzzle, the only one, not rated again): a hint, then a wrong move.
         ann.goto(running.url + "#puzzle=next")
         ann.wait_for_function("() => document.body.classList.contains('puzzle') && document.body.dataset.busy === '0'")
         assert "rated already" in ann.text_content("#puzzlerating")
+        ann.click("#puzzlehint")
+        ann.wait_for_function("() => document.getElementById('message').textContent === "
+                              "'A hint: move the king on d3.'")
         click_square(ann, "d3")
         click_square(ann, "f3")
         _verdict(ann, "wrong")
         assert "Wrong: the move here was d3g3" in ann.text_content("#message")
-        assert len(rows(running, "SELECT * FROM puzzle_attempts")) == 1
+        assert "The solution: d3g3 a3a2 g3g1." in ann.text_content("#puzzleinfo")
+        assert rows(running, "SELECT score FROM puzzle_attempts") == [(1.0,)]
     finally:
         context.close()
         _stop(running)

@@ -190,31 +190,49 @@ class ClubPuzzles(PuzzleRoom):
         result cannot be stored (a 503: nothing changed)."""
         return self._undone_unless_stored(table, lambda: super(ClubPuzzles, self).give_up(table, fields))
 
+    def give_hint(self, table: PuzzleTable, fields: dict) -> dict:
+        """The room's hint; in an account's attempt, the attempt rated a
+        miss at once (a solve after a hint is one: rated now, an attempt
+        abandoned after its hint cannot leave the puzzle unrated for a
+        fresh one). Put back as it was when that cannot be stored."""
+        def hinted() -> dict:
+            super(ClubPuzzles, self).give_hint(table, fields)
+            self._rate(table, 0.0)
+            return self.state(table)
+
+        return self._undone_unless_stored(table, hinted)
+
     @staticmethod
     def _undone_unless_stored(table: PuzzleTable, change: Any) -> dict:
         from ..puzzles import Attempt
 
-        kept = (list(table.moves), table.verdict, table.said, table.hint, table.attempt.hinted, table.attempt.score)
+        kept = (list(table.moves), table.verdict, table.said, table.hint, table.attempt.hinted, table.attempt.score,
+                table.rated)
         try:
             return change()
         except RequestError:   # the store's refusal (a 503): the attempt as it was before the request
-            moves, table.verdict, table.said, table.hint, hinted, score = kept
+            moves, table.verdict, table.said, table.hint, hinted, score, table.rated = kept
             attempt = Attempt(table.puzzle)
             for move in moves[0::2]:   # the solver's moves: each right one brings its reply
                 attempt.play(move)
             attempt.hinted, attempt.score = hinted, score
-            table.attempt, table.moves, table.rated = attempt, moves, None
+            table.attempt, table.moves = attempt, moves
             raise
 
     def _finish(self, table: PuzzleTable) -> None:
-        """An account's attempt over: rated, unless another of its attempts
-        at this puzzle was; both new ratings and the attempt stored in one
-        transaction (a 503 when they cannot be). A guest's: nothing moved."""
+        """An account's attempt over: rated (unless it was at its hint)."""
+        assert table.attempt.score is not None
+        self._rate(table, table.attempt.score)
+
+    def _rate(self, table: PuzzleTable, score: float) -> None:
+        """An account's attempt rated ``score``, unless it or another of
+        its attempts at this puzzle was: both new ratings and the attempt
+        stored in one transaction (a 503 when they cannot be). A guest's:
+        nothing moved."""
         from ..puzzles import rate
 
-        account, score = table.owner, table.attempt.score
-        assert score is not None
-        if account is None:
+        account = table.owner
+        if account is None or table.rated is not None:
             return
         try:
             with self.store.transaction() as db:
