@@ -596,6 +596,9 @@ def test_a_club_killed_with_sigkill_loses_nothing_it_answered(tmp_path):
         waiting = bob.ask("POST", "/api/host/seeks", {"clock": "3d"})[1]
         cup = ann.ask("POST", "/api/host/tournaments", {"name": "cup", "size": 3})[1]
         assert bob.ask("POST", "/api/host/password", {"old": "a long secret", "new": "a newer secret"})[0] == 200
+        daily = ann.ask("GET", "/api/host/lobby")[1]["daily"]
+        attempt = ann.ask("POST", "/api/puzzles", {"puzzle": daily["id"]})[1]
+        missed = ann.ask("POST", f"/api/puzzles/{attempt['id']}/solution")[1]["rated"]
     finally:
         kill(process)   # at once after the last answer
     process, again = start_host(db, "--trust-proxy", "127.0.0.1", "--port", url.rsplit(":", 1)[1])
@@ -611,6 +614,10 @@ def test_a_club_killed_with_sigkill_loses_nothing_it_answered(tmp_path):
         assert ann.ask("GET", f"/api/host/tournaments/{cup['id']}")[1]["players"] == ["ann"]
         assert Browser(server, "192.0.2.7").ask("POST", "/api/host/login",
                                                 {"name": "bob", "password": "a newer secret"})[0] == 200
+        # The puzzle attempt rated last: ann's puzzle rating and the puzzle's, both as answered.
+        puzzles = ann.ask("GET", "/api/host/players/ann")[1]["puzzles"]
+        assert (puzzles["attempts"], puzzles["rating"]) == (1, round(missed["player"]["rating"]))
+        assert ann.ask("POST", "/api/puzzles", {"puzzle": daily["id"]})[1]["puzzle"]["rating"] == missed["puzzle"]
     finally:
         kill(process)
 
