@@ -86,6 +86,8 @@
   const right = $("right");
   right.insertBefore(panel, right.firstChild);
   right.insertBefore(create, panel.nextSibling);
+  // The Puzzles section before New game: in a puzzle, its buttons and the rating come next to the board.
+  right.insertBefore($("puzzles").closest("section"), create);
   right.appendChild(done);
   done.hidden = true;   // until there is a finished game to list
   // The clocks under the board, where a player looks (on a phone too).
