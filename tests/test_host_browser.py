@@ -145,7 +145,7 @@ def test_the_first_page_has_no_empty_game_boxes(browser, server):
     page.wait_for_function("() => document.body.dataset.status === 'none'")
     assert page.is_visible("#host-new")
     assert not page.is_visible("#moves") and not page.is_visible("#text") and not page.is_visible("#copy")
-    # The club's puzzles are offered beside New game (test_host_puzzles.py solves one), not during a game.
+    # The club's puzzles are offered above New game (test_host_puzzles.py solves one), not during a game.
     assert page.is_visible("#puzzles") and not page.is_visible("#puzzlebar")
     page.click("#host-create")
     at(page, 0)
