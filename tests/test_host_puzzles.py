@@ -174,6 +174,26 @@ def test_one_attempt_per_account_and_puzzle_is_rated_the_first_to_end(club):
     assert rows(club, "SELECT puzzle, score FROM puzzle_attempts ORDER BY rowid") == [(EASY.id, 0.0), (OTHER.id, 0.0)]
 
 
+def test_the_next_puzzle_is_near_the_accounts_rating_by_the_puzzles_ratings_the_club_moved(tmp_path):
+    # The shipped set, five of its puzzles moved by the club's solves to 2990-2994 (the set's highest is
+    # below 2000), and an account whose puzzle rating is 3000: one of those five comes next.
+    running = _serve(tmp_path / "club.sqlite", None)
+    try:
+        ann = member(running, "ann")
+        lowest = sorted(shipped("brandubh"), key=lambda p: (p.rating.rating, p.id))[:5]
+        db = sqlite3.connect(running.host_api.hub.store.path)
+        with db:
+            for n, puzzle in enumerate(lowest):
+                db.execute("INSERT INTO puzzle_ratings VALUES (?, ?, 60, 0.06, 9)", (puzzle.id, 2990 + n))
+            db.execute("INSERT INTO puzzle_attempts SELECT id, 'ffffffffff', 1, 1, 3000, 60, 0.06 FROM accounts")
+        db.close()
+        for _ in range(3):
+            nxt = ann.ask("POST", "/api/puzzles", {})[1]
+            assert nxt["puzzle"]["id"] in {p.id for p in lowest} and nxt["puzzle"]["rating"]["rating"] >= 2990
+    finally:
+        _stop(running)
+
+
 def test_a_guest_solves_unrated_and_nothing_is_stored(club):
     guest = Browser(club, "192.0.2.9")
     status, state = guest.ask("POST", "/api/puzzles", {"player": {"rating": 1200, "deviation": 80, "volatility": 0.06}})

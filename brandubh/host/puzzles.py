@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import threading
@@ -164,11 +165,23 @@ class ClubPuzzles(PuzzleRoom):
             player = self.player(account.id)[0]
             seen = [*seen, *self._tried(account.id)]
         wanted = fields.get("puzzle")
-        puzzle = self.find(wanted) if wanted is not None else self.near(self.puzzles(variant), player.rating, seen)
+        puzzle = self.find(wanted) if wanted is not None else self._near(variant, player.rating, seen)
         table = self.open(puzzle, player)
         table.owner = account
         with table.lock:
             return self.state(table)
+
+    def _near(self, variant: str, rating: float, seen: list[str]) -> Any:
+        """The room's choice near ``rating``, by the puzzles' ratings as the
+        club's solves have moved them (the set's for the others)."""
+        found = self.puzzles(variant)
+        moved = {row[0]: Rating(*row[1:]) for row in self.store.query(
+            "SELECT puzzle, rating, deviation, volatility FROM puzzle_ratings")}
+        if not moved:
+            return self.near(found, rating, seen)
+        chosen = self.near([dataclasses.replace(p, rating=moved[p.id]) if p.id in moved else p for p in found],
+                           rating, seen)
+        return next(p for p in found if p.id == chosen.id)   # the set's own puzzle, as every attempt has it
 
     def attempt(self, table_id: str, who: Any = None) -> PuzzleTable:
         """The attempt with this id; a 403 for an account's attempt asked
