@@ -171,9 +171,9 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-    if had < upto:
-        # The migrations' pages into the store itself, and the write-ahead log emptied: the log's
-        # room is for the games (a disk nearly full has the same room after a migration as before).
+        # Each migration's pages into the store itself, and the write-ahead log emptied: the log's
+        # room is for the games (a disk nearly full has the same room after a migration as before),
+        # and it never holds more than one migration (all of them at once outgrew 128 KiB).
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return had
 
