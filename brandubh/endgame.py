@@ -31,7 +31,8 @@ import threading
 from dataclasses import asdict, dataclass
 from typing import Callable, Optional, Union
 
-from .core.endgame import MAX_SOLDIERS, EndgameTables, Probe, TableStats, entries, rules_key, signatures
+from .core.endgame import (MAX_SOLDIERS, EndgameTables, Probe, TableStats, entries, every_core, rules_key,
+                           signatures)
 from .errors import ArgumentError, quote
 from .files import WholeFile, open_regular
 from .game import Game
@@ -110,14 +111,14 @@ def build_tables(pieces: int, variant: VariantLike = "brandubh", out: Optional[U
     if out is not None:
         os.makedirs(os.fspath(out), exist_ok=True)
     tables = EndgameTables(v)
-    threads = threads or os.cpu_count() or 1
+    threads = every_core(threads)
     for attackers, defenders in order:
         path = table_path(out, v, attackers, defenders) if out is not None else None
         if path is not None and os.path.exists(path):
             _read(path, tables, attackers, defenders)
             stats, read = tables.tables[(attackers, defenders)], True
         else:
-            stats, read = tables.build(attackers, defenders, threads=min(threads, 64), stop=stop), False
+            stats, read = tables.build(attackers, defenders, threads=threads, stop=stop), False
             if path is not None:
                 _write(path, tables, stats)
         if progress is not None:
