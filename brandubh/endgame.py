@@ -29,16 +29,17 @@ import json
 import os
 import threading
 from dataclasses import asdict, dataclass
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
-from .core.endgame import MAX_SOLDIERS, EndgameTables, Probe, TableStats, entries, rules_key, signatures
+from .core.endgame import (MAX_SOLDIERS, EndgameTables, Probe, TableStats, entries, every_core, rules_key,
+                           signatures)
 from .errors import ArgumentError, quote
 from .files import WholeFile, open_regular
 from .game import Game
 from .variant import VariantLike, as_variant
 
-__all__ = ["build_tables", "load_tables", "probe", "TableProbe", "table_path", "FORMAT", "MAGIC",
-           "EndgameTables", "Probe", "TableStats"]
+__all__ = ["build_tables", "load_tables", "probe", "TableProbe", "TableView", "table_view", "table_path", "FORMAT",
+           "MAGIC", "EndgameTables", "Probe", "TableStats"]
 
 #: The first line of every table file.
 MAGIC = b"brandubh endgame table\n"
@@ -110,14 +111,14 @@ def build_tables(pieces: int, variant: VariantLike = "brandubh", out: Optional[U
     if out is not None:
         os.makedirs(os.fspath(out), exist_ok=True)
     tables = EndgameTables(v)
-    threads = threads or os.cpu_count() or 1
+    threads = every_core(threads)
     for attackers, defenders in order:
         path = table_path(out, v, attackers, defenders) if out is not None else None
         if path is not None and os.path.exists(path):
             _read(path, tables, attackers, defenders)
             stats, read = tables.tables[(attackers, defenders)], True
         else:
-            stats, read = tables.build(attackers, defenders, threads=min(threads, 64), stop=stop), False
+            stats, read = tables.build(attackers, defenders, threads=threads, stop=stop), False
             if path is not None:
                 _write(path, tables, stats)
         if progress is not None:
@@ -193,3 +194,70 @@ def probe(position: Union[str, Game], tables: EndgameTables) -> Optional[TablePr
         return None
     side = "attackers" if text.endswith(" a") else "defenders"
     return TableProbe(text, side, found.value, found.plies, tables.variant.repetition)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the tables say of a game's position, as the page shows it: the
+    ``side`` to move, the ``value`` for that side and the ``plies`` to the
+    end, the ``winner`` (None for a draw), the fastest move that keeps a
+    win (``keeps``, ``d4d1``, and ``keeps_shown``, ``Kd4-d1``; None but for
+    a win), and ``says``: the review's words for the value
+    (:func:`brandubh.review.table_words`), the side and the move."""
+
+    side: str
+    value: str
+    plies: int
+    winner: Optional[str]
+    keeps: Optional[str]
+    keeps_shown: Optional[str]
+    says: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields, for JSON."""
+        return asdict(self)
+
+
+def table_view(game: Game) -> Optional[TableView]:
+    """What the game's endgame tables (:attr:`Game.endgame
+    <brandubh.Game.endgame>`) say of its position as it stands, or None
+    when it has none, they do not hold it, or the game is over.
+
+    >>> game = Game(position='7/7/7/3k3/7/7/1a5 d')
+    >>> game.endgame = build_tables(1, 'brandubh')
+    >>> table_view(game).says
+    'a table win in 3 for the defenders: Kd4-d1 keeps it'
+    """
+    from .core.outcomes import Outcome
+    from .core.position import move_text
+    from .core.rules import Rules
+    from .review import table_words
+
+    found = game.table_value()
+    tables = game.endgame
+    if found is None or tables is None:
+        return None
+    side = str(game.side_to_move)
+    other = "attackers" if side == "defenders" else "defenders"
+    winner = side if found.value == "win" else other if found.value == "loss" else None
+    keeps: Optional[str] = None
+    if found.value == "win":
+        # The first move (in the order the rules list them) that wins at
+        # once, for a win in 1, or leaves the other side a table loss one
+        # ply shorter.
+        rules = Rules(game.position, tables.variant)
+        for move, _captured, outcome, mover_won in rules.legal():
+            if outcome != Outcome.ONGOING:
+                if found.plies == 1 and mover_won == side:
+                    keeps = move_text(move)
+                    break
+                continue
+            rules.play(move)
+            after = tables.probe(rules.position)
+            rules.undo()
+            if after is not None and after.value == "loss" and after.plies == found.plies - 1:
+                keeps = move_text(move)
+                break
+    shown = game.shown_of(keeps) if keeps is not None else None
+    says = f"{table_words(found)} for the {side}" + (f": {shown} keeps it" if shown else "")
+    return TableView(side, found.value, found.plies, winner, keeps, shown, says)

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 __all__ = ["MARKS", "MoveReview", "Review", "Reviewable", "analyse_game", "review_moves", "reviewed",
-           "REVIEW_BUDGET", "table_note"]
+           "REVIEW_BUDGET", "table_note", "table_words"]
 
 #: The positions searched in each position of a review by default: a hint's.
 REVIEW_BUDGET = 48_000
@@ -283,11 +283,26 @@ def table_note(before: "Optional[Probe]", after: "Optional[Probe]", won: bool) -
         return ""
     kept = won or (after is not None and after.value == "loss")
     if before.value == "win":
-        return f"a table win in {before.plies}" if kept else "this move threw away a table win"
+        return table_words(before) if kept else "this move threw away a table win"
     if before.value == "draw":
         lost = after is not None and after.value == "win"
-        return "this move threw away a table draw" if lost else "a table draw"
-    return f"a table loss in {before.plies}"
+        return "this move threw away a table draw" if lost else table_words(before)
+    return table_words(before)
+
+
+def table_words(value: "Probe") -> str:
+    """What the endgame tables' value of a position is called, for the
+    side to move: "a table win in 7" (plies), "a table draw", "a table loss
+    in 4"; the review's words for a move that keeps it, and the page's for
+    a position (:func:`brandubh.endgame.table_view`).
+
+    >>> from brandubh.core.endgame import Probe
+    >>> table_words(Probe('loss', 4)), table_words(Probe('draw', 0))
+    ('a table loss in 4', 'a table draw')
+    """
+    if value.value == "draw":
+        return "a table draw"
+    return f"a table {value.value} in {value.plies}"
 
 
 def _counted(count: int, name: str) -> str:

@@ -407,12 +407,12 @@ BD_FN int bd_endgame_load(bd_endgame *t, int attackers, int defenders, const uin
  * loss: the most the loser can hold out); BD_EG_NONE when no table of the
  * set holds it, or when it is over already. */
 BD_FN int bd_endgame_probe(const bd_endgame *t, const bd_pos *p, int *plies);
-/* Walk a table and work each position's value out again from its moves
- * and the values of what they reach: how many disagree (0 for a sound
- * table; the first's index in *first_bad), -1 when the set has no such
- * table, -2 when the stop flag ended it. */
-BD_FN int64_t bd_endgame_check(const bd_endgame *t, int attackers, int defenders, const volatile int *stop,
-                               uint64_t *first_bad);
+/* Walk a table on `threads` threads and work each position's value out
+ * again from its moves and the values of what they reach: how many
+ * disagree (0 for a sound table; the lowest index of one in *first_bad),
+ * -1 when the set has no such table, -2 when the stop flag ended it. */
+BD_FN int64_t bd_endgame_check(const bd_endgame *t, int attackers, int defenders, int threads,
+                               const volatile int *stop, uint64_t *first_bad);
 /* The position at an index of a signature's table, whether it is one of the
  * table's or not (the caller probes it): 0, or -1 out of range. */
 BD_FN int bd_endgame_position(int attackers, int defenders, uint64_t index, bd_pos *out);

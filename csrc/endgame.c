@@ -19,10 +19,10 @@
  *      value now; the others lead into this table, and are counted (each
  *      position reached once, up to symmetry);
  *   2. level by level, k = 1, 2, ...: every position won or lost in k
- *      plies makes its predecessors (the moves that reach it, unmade,
- *      and checked by making them again) won in k + 1 (it is lost) or one
- *      count nearer lost (it is won); a position whose count reaches 0 is
- *      lost in the longest way out, unless a way out draws;
+ *      plies makes its predecessors (the moves that reach it, unmade piece
+ *      by piece: predecessors()) won in k + 1 (it is lost) or one count
+ *      nearer lost (it is won); a position whose count reaches 0 is lost
+ *      in the longest way out, unless a way out draws;
  *   3. what is left is a draw: neither side can force the end.
  * Every core takes slices of the positions; the values do not depend on
  * which thread did what (a level sets only values of the next levels, and
@@ -33,6 +33,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Start loading a word that will be changed soon. */
+static inline void bd_prefetch_write(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1);
+#else
+    (void)p;
+#endif
+}
 
 /* An entry's byte (the format of the files too): 0 for an index that is no
  * position of the table (a mirror image of another, a position already
@@ -61,6 +70,7 @@ struct bd_endgame {
 static int ready;
 static uint64_t binom[BD_SQUARES + 1][BD_EG_MAX_SOLDIERS + 1];
 static int8_t sym[8][BD_SQUARES];          /* square -> its image */
+static bd_bb sym_bit[8][BD_SQUARES];       /* square -> its image's bit */
 static int8_t king_class[BD_SQUARES];      /* the triangle's squares: 0..9, else -1 */
 static int8_t class_square[KING_CLASSES];
 /* The soldiers' squares for each king class, numbered 0.. (the king's own
@@ -68,6 +78,7 @@ static int8_t class_square[KING_CLASSES];
 static int8_t soldier_number[KING_CLASSES][BD_SQUARES];
 static int8_t soldier_square[KING_CLASSES][BD_SQUARES];
 static int soldier_squares[KING_CLASSES];
+static bd_bb soldier_bb[KING_CLASSES];     /* the same squares, as a set */
 /* Where each king class's positions begin in a table of each signature
  * (the last: the table's size). */
 static uint64_t class_offset[BD_EG_MAX_SOLDIERS + 1][BD_EG_MAX_SOLDIERS + 1][KING_CLASSES + 1];
@@ -93,6 +104,7 @@ static void init_index(void) {
             if (t & 2) r = 6 - r;
             if (t & 4) { int x = f; f = r; r = x; }
             sym[t][sq] = (int8_t)(r * 7 + f);
+            sym_bit[t][sq] = bd_bit(r * 7 + f);
         }
     for (sq = 0; sq < BD_SQUARES; sq++) {
         f = sq % 7;
@@ -110,6 +122,7 @@ static void init_index(void) {
             if ((BD_SOLDIER_STOPS & bd_bit(sq)) && sq != class_square[kc]) {
                 soldier_number[kc][sq] = (int8_t)n;
                 soldier_square[kc][n++] = (int8_t)sq;
+                soldier_bb[kc] |= bd_bit(sq);
             }
         }
         soldier_squares[kc] = n;
@@ -132,9 +145,9 @@ static void init_index(void) {
     ready = 1;
 }
 
-static bd_bb map_bb(int t, bd_bb b) {
+static inline bd_bb map_bb(int t, bd_bb b) {
     bd_bb out = 0;
-    while (b) out |= bd_bit(sym[t][bd_pop_lsb(&b)]);
+    while (b) out |= sym_bit[t][bd_pop_lsb(&b)];
     return out;
 }
 
@@ -163,78 +176,146 @@ static uint64_t unrank_set(uint64_t r, int k, int m) {
     return set;
 }
 
-/* The symmetric image of p that is the table's own: the king in the
- * triangle, the soldiers' sets the smallest among the images that put him
- * there. */
-static bd_pos canonical(const bd_pos *p) {
-    bd_pos best = *p;
-    int i, found = 0;
-    for (i = 0; i < king_nsyms[p->king]; i++) {
-        bd_pos q;
+/* The symmetry that brings p's king into the triangle and makes p the
+ * table's own image (the soldiers' sets the smallest among the images that
+ * put him there), with those sets in *att and *dfn. Each image's attackers
+ * are compared first, its defenders mapped only on a tie. */
+static inline int canonical_sets(const bd_pos *p, bd_bb *att, bd_bb *dfn) {
+    int i, n = king_nsyms[p->king], best = king_syms[p->king][0];
+    bd_bb a = map_bb(best, p->att), d = map_bb(best, p->dfn);
+    for (i = 1; i < n; i++) {
         int t = king_syms[p->king][i];
-        q.king = sym[t][p->king];
-        q.att = map_bb(t, p->att);
-        q.dfn = map_bb(t, p->dfn);
-        q.side = p->side;
-        q.key = 0;
-        if (!found || q.att < best.att || (q.att == best.att && q.dfn < best.dfn)) best = q;
-        found = 1;
+        bd_bb qa = map_bb(t, p->att), qd;
+        if (qa > a) continue;
+        qd = map_bb(t, p->dfn);
+        if (qa < a || qd < d) { a = qa; d = qd; best = t; }
     }
+    *att = a;
+    *dfn = d;
     return best;
 }
 
-/* The index of a canonical position of signature (a, d), or UINT64_MAX
- * when a soldier stands where soldiers never stop. */
-static uint64_t index_of_canonical(const bd_pos *c, int a, int d) {
-    int kc = king_class[c->king], m = soldier_squares[kc], na = 0, nd = 0, j = 0;
-    int att[BD_EG_MAX_SOLDIERS + 1];
+/* The index of the position of signature (a, d) with the king on class
+ * kc's square and the soldiers' sets att and dfn, or UINT64_MAX when a
+ * soldier stands where soldiers never stop. */
+static inline uint64_t index_of_sets(int kc, bd_bb att, bd_bb dfn, int side, int a, int d) {
+    int m = soldier_squares[kc], na = 0, nd = 0;
     uint64_t ra = 0, rd = 0;
     bd_bb b;
     /* The colex ranks, summed as the squares come, lowest first (a
      * square's number grows with the square). */
-    for (b = c->att; b;) {
-        int n = soldier_number[kc][bd_pop_lsb(&b)];
-        if (n < 0 || na == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
-        att[na++] = n;
-        ra += binom[n][na];
+    if ((att | dfn) & ~soldier_bb[kc]) return UINT64_MAX;
+    for (b = att; b;) {
+        if (na == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
+        ra += binom[soldier_number[kc][bd_pop_lsb(&b)]][++na];
     }
-    for (b = c->dfn; b;) {
-        int n = soldier_number[kc][bd_pop_lsb(&b)];
-        if (n < 0 || nd == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
-        /* Numbered among the squares the attackers leave. */
-        while (j < na && att[j] < n) j++;
-        rd += binom[n - j][++nd];
+    for (b = dfn; b;) {
+        int sq = bd_pop_lsb(&b);
+        if (nd == BD_EG_MAX_SOLDIERS) return UINT64_MAX;
+        /* Numbered among the squares the attackers leave: every attacker
+         * below stands on a soldier's square below. */
+        rd += binom[soldier_number[kc][sq] - bd_popcount(att & (bd_bit(sq) - 1))][++nd];
     }
-    return class_offset[a][d][kc] + (ra * binom[m - a][d] + rd) * 2 + c->side;
+    return class_offset[a][d][kc] + (ra * binom[m - a][d] + rd) * 2 + (uint64_t)side;
+}
+
+/* The index of any position of signature (a, d) with a king: its table's
+ * own image's. */
+static inline uint64_t index_of(const bd_pos *p, int a, int d) {
+    bd_bb att, dfn;
+    int t = canonical_sets(p, &att, &dfn);
+    return index_of_sets(king_class[sym[t][p->king]], att, dfn, p->side, a, d);
+}
+
+/* Whether p, its king in the triangle, is the table's own image: no
+ * symmetry that keeps the king there gives smaller soldiers' sets (the
+ * first of its symmetries is the identity). */
+static inline int is_canonical(const bd_pos *p) {
+    int i;
+    for (i = 1; i < king_nsyms[p->king]; i++) {
+        int t = king_syms[p->king][i];
+        bd_bb qa = map_bb(t, p->att);
+        if (qa < p->att || (qa == p->att && map_bb(t, p->dfn) < p->dfn)) return 0;
+    }
+    return 1;
+}
+
+/* A walk over a table's positions in the order of their indices: the
+ * king's class, the attackers' and the defenders' sets as masks of their
+ * numbers (colex order is the masks' numeric order, so the next set is the
+ * next larger mask with as many bits), and the position they make. Step 1
+ * looks at every index, and a step costs a fraction of an index's
+ * unranking. */
+typedef struct walk {
+    int a, d, kc;
+    uint64_t amask, dmask;
+    bd_pos p;
+} walk;
+
+/* The squares of `squares` picked by the bits of `mask` (bit n: the n-th
+ * lowest square). */
+static inline bd_bb deposit(uint64_t mask, bd_bb squares) {
+    bd_bb out = 0;
+    while (mask) out |= bd_bit(bd_select(squares, bd_pop_lsb(&mask)));
+    return out;
+}
+
+static void walk_place(walk *w) {
+    w->p.king = class_square[w->kc];
+    w->p.att = deposit(w->amask, soldier_bb[w->kc]);
+    w->p.dfn = deposit(w->dmask, soldier_bb[w->kc] & ~w->p.att);
+    w->p.key = 0;
+}
+
+/* The walk at an index of signature (a, d), which must be below the
+ * table's size. */
+static void walk_at(walk *w, uint64_t index, int a, int d) {
+    int kc = 0, m;
+    uint64_t ra, rd;
+    while (index >= class_offset[a][d][kc + 1]) kc++;
+    index -= class_offset[a][d][kc];
+    m = soldier_squares[kc];
+    w->a = a;
+    w->d = d;
+    w->kc = kc;
+    w->p.side = (uint8_t)(index & 1);
+    index >>= 1;
+    rd = index % binom[m - a][d];
+    ra = index / binom[m - a][d];
+    w->amask = unrank_set(ra, a, m);
+    w->dmask = unrank_set(rd, d, m - a);
+    walk_place(w);
+}
+
+/* The next set of k numbers below m after *mask in colex order (Gosper's
+ * hack), 1; or, after the last, the first again, 0. */
+static inline int next_set(uint64_t *mask, int k, int m) {
+    uint64_t x = *mask, r, next;
+    if (k == 0) return 0;
+    r = x + (x & (0 - x));
+    next = r | (((x ^ r) >> 2) >> bd_lsb(x));
+    if (next >> m) { *mask = (1ULL << k) - 1; return 0; }
+    *mask = next;
+    return 1;
+}
+
+/* The walk one index on (not past the table's last). */
+static void walk_next(walk *w) {
+    int m = soldier_squares[w->kc];
+    if (w->p.side == 0) { w->p.side = 1; return; }
+    w->p.side = 0;
+    if (!next_set(&w->dmask, w->d, m - w->a) && !next_set(&w->amask, w->a, m)) {
+        w->kc++;
+        if (w->kc == KING_CLASSES) return;
+    }
+    walk_place(w);
 }
 
 /* The position at an index of signature (a, d). */
 static bd_pos position_at(uint64_t index, int a, int d) {
-    bd_pos p;
-    int kc = 0, m;
-    uint64_t ra, rd, att, dfn;
-    while (index >= class_offset[a][d][kc + 1]) kc++;
-    index -= class_offset[a][d][kc];
-    m = soldier_squares[kc];
-    p.side = (uint8_t)(index & 1);
-    index >>= 1;
-    rd = index % binom[m - a][d];
-    ra = index / binom[m - a][d];
-    att = unrank_set(ra, a, m);
-    dfn = unrank_set(rd, d, m - a);
-    p.king = class_square[kc];
-    p.att = 0;
-    p.dfn = 0;
-    {
-        int n, j = 0;
-        for (n = 0; n < m; n++) {
-            if (att & (1ULL << n)) { p.att |= bd_bit(soldier_square[kc][n]); continue; }
-            if (dfn & (1ULL << j)) p.dfn |= bd_bit(soldier_square[kc][n]);
-            j++;
-        }
-    }
-    p.key = 0;
-    return p;
+    walk w;
+    walk_at(&w, index, a, d);
+    return w.p;
 }
 
 /* ---- Reading a table. */
@@ -243,11 +324,9 @@ static bd_pos position_at(uint64_t index, int a, int d) {
  * table is not (or it is no table's: no king, too many soldiers). */
 static int entry_of(const bd_endgame *t, const bd_pos *p) {
     int a = bd_popcount(p->att), d = bd_popcount(p->dfn);
-    bd_pos c;
     uint64_t i;
     if (p->king == BD_NONE || a + d > BD_EG_MAX_SOLDIERS || !t->data[a][d]) return -1;
-    c = canonical(p);
-    i = index_of_canonical(&c, a, d);
+    i = index_of(p, a, d);
     return i == UINT64_MAX ? BD_EG_BYTE_NONE : t->data[a][d][i];
 }
 
@@ -360,32 +439,49 @@ static int is_position(const bd_variant *v, const bd_pos *p) {
     return ending_of(v, p, 0, &winner) == BD_ONGOING;
 }
 
-/* Sort and drop repeats; returns how many are left. Insertion sort: the
- * lists are a position's moves, a few dozen (qsort's calls cost a sixth
- * of the build). */
+/* Drop repeats, keeping the first of each; returns how many are left. The
+ * lists are a position's moves or unmoves, a few dozen, and repeats are
+ * rare (two moves that reach mirror images): each is looked up in a small
+ * open-addressed set (a sort cost a tenth of the build). The order is no
+ * matter: only the count is read, or the positions each changed once. */
+#define UNIQUE_SLOTS 256
 static int unique(uint64_t *xs, int n) {
+    uint64_t seen[UNIQUE_SLOTS];
+    uint8_t used[UNIQUE_SLOTS];
     int i, k = 0;
-    for (i = 1; i < n; i++) {
-        uint64_t x = xs[i];
-        int j = i;
-        while (j > 0 && xs[j - 1] > x) { xs[j] = xs[j - 1]; j--; }
-        xs[j] = x;
+    if (n < 2) return n;
+    if (n > UNIQUE_SLOTS / 2) {
+        /* More than any position has (seven pieces, twelve squares each):
+         * the plain way. */
+        for (i = 0; i < n; i++) {
+            int m = 0;
+            while (m < k && xs[m] != xs[i]) m++;
+            if (m == k) xs[k++] = xs[i];
+        }
+        return k;
     }
-    for (i = 0; i < n; i++)
-        if (k == 0 || xs[k - 1] != xs[i]) xs[k++] = xs[i];
+    memset(used, 0, sizeof used);
+    for (i = 0; i < n; i++) {
+        uint64_t x = xs[i];
+        unsigned h = (unsigned)((x * 0x9e3779b97f4a7c15ULL) >> 56);
+        while (used[h] && seen[h] != x) h = (h + 1) & (UNIQUE_SLOTS - 1);
+        if (used[h]) continue;
+        used[h] = 1;
+        seen[h] = x;
+        xs[k++] = x;
+    }
     return k;
 }
 
 /* Step 1 for one position: its moves' values, and the count of those that
  * stay in the table. */
-static uint64_t first_look(job *j, uint64_t i) {
+static uint64_t first_look(job *j, const bd_pos *at) {
     const bd_variant *v = &j->t->v;
-    bd_pos p = position_at(i, j->a, j->d), c;
+    bd_pos p = *at;
     bd_move moves[BD_MAX_MOVES];
     uint64_t inside[BD_MAX_MOVES];
     int n, k, count = 0, win = 0, floor = 0, drawn = 0;
-    c = canonical(&p);
-    if (index_of_canonical(&c, j->a, j->d) != i || !is_position(v, &p)) return st_make(K_NONE, 0, 0, 0, 0);
+    if (!is_canonical(&p) || !is_position(v, &p)) return st_make(K_NONE, 0, 0, 0, 0);
     n = bd_gen_moves(v, &p, moves);
     for (k = 0; k < n; k++) {
         bd_pos q = p;
@@ -398,8 +494,7 @@ static uint64_t first_look(job *j, uint64_t i) {
             continue;
         }
         if (!r.captured) {
-            bd_pos cq = canonical(&q);
-            inside[count++] = index_of_canonical(&cq, j->a, j->d);
+            inside[count++] = index_of(&q, j->a, j->d);
             continue;
         }
         value = bd_endgame_probe(j->t, &q, &plies);
@@ -420,34 +515,56 @@ static uint64_t first_look(job *j, uint64_t i) {
 }
 
 /* The positions with a move into x (canonical) that captures nothing, as
- * indices, each once; returns how many. */
+ * indices, each once (with those of positions that are no position of the
+ * table: the caller skips them); returns how many. The moves are unmade
+ * piece by piece, with no move made again: whether a move onto a square
+ * captures depends only on the position it reaches and that square (the
+ * captures are judged there, bd_pos_capture), so it is asked once a
+ * piece; and a soldier may have come from every square its slides back
+ * reach (the squares between are the same both ways, and its first square
+ * is one where soldiers stop). The king's few unmoves are checked against
+ * his moves (the throne's rules). */
 static int predecessors(job *j, const bd_pos *x, uint64_t *out) {
     const bd_variant *v = &j->t->v;
     int mover = x->side ^ 1, n = 0;
-    bd_bb occ = bd_occupied(x);
+    bd_bb occ = bd_occupied(x), block = bd_blockers(v, x);
     bd_bb pieces = mover == BD_ATTACKERS ? x->att : x->dfn | bd_bit(x->king);
+    bd_bb enemies = mover == BD_ATTACKERS ? x->dfn | bd_bit(x->king) : x->att;
+    bd_pos after = *x;  /* x as the move left it, before the turn passed */
+    after.side = (uint8_t)mover;
     while (pieces) {
         int to = bd_pop_lsb(&pieces);
-        bd_bb origins = bd_slides(to, occ);
+        bd_bb origins;
+        /* Only a move that lands beside an enemy can capture (as
+         * bd_pos_make asks it). */
+        if (BD_ADJACENT[to] & enemies) {
+            bd_pos y = after;
+            bd_report rep;
+            rep.captured = 0;
+            rep.flags = 0;
+            bd_pos_capture(v, &y, to, &rep);
+            if (rep.captured) continue;
+        }
+        if (to == x->king) {
+            if (bd_escapes(v) & bd_bit(to)) continue;
+            origins = bd_slides(to, occ);
+        } else {
+            origins = bd_slides(to, block) & BD_SOLDIER_STOPS;
+        }
         while (origins) {
             int from = bd_pop_lsb(&origins);
-            bd_pos q = *x, r;
-            bd_report rep;
-            uint64_t i;
+            bd_pos q = after;
             bd_bb fromto = bd_bit(from) | bd_bit(to);
-            if (to == x->king) q.king = (int8_t)from;
-            else if (mover == BD_ATTACKERS) q.att ^= fromto;
-            else q.dfn ^= fromto;
-            q.side = (uint8_t)mover;
-            /* The move must be legal there, and capture nothing. */
-            if (!(bd_targets(v, &q, from) & bd_bit(to))) continue;
-            r = q;
-            rep = bd_pos_make(v, &r, BD_MOVE(from, to), BD_MAKE_CAPTURES | BD_MAKE_IF_BESIDE);
-            if (rep.captured || (rep.flags & BD_DID_KING_HOME)) continue;
-            r = canonical(&q);
-            i = index_of_canonical(&r, j->a, j->d);
-            if (i == UINT64_MAX || ST_KIND(bd_load64(&j->st[i])) == K_NONE) continue;
-            out[n++] = i;
+            if (to == x->king) {
+                q.king = (int8_t)from;
+                if (!(bd_targets(v, &q, from) & bd_bit(to))) continue;
+            } else if (mover == BD_ATTACKERS) {
+                q.att ^= fromto;
+            } else {
+                q.dfn ^= fromto;
+            }
+            out[n] = index_of(&q, j->a, j->d);
+            if (out[n] != UINT64_MAX) n++;
         }
     }
     return unique(out, n);
@@ -458,10 +575,13 @@ static void spread(job *j, uint64_t i, int kind) {
     uint64_t preds[4 * BD_MAX_MOVES];
     bd_pos x = position_at(i, j->a, j->d);
     int k, n = predecessors(j, &x, preds), next = j->level + 1;
+    /* The slots are all over the table: ask for them all at once. */
+    for (k = 0; k < n; k++) bd_prefetch_write(&j->st[preds[k]]);
     for (k = 0; k < n; k++) {
         uint64_t *slot = &j->st[preds[k]], seen, want;
         for (;;) {
             seen = bd_load64(slot);
+            if (ST_KIND(seen) == K_NONE) break;
             if (kind == K_LOSS) {
                 /* A move into a loss: won in one ply more, unless already
                  * won sooner. */
@@ -496,32 +616,42 @@ static void work(void *arg) {
         start = add64(&j->next, CHUNK);
         if (start >= j->n) return;
         end = start + CHUNK < j->n ? start + CHUNK : j->n;
-        for (i = start; i < end; i++) {
-            if (j->level == 0) {
-                uint64_t s = first_look(j, i);
+        if (j->level == 0) {
+            walk w;
+            walk_at(&w, start, j->a, j->d);
+            for (i = start; i < end; i++, walk_next(&w)) {
+                uint64_t s = first_look(j, &w.p);
                 j->st[i] = s;
                 if (ST_KIND(s) == K_WIN || ST_KIND(s) == K_LOSS) max64(&j->longest, (uint64_t)ST_PLIES(s));
-            } else {
-                uint64_t s = bd_load64(&j->st[i]);
-                int kind = ST_KIND(s);
-                if ((kind == K_WIN || kind == K_LOSS) && ST_PLIES(s) == j->level) spread(j, i, kind);
             }
+            continue;
+        }
+        for (i = start; i < end; i++) {
+            uint64_t s = bd_load64(&j->st[i]);
+            int kind = ST_KIND(s);
+            if ((kind == K_WIN || kind == K_LOSS) && ST_PLIES(s) == j->level) spread(j, i, kind);
         }
     }
 }
 
-/* One pass over the table on `threads` threads (the caller's among them). */
-static void pass(job *j, int threads) {
+/* fn(arg) on `threads` threads (the caller's among them), all done when it
+ * returns. */
+static void run_threads(void (*fn)(void *), void *arg, int threads) {
     bd_thread *helpers[BD_MAX_THREADS];
     int h, started = 0;
-    j->next = 0;
     for (h = 1; h < threads && h < BD_MAX_THREADS; h++) {
-        helpers[started] = bd_thread_start(work, j);
+        helpers[started] = bd_thread_start(fn, arg);
         if (!helpers[started]) break;
         started++;
     }
-    work(j);
+    fn(arg);
     for (h = 0; h < started; h++) bd_thread_join(helpers[h]);
+}
+
+/* One pass over the table on `threads` threads. */
+static void pass(job *j, int threads) {
+    j->next = 0;
+    run_threads(work, j, threads);
 }
 
 int bd_endgame_build(bd_endgame *t, int attackers, int defenders, int threads, const volatile int *stop,
@@ -602,28 +732,67 @@ static int value_from_moves(const bd_endgame *t, const bd_pos *p) {
     return BD_EG_BYTE_LOSS + lose;
 }
 
-int64_t bd_endgame_check(const bd_endgame *t, int attackers, int defenders, const volatile int *stop,
-                         uint64_t *first_bad) {
-    uint64_t n, i;
-    int64_t bad = 0;
+typedef struct check_job {
+    const bd_endgame *t;
+    int a, d;
+    uint64_t n;
     const uint8_t *data;
-    *first_bad = 0;
-    if (!in_range(attackers, defenders) || !(data = t->data[attackers][defenders])) return -1;
-    n = bd_endgame_entries(attackers, defenders);
-    for (i = 0; i < n; i++) {
-        bd_pos p = position_at(i, attackers, defenders), c = canonical(&p);
-        int want;
-        if ((i & 1023) == 0 && stop && bd_load_flag(stop)) return -2;
-        if (index_of_canonical(&c, attackers, defenders) != i || !is_position(&t->v, &p))
-            want = BD_EG_BYTE_NONE;
-        else
-            want = value_from_moves(t, &p);
-        if (want != data[i]) {
-            if (!bad) *first_bad = i;
-            bad++;
+    uint64_t next;       /* the next chunk to claim */
+    uint64_t bad;        /* positions that disagree */
+    uint64_t first_bad;  /* the lowest index of one (UINT64_MAX: none yet) */
+    const volatile int *stop;
+    volatile int stopped;
+} check_job;
+
+static void min64(uint64_t *p, uint64_t x) {
+    uint64_t seen;
+    while ((seen = bd_load64(p)) > x && !bd_cas64(p, seen, x)) {
+    }
+}
+
+static void check_work(void *arg) {
+    check_job *c = (check_job *)arg;
+    for (;;) {
+        uint64_t start, end, i;
+        walk w;
+        if (c->stop && bd_load_flag(c->stop)) { bd_store_flag(&c->stopped, 1); return; }
+        start = add64(&c->next, CHUNK);
+        if (start >= c->n) return;
+        end = start + CHUNK < c->n ? start + CHUNK : c->n;
+        walk_at(&w, start, c->a, c->d);
+        for (i = start; i < end; i++, walk_next(&w)) {
+            int want;
+            /* The index found again from the position: the walk and the
+             * index checked against each other too. */
+            if (index_of(&w.p, c->a, c->d) != i || !is_position(&c->t->v, &w.p))
+                want = BD_EG_BYTE_NONE;
+            else
+                want = value_from_moves(c->t, &w.p);
+            if (want != c->data[i]) {
+                add64(&c->bad, 1);
+                min64(&c->first_bad, i);
+            }
         }
     }
-    return bad;
+}
+
+int64_t bd_endgame_check(const bd_endgame *t, int attackers, int defenders, int threads,
+                         const volatile int *stop, uint64_t *first_bad) {
+    check_job c;
+    *first_bad = 0;
+    if (!in_range(attackers, defenders) || !t->data[attackers][defenders]) return -1;
+    memset(&c, 0, sizeof c);
+    c.t = t;
+    c.a = attackers;
+    c.d = defenders;
+    c.n = bd_endgame_entries(attackers, defenders);
+    c.data = t->data[attackers][defenders];
+    c.first_bad = UINT64_MAX;
+    c.stop = stop;
+    run_threads(check_work, &c, threads < 1 ? 1 : threads);
+    if (c.stopped) return -2;
+    if (c.bad) *first_bad = c.first_bad;
+    return (int64_t)c.bad;
 }
 
 int bd_endgame_position(int attackers, int defenders, uint64_t index, bd_pos *out) {

@@ -7,6 +7,7 @@ Larger sets under BRANDUBH_SLOW=1."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import random
@@ -219,6 +220,53 @@ def test_mirror_images_have_one_value(tables: EndgameTables) -> None:
 def test_the_same_bytes_on_one_thread_and_on_several() -> None:
     one, two = _build("brandubh", PIECES, threads=1), _build("brandubh", PIECES, threads=4)
     assert all(one.data(*s) == two.data(*s) for s in signatures(PIECES))
+
+
+#: The SHA-256 of every table up to two soldiers, and up to three, in the
+#: order they are built, as the first build (every move made again to check
+#: an unmove, each index unranked) wrote them: a faster build must write the
+#: same bytes.
+DIGESTS = {
+    ("brandubh", 2): "0961389f44f20b9bcba4f70b86f131adf50a13af305af174645c60f3c603ea6e",
+    ("codingame", 2): "e3ec27da37eb6c0b3a0e0ec84bb0cd52369e1c48dbdc7a1975d7da14bcbcd29d",
+    ("brandubh", 3): "4bd23ceefbed3b4b8ffd6fcf35d34a55a0b3f9324456a4ac6336d5772ac32e4c",
+    ("codingame", 3): "544c1333393669623342a1a559827b2b1de52959cf7a5eb9bfbf66b0db542518",
+}
+
+
+def _digest(tables: EndgameTables, pieces: int) -> str:
+    digest = hashlib.sha256()
+    for signature in signatures(pieces):
+        digest.update(tables.data(*signature))
+    return digest.hexdigest()
+
+
+def test_the_bytes_are_those_of_the_first_build(tables: EndgameTables) -> None:
+    assert _digest(tables, PIECES) == DIGESTS[(tables.variant.as_string(), PIECES)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["brandubh", "codingame"])
+def test_the_bytes_up_to_three_soldiers_are_those_of_the_first_build(variant: str) -> None:
+    assert _digest(_build(variant, 3), 3) == DIGESTS[(variant, 3)]
+
+
+def test_a_damaged_table_is_found_the_same_on_one_thread_and_on_several(tables: EndgameTables) -> None:
+    # Bytes changed in a copy of the largest table: every thread count finds
+    # the same positions wrong, and names the lowest.
+    attackers, defenders = max(tables.tables, key=lambda s: tables.tables[s].positions)
+    data = bytearray(tables.data(attackers, defenders))
+    changed = [i for i in range(0, len(data), 997) if data[i]][:5]
+    for i in changed:
+        data[i] = 1 if data[i] != 1 else 2
+    damaged = EndgameTables(tables.variant)
+    for signature in tables.tables:
+        if signature != (attackers, defenders):
+            damaged.load(tables.tables[signature], tables.data(*signature))
+    damaged.load(tables.tables[(attackers, defenders)], bytes(data))
+    one = damaged.check(attackers, defenders, threads=1)
+    assert one[0] >= len(changed) and one[1] is not None
+    assert damaged.check(attackers, defenders, threads=4) == one
 
 
 def test_a_table_needs_the_smaller_ones() -> None:

@@ -475,6 +475,75 @@ def test_an_engine_thinking_holds_up_no_other_game():
 # -- the command ------------------------------------------------------------------------------
 
 
+# -- with endgame tables (brandubh serve --tables) --------------------------------------
+
+# A king and one attacker, the defenders to move: a table win in 3 (Kd4-d1,
+# then the corner), played out.
+TABLE_GAME = "variant brandubh\nstart 7/7/7/3k3/7/7/1a5 d\nmoves d4d1 b1c1 d1g1\n"
+
+
+@pytest.fixture(scope="module")
+def with_tables(tmp_path_factory):
+    from brandubh.endgame import build_tables
+
+    folder = tmp_path_factory.mktemp("tables")
+    tables = build_tables(1, "brandubh", folder)
+    server = Server(port=0, api=Api(seed="tests", tables=folder), log=io.StringIO())
+    worker = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    worker.start()
+    yield Client(server), tables
+    server.shutdown()
+    server.server_close()
+    worker.join(timeout=60)
+
+
+def test_a_table_position_shows_the_tables_value_and_the_move_that_keeps_the_win(with_tables):
+    from brandubh.endgame import probe
+
+    ask, tables = with_tables
+    status, opened = ask("POST", "/api/open", {"text": TABLE_GAME})
+    assert status == 201
+    game = opened["games"][0]["id"]
+    status, state = ask("GET", f"/api/games/{game}?ply=0")
+    assert status == 200 and state["mode"] == "review"
+    found = probe("7/7/7/3k3/7/7/1a5 d", tables)
+    assert (found.value, found.plies) == ("win", 3)
+    table = state["table"]
+    assert table == {"side": "defenders", "value": "win", "plies": 3, "winner": "defenders", "keeps": "d4d1",
+                     "keeps_shown": "Kd4-d1", "says": "a table win in 3 for the defenders: Kd4-d1 keeps it"}
+    # The move kept the win: the attackers, to move after it, lose in 2.
+    assert probe("7/7/7/7/7/7/1a1k3 a", tables).plies == 2
+    status, state = ask("GET", f"/api/games/{game}?ply=1")
+    assert state["table"]["says"] == "a table loss in 2 for the attackers" and state["table"]["keeps"] is None
+    status, state = ask("GET", f"/api/games/{game}")
+    assert state["status"] == "finished" and state["table"] is None
+    # The review says the same words of each move.
+    status, reviewed = ask("POST", f"/api/games/{game}/review", {})
+    assert [m["table"] for m in reviewed["review"]["moves"]] == ["a table win in 3", "a table loss in 2",
+                                                                 "a table win in 1"]
+
+
+def test_the_tables_are_not_a_hint_at_the_live_position_of_a_game_in_play(with_tables):
+    ask, _ = with_tables
+    status, opened = ask("POST", "/api/open", {"text": TABLE_GAME})
+    status, live = ask("POST", f"/api/games/{opened['games'][0]['id']}/continue",
+                       {"ply": 1, "side": "attackers", "level": 1})
+    assert status == 201 and live["mode"] == "play" and live["your_turn"] and live["table"] is None
+    status, back = ask("GET", f"/api/games/{live['id']}?ply=0")
+    assert back["table"]["says"] == "a table win in 3 for the defenders: Kd4-d1 keeps it"
+
+
+def test_without_tables_a_state_says_nothing_of_them(ask):
+    status, opened = ask("POST", "/api/open", {"text": TABLE_GAME})
+    status, state = ask("GET", f"/api/games/{opened['games'][0]['id']}?ply=0")
+    assert status == 200 and "table" not in state
+
+
+def test_serve_refuses_a_folder_without_tables_with_a_sentence(tmp_path, capsys):
+    assert main(["serve", "--port", "0", "--tables", str(tmp_path)]) == 2
+    assert "holds no endgame tables for any preset" in capsys.readouterr().err
+
+
 def test_the_host_warning():
     assert host_warning("127.0.0.1") is None and host_warning("::1") is None and host_warning("127.0.0.2") is None
     assert host_warning("localhost") is None

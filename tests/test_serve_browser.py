@@ -522,3 +522,43 @@ def test_sounds_only_after_a_gesture_and_off_by_the_toggle(browser, server):
     settle(page)
     assert page.get_attribute("#sound", "aria-pressed") == "false"
     context.close()
+
+
+@pytest.fixture(scope="module")
+def tables_server(tmp_path_factory):
+    """A server with endgame tables of the king and one soldier (brandubh
+    serve --tables)."""
+    from brandubh.endgame import build_tables
+
+    folder = tmp_path_factory.mktemp("tables")
+    build_tables(1, "brandubh", folder)
+    running = Server(port=0, api=Api(seed="browser tests", tables=folder))
+    worker = threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True)
+    worker.start()
+    yield running
+    running.shutdown()
+    running.server_close()
+
+
+def test_a_table_position_shows_the_tables_value_and_none_without_them(browser, server, tables_server, tmp_path):
+    saved = tmp_path / "table.txt"
+    saved.write_text("variant brandubh\nstart 7/7/7/3k3/7/7/1a5 d\nmoves d4d1 b1c1 d1g1\n")
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    try:
+        for running, says in ((tables_server, "Endgame tables: a table win in 3 for the defenders: Kd4-d1 keeps it."),
+                              (server, "")):
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(running.url)
+            settle(page)
+            page.set_input_files("#file", str(saved))
+            page.wait_for_selector("body.review")
+            settle(page, 0)
+            assert page.inner_text("#tablesays") == says
+            assert page.is_visible("#tablesays") == bool(says)
+            page.click("#last")
+            settle(page, 3)
+            assert page.inner_text("#tablesays") == ""   # the game is over there
+            page.close()
+    finally:
+        context.close()

@@ -37,14 +37,20 @@ examples:
   brandubh serve                      (then open http://127.0.0.1:{DEFAULT_PORT}/)
   brandubh serve --port 0             (any free port: the URL is printed)
   brandubh serve --host 0.0.0.0       (other machines may reach it: no password!)
+  brandubh serve --tables tables/     (the endgame tables' values in the page)
 
 Exit status: 0 once stopped, 2 when the address cannot be taken."""
 
 
 def register(subparsers: Any) -> None:
     """Add the ``serve`` command to the ``brandubh`` command's subparsers."""
-    add_server_parser(subparsers, "serve", "play the engine and look at saved games in a browser", _DESCRIPTION,
-                      _EPILOG, port=DEFAULT_PORT, seeded="the engines play the same way again").set_defaults(run=run)
+    p = add_server_parser(subparsers, "serve", "play the engine and look at saved games in a browser", _DESCRIPTION,
+                          _EPILOG, port=DEFAULT_PORT, seeded="the engines play the same way again")
+    p.add_argument("--tables", metavar="DIR", default=None,
+                   help="endgame tables (brandubh tables build), read at the start: the engine plays the positions "
+                        "they hold perfectly, and a position they hold, looked at or reviewed, shows their value "
+                        "and the move that keeps a win")
+    p.set_defaults(run=run)
 
 
 def add_server_parser(subparsers: Any, name: str, help: str, description: str, epilog: str, *, port: int,
@@ -113,6 +119,7 @@ def serve_until_stopped(server: Server, args: argparse.Namespace, name: str, whe
 def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     """Run ``brandubh serve`` with parsed arguments until Ctrl-C; the exit status."""
     warn_off_the_loopback(args.host)
-    server = listen(args, lambda host, port: Server(host, port, api=Api(seed=args.seed), verbose=args.verbose))
+    api = Api(seed=args.seed, tables=args.tables)  # the tables read before the port is taken
+    server = listen(args, lambda host, port: Server(host, port, api=api, verbose=args.verbose))
     return serve_until_stopped(server, args, "serve", f"the board is at {server.url} (Ctrl-C stops the server)",
                                out)

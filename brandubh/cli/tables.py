@@ -129,12 +129,13 @@ def _probe(args: argparse.Namespace, stream: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, stream: TextIO) -> int:
+    from ..core.endgame import every_core
     from ..endgame import load_tables
 
     tables = load_tables(args.folder, args.variant, args.pieces)
     wrong_total = 0
     for (attackers, defenders) in sorted(tables.tables, key=lambda s: (sum(s), s[0])):
-        wrong, first = tables.check(attackers, defenders)
+        wrong, first = tables.check(attackers, defenders, threads=every_core(args.threads))
         wrong_total += wrong
         verdict = "every position agrees with its moves" if not wrong else \
             f"{wrong:,} positions disagree with their moves, the first {first}"

@@ -21,6 +21,7 @@ Probe(value='loss', plies=4)
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -32,8 +33,8 @@ from ..variant import Variant, VariantLike, as_variant
 from .position import c_constants, c_position, c_variant, new_position, position_text
 from .stopping import check_stop
 
-__all__ = ["EndgameTables", "Probe", "TableStats", "signatures", "entries", "rules_key", "RULE_FIELDS",
-           "MAX_SOLDIERS", "VALUES"]
+__all__ = ["EndgameTables", "Probe", "TableStats", "signatures", "entries", "rules_key", "every_core",
+           "RULE_FIELDS", "MAX_SOLDIERS", "VALUES"]
 
 #: The most soldiers beside the king a table may hold (BD_EG_MAX_SOLDIERS).
 MAX_SOLDIERS: int = lib.BD_EG_MAX_SOLDIERS
@@ -162,14 +163,11 @@ class EndgameTables:
         (nothing kept)."""
         _check_signature(attackers, defenders)
         check_stop(stop)
-        if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)
-                                    or not 1 <= threads <= lib.BD_MAX_THREADS):
-            raise ArgumentError(f"threads must be a whole number from 1 to {lib.BD_MAX_THREADS}, "
-                                f"not {quote(threads)}")
+        count = _threads(threads)
         out = ffi.new("bd_endgame_stats *")
 
         def job(flag: Any) -> int:
-            return lib.bd_endgame_build(self._t, attackers, defenders, threads or 1, flag, out)
+            return lib.bd_endgame_build(self._t, attackers, defenders, count, flag, out)
 
         with self.lock:
             self._check_new(attackers, defenders)
@@ -227,17 +225,20 @@ class EndgameTables:
         there, no king, or a position already over)."""
         return self.probe_c(c_position(position))
 
-    def check(self, attackers: int, defenders: int, stop: Optional[threading.Event] = None
-              ) -> tuple[int, Optional[str]]:
-        """Walk a table and work each position's value out again from its
-        moves (the engine's) and what they reach (the tables'), apart from
-        the build: how many disagree, and the first one's position."""
+    def check(self, attackers: int, defenders: int, stop: Optional[threading.Event] = None,
+              threads: Optional[int] = None) -> tuple[int, Optional[str]]:
+        """Walk a table on ``threads`` threads (by default one) and work
+        each position's value out again from its moves (the engine's) and
+        what they reach (the tables'), apart from the build: how many
+        disagree, and the first one's position (the same on any number of
+        threads)."""
         _check_signature(attackers, defenders)
         check_stop(stop)
+        count = _threads(threads)
         bad = ffi.new("uint64_t *")
 
         def job(flag: Any) -> int:
-            return int(lib.bd_endgame_check(self._t, attackers, defenders, flag, bad))
+            return int(lib.bd_endgame_check(self._t, attackers, defenders, count, flag, bad))
 
         with self.lock:
             wrong = stopping.run(job, stop, None, True)
@@ -246,6 +247,21 @@ class EndgameTables:
         if wrong == -2:
             raise ArgumentError("the check was stopped before it was done")
         return wrong, position_at(attackers, defenders, bad[0]) if wrong else None
+
+
+def every_core(threads: Optional[int] = None) -> int:
+    """``threads``, or by default every core, at most the engine's most
+    (BD_MAX_THREADS): what a command that builds or checks tables uses."""
+    return min(threads or os.cpu_count() or 1, lib.BD_MAX_THREADS)
+
+
+def _threads(threads: Optional[int]) -> int:
+    """A build's or a check's threads, checked: 1 by default."""
+    if threads is None:
+        return 1
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= lib.BD_MAX_THREADS:
+        raise ArgumentError(f"threads must be a whole number from 1 to {lib.BD_MAX_THREADS}, not {quote(threads)}")
+    return threads
 
 
 def position_at(attackers: int, defenders: int, index: int) -> str:

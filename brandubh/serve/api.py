@@ -56,19 +56,23 @@ requests.
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Optional, Union
 from urllib.parse import parse_qs, urlsplit
 
+from ..core.endgame import rules_key
+from ..endgame import table_view
 from ..errors import ArgumentError, BrandubhError, quote
 from .. import notation
 from ..session import HINT_BUDGET, Said, Session, analyse, table_state
 
 if TYPE_CHECKING:
     from ..bot import Bot
+    from ..core.endgame import EndgameTables
     from ..game import Game
 
 __all__ = ["Api", "RequestError", "Reply", "Table", "puzzle_route", "MAX_LEVEL", "LEVEL_NOTES", "MAX_TABLES", "MAX_REVIEWS",
@@ -380,6 +384,26 @@ def _side(value: object) -> str:
 # -- the interface ------------------------------------------------------------------
 
 
+def _read_tables(folder: Union[str, "os.PathLike[str]"]) -> dict[str, "EndgameTables"]:
+    """Every preset's endgame tables that a folder holds, by their rules'
+    key (presets whose tables are the same share them); an
+    :class:`~brandubh.errors.ArgumentError` when it holds none."""
+    from ..endgame import load_tables, table_path
+    from ..variant import PRESETS
+
+    if not os.path.isdir(folder):
+        raise ArgumentError(f"{quote(os.fspath(folder), 200)} is not a folder of endgame tables")
+    found: dict[str, "EndgameTables"] = {}
+    for name in PRESETS:
+        key = rules_key(name)
+        if key not in found and os.path.exists(table_path(folder, name, 0, 0)):
+            found[key] = load_tables(folder, name)
+    if not found:
+        raise ArgumentError(f"{quote(os.fspath(folder), 200)} holds no endgame tables for any preset (build them: "
+                            "brandubh tables build --pieces N --variant V --out DIR)")
+    return found
+
+
 def query_ply(query: dict[str, list[str]]) -> Optional[int]:
     """The position asked for in a game's address (``?ply=N``: how the game
     stood after N moves), or None for its end; the one reading of it, for
@@ -415,6 +439,13 @@ class Api:
     ``seed``: any text, so that the engines play the same way again (a
     fresh one each start by default). ``make_bot``: how a game's engine is
     made from a level and a seed (:class:`~brandubh.Bot` by default).
+    ``tables``: a folder of endgame tables (``brandubh tables build``),
+    read at once for every preset it holds tables of (:func:`load_tables
+    <brandubh.endgame.load_tables>`; an :class:`~brandubh.errors.ArgumentError`
+    when it holds none): each game of those rules searches with them, its
+    review says what they say of each move, and its state has ``table``
+    (:func:`table_view <brandubh.endgame.table_view>`, or None) wherever a
+    person is not at the live position of a game in play.
 
     >>> api = Api()
     >>> info = api.call('GET', '/api').json()
@@ -425,9 +456,12 @@ class Api:
     """
 
     def __init__(self, *, seed: Optional[str] = None,
-                 make_bot: Optional[Callable[[int, str], "Bot"]] = None) -> None:
+                 make_bot: Optional[Callable[[int, str], "Bot"]] = None,
+                 tables: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
         self.seed = seed if seed is not None else secrets.token_hex(8)
         self._make_bot = make_bot
+        #: The endgame tables by their rules' key (``tables``), or {}.
+        self.endgame: dict[str, "EndgameTables"] = {} if tables is None else _read_tables(tables)
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self._count = 0
@@ -459,6 +493,8 @@ class Api:
         with self._lock:
             made = []
             for game, you, bot, label in games:
+                if self.endgame:
+                    game.endgame = self.endgame.get(rules_key(game.variant))
                 table_id = secrets.token_hex(6)
                 while table_id in self._tables:  # pragma: no cover - one chance in 2**48
                     table_id = secrets.token_hex(6)
@@ -563,6 +599,12 @@ class Api:
         except ArgumentError as error:
             raise RequestError(str(error)) from None
         at_end = shown["ply"] == game.ply
+        if self.endgame:
+            # Not at the live position of a game in play: the tables would
+            # be a hint nobody asked for.
+            live = at_end and session is not None and game.status == "active"
+            view = None if live else table_view(game if at_end else game.after(shown["ply"]))
+            shown = {**shown, "table": None if view is None else view.as_dict()}
         return {
             "id": table.id,
             "mode": "review" if session is None else "play",
