@@ -240,10 +240,17 @@ def test_a_puzzle_solved_and_missed_with_no_server(page):
     solution = row[2].split()
     assert page.inner_text("#status").startswith(f"The {'attackers' if row[1].endswith('a') else 'defenders'} to move")
     for ply in range(0, len(solution), 2):
-        click_square(page, solution[ply][:2])
-        click_square(page, solution[ply][2:])
+        # No winning move of the solver's is named under the board or marked on it.
+        move = solution[ply]
+        assert f"{move[:2]}-{move[2:]}" not in page.inner_text("#checks")
+        click_square(page, move[:2])
+        assert page.locator(f"#board rect.target.{move[2:]}").count() == 1
+        assert page.locator("#board rect.win").count() == 0
+        click_square(page, move[2:])
         settle(page, min(ply + 2, len(solution)))
     assert page.inner_text("#message") == "Solved!"
+    assert page.inner_text("#status").startswith("Solved: ")
+    assert page.inner_text("#status").endswith(f". The {'attackers' if row[1].endswith('a') else 'defenders'} win.")
     assert "\u2192" in page.inner_text("#puzzlerating")
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('brandubh-puzzles'))")
     assert kept["seen"] == [row[0]] and kept["player"]["rating"] > 1500
