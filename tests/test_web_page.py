@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import Game
-from test_serve_browser import browser  # noqa: F401 - the one Chromium fixture, one launch a module
+from test_serve_browser import browser, loaded_cleanly  # noqa: F401 - the one Chromium fixture, one launch a module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,6 +123,11 @@ def test_the_page_is_brandubh_serves(site):
     tags = "".join(line + "\n" for line in built.splitlines() if line.startswith('<script src="'))
     assert built == page.replace("<script>\n", tags + "<script>\n", 1)
     assert 'src="backend.js"' in tags and 'src="brandubh-wasm.js"' in tags
+
+
+def test_the_page_from_the_disk_has_an_icon_and_logs_no_error_on_load(browser, site):
+    loaded_cleanly(browser, (site / "index.html").as_uri(),
+                   "() => document.body.dataset.busy === '0' && document.querySelector('#board svg')")
 
 
 def test_a_whole_game_from_the_disk(page):
