@@ -182,3 +182,37 @@ def test_a_hint_then_a_wrong_move_shows_the_solution(puzzle_page):
     assert page.is_disabled("#puzzlehint")
     kept = json.loads(page.evaluate("() => localStorage.getItem('brandubh-puzzles')"))
     assert kept["player"]["rating"] < 1500
+
+
+def test_a_server_reads_the_shipped_sets_ahead_of_the_first_puzzle(monkeypatch):
+    """brandubh serve (and host) read the shipped sets in a thread at the
+    start (serve_until_stopped), not at the first puzzle asked for: a
+    daemon, the sets kept once it is done."""
+    import argparse
+    import io
+
+    from brandubh.cli import serve as command
+    from brandubh.puzzles.shipped import _read, shipped_files
+    from brandubh.serve.puzzles import read_sets_ahead
+
+    _read.cache_clear()
+    reading = read_sets_ahead()
+    assert reading.daemon
+    reading.join()
+    assert _read.cache_info().currsize == len(shipped_files()) > 0
+
+    class Stopped:
+        """A server stopped by Ctrl-C as soon as it serves."""
+        url = "http://127.0.0.1:1/"
+
+        def serve_forever(self) -> None:
+            raise KeyboardInterrupt
+
+        def server_close(self) -> None:
+            pass
+
+    started: list[str] = []
+    monkeypatch.setattr(command, "read_sets_ahead", lambda: started.append("read"))
+    assert command.serve_until_stopped(Stopped(), argparse.Namespace(open=False), "serve", "here",
+                                       io.StringIO()) == 0
+    assert started == ["read"]

@@ -43,7 +43,7 @@ from ..ratings import DEFAULT, Rating
 from ..session import table_state
 
 __all__ = ["PuzzleRoom", "PuzzleTable", "PuzzleRefusal", "MAX_ATTEMPTS", "MAX_SEEN", "task_sentence", "status_line",
-           "read_player"]
+           "read_player", "read_sets_ahead"]
 
 #: The most puzzle attempts kept at once; past it the one used longest ago goes.
 MAX_ATTEMPTS = 100
@@ -68,6 +68,25 @@ class PuzzleRefusal(BrandubhError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+def read_sets_ahead() -> threading.Thread:
+    """Read the shipped puzzle sets now, in a thread of their own (a
+    daemon), for a server at its start: reading and checking them takes
+    most of a second, which the first puzzle asked for would otherwise wait
+    (the sets are kept once read, :func:`brandubh.puzzles.shipped`). A set
+    that cannot be read is said when a puzzle is asked for, as without it."""
+    def read() -> None:
+        from ..puzzles import shipped
+
+        try:
+            shipped()
+        except BrandubhError:
+            pass   # the puzzle asked for refuses with the sentence
+
+    reading = threading.Thread(target=read, name="brandubh puzzle sets", daemon=True)
+    reading.start()
+    return reading
 
 
 def task_sentence(puzzle: Any) -> str:
