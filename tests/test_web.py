@@ -319,8 +319,8 @@ def test_the_bundled_puzzles_are_judged_and_rated_in_the_browser_as_in_python(si
         return js == py
 
     def shown(state: dict) -> list:
-        """What the board shows: the line above it, the moves and their marks, the checks."""
-        return [state["status_line"], state["legal"], state["checks"]]
+        """What the board shows: the line above it, the result, the moves and their marks, the checks."""
+        return [state["status_line"], state["result"], state["legal"], state["checks"]]
 
     # Each answer stands alone (its own attempts, its own puzzle's rating):
     # every fourth is compared by default, every one under BRANDUBH_SLOW=1.

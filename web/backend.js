@@ -145,7 +145,8 @@
     return table;
   }
 
-  const seatOf = (table, side) => side === table.you ? "p1" : "p2";
+  // The person's seat is p1 at a game; a puzzle's game, as brandubh.Game.replay makes it, seats the attackers there.
+  const seatOf = (table, side) => (table.puzzle ? side === "attackers" : side === table.you) ? "p1" : "p2";
   const over = (table) => table.ending !== null || table.game.over;
 
   /* How the game ended: { how, side } (side: the winner, or null), or null. */

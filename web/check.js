@@ -16,7 +16,7 @@
  *                                  end: solved move by move, then a hint
  *                                  and a wrong first move; every answer
  *                                  out (what each says, and what the board
- *                                  shows: its line, moves and checks)
+ *                                  shows: its line, result, moves, checks)
  *   node check.js stop             a search of fifty million positions in a
  *                                  worker thread, stopped from this one
  *                                  through a shared flag after 300 ms
@@ -76,7 +76,7 @@ if (what === "perft") {
           // The solution, move by move.
           // What the board shows (the line above it, the moves and their
           // marks, the checks), the page's answer after each.
-          const shown = (s) => [s.status_line, s.legal, s.checks];
+          const shown = (s) => [s.status_line, s.result, s.legal, s.checks];
           let s = (await api.request("POST", "/api/puzzles", { variant: rules, seen })).data;
           const steps = [shown(s)];
           for (let ply = 0; ply < solution.length; ply += 2) {
