@@ -425,6 +425,19 @@ class Game:
             return self._ended_how() if self._over() else None
 
     @property
+    def how_ended(self) -> Optional[str]:
+        """What ended the game, without who won or the seats' names (for a
+        sentence of one's own, as the page's puzzle mode writes); None while
+        it is active.
+
+        >>> game = Game(position='7/7/7/a6/7/6k/7 d')
+        >>> _ = game.play('g2g1'); game.how_ended, game.result_sentence
+        ('the king reached a corner', 'the king reached a corner, the defenders (p2) won')
+        """
+        with self._lock:
+            return self._what_ended() if self._over() else None
+
+    @property
     def winner(self) -> Optional[str]:
         """The seat that won, or None while the game is active or when it
         was drawn.
@@ -1265,8 +1278,19 @@ class Game:
     def _ended_how(self) -> str:
         result = self.result
         assert result is not None
+        what = self._what_ended()
+        if result.how in ("resign", "agreed"):
+            return what
+        if result.how in FAULTS:
+            won = f"the {result.side} ({result.winner}) won" if result.winner else "drawn"
+            return f"{what}, {won}"
+        return f"{what}, the {result.side} ({result.winner}) won" if result.winner else f"{what}, a draw"
+
+    def _what_ended(self) -> str:
+        """What ended the game, without who won (:attr:`how_ended`)."""
+        result = self.result
+        assert result is not None
         how = result.how
-        won = f"the {result.side} ({result.winner}) won" if result.winner else "drawn"
         rules = self._rules
         if how == "resign":
             return f"the {_other_side(str(result.side))} resigned"
@@ -1275,30 +1299,28 @@ class Game:
             if how == "timeout":
                 # A person's time runs out as a program's does (brandubh
                 # host's clock): the sentence must fit either.
-                return f"the {loser} ran out of time ({how}), {won}"
+                return f"the {loser} ran out of time ({how})"
             what = {"crash": "stopped running", "garbage": "answered something that is not a move",
                     "illegal": "played a move the rules refuse"}[how]
-            return f"the {loser}' program {what} ({how}), {won}"
+            return f"the {loser}' program {what} ({how})"
         if how == "agreed":
             return "the players agreed a draw"
         if how == "corner":
             where = "a corner" if self.variant.escape == "corner" else "the edge"
-            what = f"the king stood on {where}" if rules.ply == 0 else f"the king reached {where}"
-        elif how == "capture":
-            what = "there was no king on the board" if rules.ply == 0 else "the king was captured"
-        elif how == "no_pieces":
-            what = "the attackers had no piece left"
-        elif how == "repetition":
-            what = f"a position occurred for the {_ordinal(self.variant.repeat)} time"
-        elif how == "encircled":
-            what = "the defenders were encircled"
-        elif how == "no_move":
-            what = f"the {rules.side} had no move"
-        elif how == "ply_cap":
-            what = f"the limit of {self.variant.ply_cap} moves was reached"
-        else:
-            what = f"{self.variant.quiet_cap} moves in a row captured nothing"
-        return f"{what}, {won}" if result.winner else f"{what}, a draw"
+            return f"the king stood on {where}" if rules.ply == 0 else f"the king reached {where}"
+        if how == "capture":
+            return "there was no king on the board" if rules.ply == 0 else "the king was captured"
+        if how == "no_pieces":
+            return "the attackers had no piece left"
+        if how == "repetition":
+            return f"a position occurred for the {_ordinal(self.variant.repeat)} time"
+        if how == "encircled":
+            return "the defenders were encircled"
+        if how == "no_move":
+            return f"the {rules.side} had no move"
+        if how == "ply_cap":
+            return f"the limit of {self.variant.ply_cap} moves was reached"
+        return f"{self.variant.quiet_cap} moves in a row captured nothing"
 
     @staticmethod
     def _not_a_move(move: object) -> Refusal:

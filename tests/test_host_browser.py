@@ -20,7 +20,7 @@ from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
 from conftest import wait_until
-from test_serve_browser import browser, click_square, pieces_shown  # noqa: F401 - the one Chromium fixture
+from test_serve_browser import browser, click_square, loaded_cleanly, pieces_shown  # noqa: F401 - the one Chromium fixture
 
 SHOT = os.environ.get("BRANDUBH_HOST_SCREENSHOT")   # a path: the players' page is saved there as a PNG
 
@@ -134,6 +134,13 @@ def test_two_browsers_play_a_timed_game_to_its_end_while_a_third_watches(browser
         for context in contexts:
             context.close()
     assert errors == []
+
+
+def test_the_game_page_and_the_club_have_the_icon_and_log_no_error_on_load(browser, server):
+    """The host's pages take serve's inline icon (with none, Chromium asked
+    for /favicon.ico: a 404, logged as an error)."""
+    game = loaded_cleanly(browser, server.url, "() => document.body.dataset.status === 'none'")
+    assert loaded_cleanly(browser, server.url + "club", "() => document.body.dataset.ready === '1'") == game
 
 
 def test_the_first_page_has_no_empty_game_boxes(browser, server):

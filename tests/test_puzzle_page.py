@@ -41,8 +41,15 @@ def test_a_puzzle_solved_through_the_interface_moves_both_ratings(api):
     status, right = post(api, path + "/move", {"move": "d3-g3"})
     assert status == 200 and right["verdict"] == "right" and right["last"]["move"] == "a3a2"
     assert right["said"] == "Right. The attackers answer a3-a2." and right["rated"] is None
+    assert right["status_line"] == "The defenders to move and win in 2 moves."
+    # The king's way out (g3-g1, the solution's last move) is neither marked
+    # nor named: it is the solver's to find.
+    assert "g3g1" not in json.dumps(right) and "g3-g1" not in json.dumps(right) and right["checks"] == []
+    assert all("wins" not in move for move in right["legal"]) and {"from": "g3", "to": "g1"} in [
+        {"from": m["from"], "to": m["to"]} for m in right["legal"]]
     status, solved = post(api, path + "/move", {"move": "g3g1"})
     assert status == 200 and solved["verdict"] == "solved" and solved["over"] and solved["winner"] == "defenders"
+    assert solved["status_line"] == "Solved: the king reached a corner. The defenders win."
     assert solved["solution"] == ["d3g3", "a3a2", "g3g1"] and solved["legal"] == []
     rated = solved["rated"]
     assert rated["score"] == 1.0 and rated["player"]["rating"] > 1500 > rated["puzzle"]["rating"]
@@ -61,6 +68,18 @@ def test_a_wrong_move_shows_the_solution_and_a_hint_names_the_piece(api):
     assert status == 200 and wrong["verdict"] == "wrong" and wrong["over"]
     assert wrong["solution"] == ["d3g3", "a3a2", "g3g1"] and "the move here was d3g3" in wrong["said"]
     assert wrong["rated"]["score"] == 0.0 and wrong["rated"]["player"]["rating"] < 1500
+    assert wrong["status_line"] == "The defenders to move and win in 2 moves."
+
+
+def test_the_opponents_checks_are_still_shown():
+    """Only the solver's own winning moves are kept from the page: the
+    other side's threat (the attackers could take the king) is the
+    position's, and shown."""
+    threatened = Puzzle.make("brandubh", "7/7/7/7/a6/6k/a6 a", ["a3g3"])
+    room = PuzzleRoom({"brandubh": [threatened]})
+    state = room.new({})
+    assert [(c["side"], c["moves"]) for c in state["checks"]] == [("defenders", ["g2g1", "g2g7"])]
+    assert state["legal"] and all("wins" not in move for move in state["legal"])
 
 
 def test_bad_requests_are_refused_with_a_sentence_and_change_nothing(api):
@@ -132,10 +151,14 @@ def test_a_puzzle_solved_by_clicks_and_the_rating_moves(puzzle_page):
     click_square(page, "g3")
     settle(page, 2)
     assert page.inner_text("#message") == "Right. The attackers answer a3-a2."
+    # The king's way out is neither said under the board nor marked on it.
+    assert page.inner_text("#checks") == "" and page.locator("#board circle.check").count() == 0
     click_square(page, "g3")
+    assert page.locator("#board rect.target.g1").count() == 1 and page.locator("#board rect.win").count() == 0
     click_square(page, "g1")
     settle(page, 3)
     assert page.inner_text("#message") == "Solved!"
+    assert page.inner_text("#status") == "Solved: the king reached a corner. The defenders win."
     assert "\u2192" in page.inner_text("#puzzlerating")
     kept = json.loads(page.evaluate("() => localStorage.getItem('brandubh-puzzles')"))
     assert kept["player"]["rating"] > 1500 and kept["seen"] == [EASY.id]
@@ -159,3 +182,37 @@ def test_a_hint_then_a_wrong_move_shows_the_solution(puzzle_page):
     assert page.is_disabled("#puzzlehint")
     kept = json.loads(page.evaluate("() => localStorage.getItem('brandubh-puzzles')"))
     assert kept["player"]["rating"] < 1500
+
+
+def test_a_server_reads_the_shipped_sets_ahead_of_the_first_puzzle(monkeypatch):
+    """brandubh serve (and host) read the shipped sets in a thread at the
+    start (serve_until_stopped), not at the first puzzle asked for: a
+    daemon, the sets kept once it is done."""
+    import argparse
+    import io
+
+    from brandubh.cli import serve as command
+    from brandubh.puzzles.shipped import _read, shipped_files
+    from brandubh.serve.puzzles import read_sets_ahead
+
+    _read.cache_clear()
+    reading = read_sets_ahead()
+    assert reading.daemon
+    reading.join()
+    assert _read.cache_info().currsize == len(shipped_files()) > 0
+
+    class Stopped:
+        """A server stopped by Ctrl-C as soon as it serves."""
+        url = "http://127.0.0.1:1/"
+
+        def serve_forever(self) -> None:
+            raise KeyboardInterrupt
+
+        def server_close(self) -> None:
+            pass
+
+    started: list[str] = []
+    monkeypatch.setattr(command, "read_sets_ahead", lambda: started.append("read"))
+    assert command.serve_until_stopped(Stopped(), argparse.Namespace(open=False), "serve", "here",
+                                       io.StringIO()) == 0
+    assert started == ["read"]

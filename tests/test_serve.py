@@ -116,7 +116,10 @@ def test_the_page_is_served_whole_and_loads_nothing_from_elsewhere(ask):
     assert "connect-src 'self'" in headers["Content-Security-Policy"]
     # No address but the SVG namespace's, which names and loads nothing.
     assert page.count("http") == page.count("http://www.w3.org/2000/svg")
-    assert " src=" not in page and "<link" not in page and "@import" not in page
+    assert " src=" not in page and "@import" not in page
+    # One link, the icon, inline: the page asks for nothing else (nor /favicon.ico).
+    assert re.findall(r"<link[^>]*>", page) == [re.search(r'<link rel="icon" type="image/svg\+xml" href="data:[^"]*">',
+                                                          page).group()]
     assert body == (ROOT / "brandubh" / "serve" / "page.html").read_bytes()
     status, headers, body = ask.raw("HEAD", "/")
     assert status == 200 and body == b"" and int(headers["Content-Length"]) > 5000

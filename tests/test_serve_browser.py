@@ -111,12 +111,51 @@ def pieces_shown(page) -> dict[str, str]:
         [...document.querySelectorAll('#board g.piece')].map(g => [g.classList[2], g.classList[1]]))""")
 
 
+def loaded_cleanly(browser, url: str, ready: str) -> str:
+    """Open ``url`` in a fresh context and wait for ``ready`` (a function's
+    source): the page's icon, declared inline (with none, Chromium asks for
+    /favicon.ico, and the 404 or the page's policy refusing it is logged as
+    an error) and loaded under the page's policy; nothing logged as an error,
+    no request failed or refused. The icon's address is given back."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("requestfailed", lambda request: errors.append(f"{request.url} failed"))
+    page.on("response", lambda response: errors.append(f"{response.url}: {response.status}")
+            if response.status >= 400 else None)
+    try:
+        page.goto(url)
+        page.wait_for_function(ready)
+        icon = page.evaluate("""async () => {
+            const link = document.querySelector('link[rel~=icon]');
+            if (!link) return null;
+            const picture = new Image();
+            picture.src = link.href;
+            await picture.decode();   // refused by the page's policy: an error here
+            return picture.naturalWidth > 0 ? link.href : null;
+        }""")
+    finally:
+        context.close()
+    assert errors == []
+    assert icon is not None and icon.startswith("data:image/svg+xml,"), icon
+    return icon
+
+
 def start_game(page, side: str, level: int, rules: str = "brandubh") -> None:
     page.select_option("#side", side)
     page.select_option("#level", str(level))
     page.fill("#rules-input", rules)
     page.click("#new")
     settle(page)
+
+
+def test_the_page_has_an_icon_and_logs_no_error_on_load(browser, server):
+    """The page's icon is its own, inline (its policy allows pictures from
+    data: only): no request for /favicon.ico, nothing logged as an error."""
+    loaded_cleanly(browser, server.url, "() => document.body.dataset.busy === '0' && document.querySelector('#board svg')")
 
 
 def test_a_whole_game_played_by_clicks(page):

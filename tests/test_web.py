@@ -293,7 +293,9 @@ def test_the_bundled_puzzles_are_judged_and_rated_in_the_browser_as_in_python(si
     web/backend.js under Node and through brandubh serve's PuzzleRoom
     (brandubh.puzzles.Attempt): the solution move by move, then a hint and a
     wrong first move; the same verdicts, sentences, hints, solutions and
-    ratings (to a millionth), the puzzles' ratings moved in the same order."""
+    ratings (to a millionth), the puzzles' ratings moved in the same order;
+    the same board shown (the line above it, the moves, the checks), where
+    no winning move of the solver's is marked or named before the end."""
     import pytest as _pytest
 
     from brandubh.puzzles import shipped
@@ -316,6 +318,10 @@ def test_the_bundled_puzzles_are_judged_and_rated_in_the_browser_as_in_python(si
             return len(js) == len(py) and all(same(a, b) for a, b in zip(js, py))
         return js == py
 
+    def shown(state: dict) -> list:
+        """What the board shows: the line above it, the result, the moves and their marks, the checks."""
+        return [state["status_line"], state["result"], state["legal"], state["checks"]]
+
     # Each answer stands alone (its own attempts, its own puzzle's rating):
     # every fourth is compared by default, every one under BRANDUBH_SLOW=1.
     for answer in answers[::scale(4, 1)]:
@@ -323,14 +329,17 @@ def test_the_bundled_puzzles_are_judged_and_rated_in_the_browser_as_in_python(si
         seen = [p.id for p in sets[answer["rules"]] if p.id != puzzle.id]
         state = room.new({"variant": answer["rules"], "seen": seen})
         table = room.attempt(state["id"])
-        steps = []
+        steps = [shown(state)]
         for move in puzzle.solution[::2]:
             state = room.move(table, {"move": move})
-            steps.append([state["verdict"], state["said"], state["rated"]])
+            steps.append([state["verdict"], state["said"], state["rated"], *shown(state)])
         assert same(answer["steps"], steps), answer["id"]
+        # Neither names nor marks a winning move of the solver's before the end.
+        assert all(not any("wins" in m for m in step[-2]) for step in answer["steps"]), answer["id"]
+        assert all(c["side"] != puzzle.winner for step in answer["steps"] for c in step[-1]), answer["id"]
         table = room.attempt(room.new({"variant": answer["rules"], "seen": seen})["id"])
         assert answer["hint"] == room.give_hint(table, {})["hint"], answer["id"]
         if answer["wrong"] is not None:
             missed = room.move(table, {"move": answer["wrong"]})
-            assert same(answer["missed"], [missed["verdict"], missed["said"], missed["solution"], missed["rated"]]), \
-                answer["id"]
+            assert same(answer["missed"], [missed["verdict"], missed["said"], missed["solution"], missed["rated"],
+                                           *shown(missed)]), answer["id"]

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import Game
-from test_serve_browser import browser  # noqa: F401 - the one Chromium fixture, one launch a module
+from test_serve_browser import browser, loaded_cleanly  # noqa: F401 - the one Chromium fixture, one launch a module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,6 +123,11 @@ def test_the_page_is_brandubh_serves(site):
     tags = "".join(line + "\n" for line in built.splitlines() if line.startswith('<script src="'))
     assert built == page.replace("<script>\n", tags + "<script>\n", 1)
     assert 'src="backend.js"' in tags and 'src="brandubh-wasm.js"' in tags
+
+
+def test_the_page_from_the_disk_has_an_icon_and_logs_no_error_on_load(browser, site):
+    loaded_cleanly(browser, (site / "index.html").as_uri(),
+                   "() => document.body.dataset.busy === '0' && document.querySelector('#board svg')")
 
 
 def test_a_whole_game_from_the_disk(page):
@@ -240,10 +245,17 @@ def test_a_puzzle_solved_and_missed_with_no_server(page):
     solution = row[2].split()
     assert page.inner_text("#status").startswith(f"The {'attackers' if row[1].endswith('a') else 'defenders'} to move")
     for ply in range(0, len(solution), 2):
-        click_square(page, solution[ply][:2])
-        click_square(page, solution[ply][2:])
+        # No winning move of the solver's is named under the board or marked on it.
+        move = solution[ply]
+        assert f"{move[:2]}-{move[2:]}" not in page.inner_text("#checks")
+        click_square(page, move[:2])
+        assert page.locator(f"#board rect.target.{move[2:]}").count() == 1
+        assert page.locator("#board rect.win").count() == 0
+        click_square(page, move[2:])
         settle(page, min(ply + 2, len(solution)))
     assert page.inner_text("#message") == "Solved!"
+    assert page.inner_text("#status").startswith("Solved: ")
+    assert page.inner_text("#status").endswith(f". The {'attackers' if row[1].endswith('a') else 'defenders'} win.")
     assert "\u2192" in page.inner_text("#puzzlerating")
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('brandubh-puzzles'))")
     assert kept["seen"] == [row[0]] and kept["player"]["rating"] > 1500

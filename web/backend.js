@@ -145,7 +145,8 @@
     return table;
   }
 
-  const seatOf = (table, side) => side === table.you ? "p1" : "p2";
+  // The person's seat is p1 at a game; a puzzle's game, as brandubh.Game.replay makes it, seats the attackers there.
+  const seatOf = (table, side) => (table.puzzle ? side === "attackers" : side === table.you) ? "p1" : "p2";
   const over = (table) => table.ending !== null || table.game.over;
 
   /* How the game ended: { how, side } (side: the winner, or null), or null. */
@@ -154,7 +155,15 @@
     return game.over ? { how: game.outcome, side: game.winner } : null;
   }
 
+  /* Game.result_sentence: how the game ended, and who won. */
   function endedHow(table, game) {
+    const r = result(table, game), what = endedWhat(table, game);
+    if (r.how === "resign" || r.how === "agreed") return what;
+    return r.side ? what + ", the " + r.side + " (" + seatOf(table, r.side) + ") won" : what + ", a draw";
+  }
+
+  /* Game.how_ended: what ended the game, without who won. */
+  function endedWhat(table, game) {
     const r = result(table, game), fields = table.fields, f = (name) => fields[FIELDS.indexOf(name)];
     if (r.how === "resign") return "the " + other(r.side) + " resigned";
     if (r.how === "agreed") return "the players agreed a draw";
@@ -170,7 +179,7 @@
     else if (r.how === "no_move") what = "the " + game.side + " had no move";
     else if (r.how === "ply_cap") what = "the limit of " + f("ply_cap") + " moves was reached";
     else what = f("quiet_cap") + " moves in a row captured nothing";
-    return r.side ? what + ", the " + r.side + " (" + seatOf(table, r.side) + ") won" : what + ", a draw";
+    return what;
   }
 
   /* The move that reached `ply` as shown (d1-d3xc3, Kg2-g1++), and what it took. */
@@ -766,15 +775,27 @@
     return puzzleState(a);
   }
 
-  /* brandubh/serve/puzzles.py's PuzzleRoom.state. */
+  /* brandubh/serve/puzzles.py's status_line: the task while the game goes on, then how it ended. */
+  function statusLine(a) {
+    const r = result(a, a.game);
+    if (!r) return taskOf(a.puzzle) + ".";
+    return (a.verdict === "solved" ? "Solved" : "Missed") + ": " + endedWhat(a, a.game) + ". " +
+      (r.side ? "The " + r.side + " win." : "A draw.");
+  }
+
+  /* brandubh/serve/puzzles.py's PuzzleRoom.state: no move of the solver's
+   * marked or named as winning at once (no wins in legal, none of its
+   * checks), the last move of the solution the player's to find. */
   function puzzleState(a) {
-    const s = state(a), over = a.score !== null, p = a.puzzle;
+    const s = state(a), over = a.score !== null, p = a.puzzle, winner = winnerOf(p);
     return Object.assign(s, {
       mode: "puzzle", level: null, engine_to_move: false, your_turn: !over, said: a.said,
-      legal: over ? [] : s.legal,
-      puzzle: { id: p.id, rules: p.rules, winner: winnerOf(p), moves: (p.solution.length + 1) >> 1, themes: p.themes,
+      legal: over ? [] : s.legal.map(({ wins, ...move }) => move),
+      checks: s.checks.filter((check) => check.side !== winner),
+      puzzle: { id: p.id, rules: p.rules, winner, moves: (p.solution.length + 1) >> 1, themes: p.themes,
                 rating: ratingOf(p) },
-      task: taskOf(p), verdict: a.verdict, hint: a.hint, over, solution: over ? p.solution.slice() : null, rated: a.rated,
+      task: taskOf(p), status_line: statusLine(a), verdict: a.verdict, hint: a.hint, over,
+      solution: over ? p.solution.slice() : null, rated: a.rated,
     });
   }
 

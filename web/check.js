@@ -15,7 +15,8 @@
  *   node check.js puzzles          every bundled puzzle through the back
  *                                  end: solved move by move, then a hint
  *                                  and a wrong first move; every answer
- *                                  out
+ *                                  out (what each says, and what the board
+ *                                  shows: its line, result, moves, checks)
  *   node check.js stop             a search of fifty million positions in a
  *                                  worker thread, stopped from this one
  *                                  through a shared flag after 300 ms
@@ -73,11 +74,14 @@ if (what === "perft") {
           const seen = ids.filter((id) => id !== row[0]);
           const solution = row[2].split(" ");
           // The solution, move by move.
+          // What the board shows (the line above it, the moves and their
+          // marks, the checks), the page's answer after each.
+          const shown = (s) => [s.status_line, s.result, s.legal, s.checks];
           let s = (await api.request("POST", "/api/puzzles", { variant: rules, seen })).data;
-          const steps = [];
+          const steps = [shown(s)];
           for (let ply = 0; ply < solution.length; ply += 2) {
             s = (await api.request("POST", "/api/puzzles/" + s.id + "/move", { move: solution[ply] })).data;
-            steps.push([s.verdict, s.said, s.rated]);
+            steps.push([s.verdict, s.said, s.rated, ...shown(s)]);
           }
           // A hint, then a wrong first move (the first legal one that is not the solution's).
           s = (await api.request("POST", "/api/puzzles", { variant: rules, seen })).data;
@@ -86,7 +90,7 @@ if (what === "perft") {
           const missed = wrong === undefined ? null
             : (await api.request("POST", "/api/puzzles/" + s.id + "/move", { move: wrong })).data;
           out.push({ rules, id: row[0], steps, hint: hinted.hint, wrong,
-                     missed: missed && [missed.verdict, missed.said, missed.solution, missed.rated] });
+                     missed: missed && [missed.verdict, missed.said, missed.solution, missed.rated, ...shown(missed)] });
         }
       }
       console.log(JSON.stringify(out));

@@ -12,6 +12,7 @@ from ..argtypes import whole
 from ..errors import BrandubhError
 from ..serve.api import DEFAULT_PORT, Api
 from ..serve.http import IDLE_TIMEOUT, MAX_CONNECTIONS, REQUEST_TIMEOUT, Server, host_warning
+from ..serve.puzzles import read_sets_ahead
 
 __all__ = ["register", "run", "add_server_parser", "warn_off_the_loopback", "listen", "serve_until_stopped"]
 
@@ -94,7 +95,9 @@ def listen(args: argparse.Namespace, make: Callable[[str, int], Server]) -> Serv
 def serve_until_stopped(server: Server, args: argparse.Namespace, name: str, where: str,
                         out: Optional[TextIO] = None) -> int:
     """Say ``where`` the page is, open it with ``--open``, and serve until
-    Ctrl-C; the server closed, exit status 0."""
+    Ctrl-C (the shipped puzzle sets read meanwhile:
+    :func:`~brandubh.serve.puzzles.read_sets_ahead`); the server closed,
+    exit status 0."""
     stream = sys.stdout if out is None else out
     print(f"brandubh {name}: {where}", file=stream, flush=True)
     if args.open:
@@ -107,6 +110,7 @@ def serve_until_stopped(server: Server, args: argparse.Namespace, name: str, whe
         if not opened:  # no browser here (a server without a screen): say so, not nothing
             print(f"brandubh {name}: --open: no browser could be started here; open {server.url} by hand",
                   file=sys.stderr, flush=True)
+    read_sets_ahead()   # not at the first puzzle asked for
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -231,11 +231,19 @@ class HostApi:
         return None
 
     def _file(self, name: str) -> bytes:
-        """A file of the club's page, beside this module, read once."""
+        """A file of the club's page, beside this module, read once; the
+        club's page with ``brandubh serve``'s icon (one definition, inline:
+        else the browser asks for /favicon.ico)."""
         if name not in self._files:
             from importlib import resources
 
-            self._files[name] = resources.files("brandubh.host").joinpath(name).read_bytes()
+            found = resources.files("brandubh.host").joinpath(name).read_bytes()
+            if name.endswith(".html"):
+                page = resources.files("brandubh.serve").joinpath("page.html").read_text(encoding="utf-8")
+                icon = re.search(r'<link rel="icon"[^>]*>', page)
+                assert icon is not None and b"</head>" in found
+                found = found.replace(b"</head>", icon.group().encode("utf-8") + b"\n</head>", 1)
+            self._files[name] = found
         return self._files[name]
 
     def _route(self, method: str, target: str, body: bytes, token: Optional[str],

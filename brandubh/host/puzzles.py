@@ -274,12 +274,9 @@ class ClubPuzzles(PuzzleRoom):
         """The room's state of an attempt, with ``club``: the account's
         ``name`` (None for a guest), whether the attempt is ``rated`` (or,
         over, was), the account's puzzle ``rating`` now, and a sentence
-        saying so. No move of the solver's is marked or named as winning at
-        once (no ``wins`` in ``legal``, none of its ``checks``): the last
-        move of the solution is the player's to find, not the page's to show."""
+        saying so (no move of the solver's marked or named as winning at
+        once: the room's state, serve's too)."""
         shown = super().state(table)
-        shown["legal"] = [{key: value for key, value in move.items() if key != "wins"} for move in shown["legal"]]
-        shown["checks"] = [check for check in shown["checks"] if check["side"] != table.puzzle.winner]
         account = table.owner
         if account is None:
             shown["club"] = {"name": None, "rated": False, "rating": None,

@@ -42,7 +42,8 @@ from ..errors import BrandubhError, quote
 from ..ratings import DEFAULT, Rating
 from ..session import table_state
 
-__all__ = ["PuzzleRoom", "PuzzleTable", "PuzzleRefusal", "MAX_ATTEMPTS", "MAX_SEEN", "task_sentence", "read_player"]
+__all__ = ["PuzzleRoom", "PuzzleTable", "PuzzleRefusal", "MAX_ATTEMPTS", "MAX_SEEN", "task_sentence", "status_line",
+           "read_player", "read_sets_ahead"]
 
 #: The most puzzle attempts kept at once; past it the one used longest ago goes.
 MAX_ATTEMPTS = 100
@@ -69,6 +70,25 @@ class PuzzleRefusal(BrandubhError):
         self.status = status
 
 
+def read_sets_ahead() -> threading.Thread:
+    """Read the shipped puzzle sets now, in a thread of their own (a
+    daemon), for a server at its start: reading and checking them takes
+    most of a second, which the first puzzle asked for would otherwise wait
+    (the sets are kept once read, :func:`brandubh.puzzles.shipped`). A set
+    that cannot be read is said when a puzzle is asked for, as without it."""
+    def read() -> None:
+        from ..puzzles import shipped
+
+        try:
+            shipped()
+        except BrandubhError:
+            pass   # the puzzle asked for refuses with the sentence
+
+    reading = threading.Thread(target=read, name="brandubh puzzle sets", daemon=True)
+    reading.start()
+    return reading
+
+
 def task_sentence(puzzle: Any) -> str:
     """What the player is asked: ``The defenders to move and win in 2 moves``.
 
@@ -78,6 +98,25 @@ def task_sentence(puzzle: Any) -> str:
     """
     moves = puzzle.winner_moves
     return f"The {puzzle.winner} to move and win in {moves} move{'s' if moves != 1 else ''}"
+
+
+def status_line(puzzle: Any, game: Any, verdict: Optional[str]) -> str:
+    """The line above the board: the task while the game on it goes on;
+    once it has ended, how, in sentences a person would write.
+
+    >>> from brandubh import Game
+    >>> from brandubh.puzzles import Puzzle
+    >>> easy = Puzzle.make('brandubh', '3aa2/7/1dd4/a4aa/a2k3/3d3/7 d', ['d3g3', 'a3a2', 'g3g1'])
+    >>> status_line(easy, Game.replay(['d3g3', 'a3a2'], position=easy.position).game, 'right')
+    'The defenders to move and win in 2 moves.'
+    >>> status_line(easy, Game.replay(list(easy.solution), position=easy.position).game, 'solved')
+    'Solved: the king reached a corner. The defenders win.'
+    """
+    how = game.how_ended
+    if how is None:
+        return task_sentence(puzzle) + "."
+    side = game.result.side
+    return f"{'Solved' if verdict == 'solved' else 'Missed'}: {how}. " + (f"The {side} win." if side else "A draw.")
 
 
 def read_player(value: object) -> Rating:
@@ -308,12 +347,18 @@ class PuzzleRoom:
 
     def state(self, table: PuzzleTable) -> dict:
         """What the page shows of an attempt: the board
-        (:func:`~brandubh.session.table_state`), the task, the verdict, the
-        hint, the solution once over, and the ratings moved."""
+        (:func:`~brandubh.session.table_state`), the task, the line above
+        the board (:func:`status_line`), the verdict, the hint, the solution
+        once over, and the ratings moved. No move of the solver's is marked
+        or named as winning at once (no ``wins`` in ``legal``, none of its
+        ``checks``): the last move of the solution is the player's to find,
+        not the page's to show."""
         puzzle, attempt = table.puzzle, table.attempt
         over = attempt.over
         game = table.game
         shown = table_state(game, said=table.said, movers=() if over else (puzzle.winner,))
+        shown["legal"] = [{key: value for key, value in move.items() if key != "wins"} for move in shown["legal"]]
+        shown["checks"] = [check for check in shown["checks"] if check["side"] != puzzle.winner]
         return {
             "id": table.id,
             "mode": "puzzle",
@@ -321,6 +366,7 @@ class PuzzleRoom:
                        "moves": puzzle.winner_moves, "themes": list(puzzle.themes),
                        "rating": _rating(self.rating_of(puzzle))},
             "task": task_sentence(puzzle),
+            "status_line": status_line(puzzle, game, table.verdict),
             "verdict": table.verdict,
             "hint": table.hint,
             "over": over,
