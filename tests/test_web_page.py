@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from brandubh import Game
-from test_serve_browser import browser  # noqa: F401 - the one Chromium fixture, one launch a module
 
 ROOT = Path(__file__).resolve().parent.parent
 
