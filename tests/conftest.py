@@ -272,18 +272,23 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
     return cores + 1 if cores <= 4 else cores
 
 
-# The test files that take longest, longest first. pytest-xdist hands a
-# worker a whole file at a time in the order of collection: these start
+# The test files that take longest, longest first (by their durations in a
+# full run of the suite). pytest-xdist hands a worker a whole file at a
+# time in this order (pyproject.toml's --no-loadscope-reorder): these start
 # first, so that the workers end together instead of one running a long
 # file alone at the end (alphabetical order put test_typing, test_valgrind
-# and test_web_page last).
-LONGEST_FIRST = ("test_serve_browser", "test_host_club_browser", "test_host_browser", "test_page_layout",
-                 "test_web_page", "test_puzzle_page", "test_threads_search",
-                 "test_cluster", "test_export", "test_referee", "test_nothing_lost",
-                 "test_workers", "test_web", "test_solve",
-                 "test_reference_vs_engine", "test_reference", "test_serve_hardening",
-                 "test_stopping", "test_typing", "test_review", "test_puzzles", "test_left_behind", "test_stateful",
-                 "test_host", "test_host_store", "test_fuzz", "test_perft")
+# and test_web_page last). The browser files come first and together, the
+# longest of them first: a worker that ends one takes the next, and keeps
+# its Chromium for it (_Chromium). test_cluster and test_typing are short
+# now: the Ray tests run under BRANDUBH_SLOW=1 (tools/setup-tests runs
+# them), mypy from its cache.
+LONGEST_FIRST = ("test_serve_browser", "test_host_club_browser", "test_host_browser", "test_web_page",
+                 "test_page_layout", "test_puzzle_page",
+                 "test_threads_search", "test_export", "test_nothing_lost", "test_reference_vs_engine",
+                 "test_solve", "test_referee", "test_reference", "test_review", "test_web", "test_workers",
+                 "test_layers", "test_fuzz", "test_host", "test_match", "test_host_club", "test_valgrind",
+                 "test_stopping", "test_puzzles", "test_serve_hardening", "test_playouts", "test_perft",
+                 "test_left_behind", "test_host_store")
 # (test_docs_site and test_platforms are as long when their builds are new, but
 # tools/setup-tests makes both builds before the suite, which then replays them.)
 
