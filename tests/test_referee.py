@@ -31,7 +31,7 @@ from brandubh.cli import referee as referee_command
 import brandubh.arena.stats as stats
 import reference as ref
 from brandubh import SETUP
-from brandubh.arena.reaping import process_table
+from brandubh.arena.reaping import process_file, process_table
 from brandubh.errors import BrandubhError
 from brandubh.records import game_parse
 from brandubh.codingame.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
@@ -445,15 +445,9 @@ def test_a_terminated_referee_ends_its_bots(tmp_path):
                     return True
             return False
 
-        def name(pid: int) -> str:
-            try:
-                with open(f"/proc/{pid}/comm", encoding="utf-8") as comm:
-                    return comm.read().strip()
-            except OSError:
-                return ""
-
         return sum(1 for pid, info in table.items()
-                   if info.state != "Z" and name(pid) == "sleep" and under_the_referee(pid)) >= 2
+                   if info.state != "Z" and (process_file(pid, "comm") or b"").strip() == b"sleep"
+                   and under_the_referee(pid)) >= 2
 
     assert wait_until(both_games_asleep), "the two games never reached the sleeper's turn"
     proc.send_signal(signal.SIGTERM)
