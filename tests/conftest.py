@@ -273,8 +273,8 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
 
 
 # The test files that take longest, longest first (by their durations in a
-# full run of the suite). pytest-xdist hands a worker a whole file at a
-# time in this order (pyproject.toml's --no-loadscope-reorder): these start
+# full run of the suite, 2026-12-06). pytest-xdist hands a worker a whole
+# file at a time in this order (pyproject.toml's --no-loadscope-reorder): these start
 # first, so that the workers end together instead of one running a long
 # file alone at the end (alphabetical order put test_typing, test_valgrind
 # and test_web_page last). The browser files come first and together, the
@@ -285,10 +285,10 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
 LONGEST_FIRST = ("test_serve_browser", "test_host_club_browser", "test_host_browser", "test_web_page",
                  "test_page_layout", "test_puzzle_page",
                  "test_threads_search", "test_export", "test_nothing_lost", "test_reference_vs_engine",
-                 "test_solve", "test_referee", "test_reference", "test_review", "test_web", "test_workers",
-                 "test_layers", "test_fuzz", "test_host", "test_match", "test_host_club", "test_valgrind",
-                 "test_stopping", "test_puzzles", "test_serve_hardening", "test_playouts", "test_perft",
-                 "test_left_behind", "test_host_store")
+                 "test_reference", "test_solve", "test_referee", "test_web", "test_workers", "test_review",
+                 "test_fuzz", "test_layers", "test_valgrind", "test_host", "test_perft", "test_host_club",
+                 "test_game", "test_host_store", "test_serve_hardening", "test_left_behind", "test_stopping",
+                 "test_stateful", "test_opentafl", "test_match", "test_playouts")
 # (test_docs_site and test_platforms are as long when their builds are new, but
 # tools/setup-tests makes both builds before the suite, which then replays them.)
 
