@@ -171,6 +171,97 @@ def build_c_driver(name: str, directory: Path, *extra: str) -> Path:
     return exe
 
 
+# -- the browser tests' Chromium ---------------------------------------------
+
+#: With BRANDUBH_REQUIRE_BROWSER=1 a browser test without its browser fails
+#: instead of being skipped.
+BROWSER_REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
+
+
+def browser_path() -> str | None:
+    """The browser program the browser tests drive: BRANDUBH_BROWSER, or
+    Chromium (or Chrome) on the PATH; None when there is none."""
+    named = os.environ.get("BRANDUBH_BROWSER")
+    if named:
+        return shutil.which(named) or (named if os.path.isfile(named) else None)
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _browser_unavailable(reason: str) -> None:
+    if BROWSER_REQUIRED:
+        pytest.fail(f"BRANDUBH_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
+    pytest.skip(f"{reason} (tools/setup-tests installs it)")
+
+
+class _Chromium:
+    """The test worker's one headless Chromium, driven by Playwright's sync
+    API: started by the first test that asks for it and kept for the test
+    files after it that use it too (a start, Playwright's driver and the
+    browser, is about 1.7 s of a core), stopped before the first test of a
+    file that does not, and at the end. Stopped, not kept for the whole run:
+    while it runs, Playwright's event loop is this thread's running loop,
+    which another file's asyncio would trip on. Each test opens its own
+    context (its own cookies, storage and pages) in it."""
+
+    driver: Any = None
+    browser: Any = None
+    #: The test files with a test that asks for it (filled at collection).
+    files: set[Path] = set()
+
+    @classmethod
+    def get(cls) -> Any:
+        if cls.browser is None:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ImportError:
+                _browser_unavailable("Playwright is not installed: pip install playwright")
+            path = browser_path()
+            if path is None:
+                _browser_unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
+            driver = sync_playwright().start()
+            try:
+                # Not the sanitizers' preloaded runtime (tools/sanitize.sh): the
+                # browser is not what they check, and under it Chromium never starts.
+                env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+                cls.browser = driver.chromium.launch(executable_path=path, args=["--no-sandbox"], env=env)
+            except BaseException:
+                driver.stop()
+                raise
+            cls.driver = driver
+        return cls.browser
+
+    @classmethod
+    def stop(cls) -> None:
+        browser, driver = cls.browser, cls.driver
+        cls.browser = cls.driver = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if driver is not None:
+                driver.stop()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """The worker's headless Chromium (:class:`_Chromium`); skipped without
+    Playwright or a Chromium, failed instead with BRANDUBH_REQUIRE_BROWSER=1."""
+    return _Chromium.get()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.path not in _Chromium.files:
+        _Chromium.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _Chromium.stop()
+
+
 def pytest_xdist_auto_num_workers(config: Any) -> int:
     """``-n auto`` (pyproject.toml's setting): a worker a core, and one more
     on a machine of four cores or fewer. Much of the suite waits (on the
@@ -181,22 +272,29 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
     return cores + 1 if cores <= 4 else cores
 
 
-# The test files that take longest, longest first. pytest-xdist hands a
-# worker a whole file at a time in the order of collection: these start
+# The test files that take longest, longest first (by their durations in a
+# full run of the suite, 2026-12-06). pytest-xdist hands a worker a whole
+# file at a time in this order (pyproject.toml's --no-loadscope-reorder): these start
 # first, so that the workers end together instead of one running a long
 # file alone at the end (alphabetical order put test_typing, test_valgrind
-# and test_web_page last).
-LONGEST_FIRST = ("test_serve_browser", "test_threads_search", "test_host_club_browser",
-                 "test_cluster", "test_export", "test_host_browser", "test_referee", "test_nothing_lost",
-                 "test_workers", "test_page_layout", "test_web_page", "test_web", "test_solve",
-                 "test_reference_vs_engine", "test_reference", "test_serve_hardening",
-                 "test_stopping", "test_typing", "test_review", "test_puzzles", "test_left_behind", "test_stateful",
-                 "test_host", "test_host_store", "test_fuzz", "test_perft")
+# and test_web_page last). The browser files come first and together, the
+# longest of them first: a worker that ends one takes the next, and keeps
+# its Chromium for it (_Chromium). test_cluster and test_typing are short
+# now: the Ray tests run under BRANDUBH_SLOW=1 (tools/setup-tests runs
+# them), mypy from its cache.
+LONGEST_FIRST = ("test_serve_browser", "test_host_club_browser", "test_host_browser", "test_web_page",
+                 "test_page_layout", "test_puzzle_page", "test_host_puzzles",
+                 "test_threads_search", "test_export", "test_nothing_lost", "test_reference_vs_engine",
+                 "test_reference", "test_solve", "test_referee", "test_web", "test_workers", "test_review",
+                 "test_fuzz", "test_layers", "test_valgrind", "test_host", "test_perft", "test_host_club",
+                 "test_game", "test_host_store", "test_serve_hardening", "test_left_behind", "test_stopping",
+                 "test_stateful", "test_opentafl", "test_match", "test_playouts")
 # (test_docs_site and test_platforms are as long when their builds are new, but
 # tools/setup-tests makes both builds before the suite, which then replays them.)
 
 
 def pytest_collection_modifyitems(config, items):
+    _Chromium.files = {item.path for item in items if "browser" in getattr(item, "fixturenames", ())}
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(Path(str(item.fspath)).stem, len(rank)))  # stable: files stay whole
     if SLOW:

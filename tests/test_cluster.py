@@ -2,8 +2,11 @@
 threads, a worker killed mid-game costing only its game (played again,
 counted once), the command line's --ray, and a clear error without Ray.
 
-One local Ray of two CPUs is started for the module (a few seconds); the
-games are small (a few hundred positions a move)."""
+One local Ray of two CPUs is started for the module (about 3.5 s of a core,
+its six processes); the games are small (a few hundred positions a move).
+The tests on Ray are long cross-checks, run under ``BRANDUBH_SLOW=1``, which
+tools/setup-tests' longer checks set for this file, so that CI runs them:
+the default suite starts no Ray."""
 
 from __future__ import annotations
 
@@ -64,6 +67,7 @@ def table(result):
     return out
 
 
+@pytest.mark.slow
 def test_ray_plays_the_same_games_and_table_as_threads(ray):
     from brandubh.arena.cluster import RayExecutor
 
@@ -77,6 +81,7 @@ def test_ray_plays_the_same_games_and_table_as_threads(ray):
     assert [r["wins"] for r in there.standings()] == [r["wins"] for r in here.standings()]
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_game_costs_only_that_game(ray, tmp_path):
     from brandubh.arena.cluster import RayExecutor
 
@@ -93,6 +98,7 @@ def test_a_worker_killed_mid_game_costs_only_that_game(ray, tmp_path):
     assert table(result) == table(run_event(event()))
 
 
+@pytest.mark.slow
 def test_match_and_tune_take_ray(ray, tmp_path, capsys):
     code = main(["match", A, B, "--games", "4", "--ray", "auto", "--json"])
     out = capsys.readouterr()

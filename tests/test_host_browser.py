@@ -20,7 +20,7 @@ from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
 from conftest import wait_until
-from test_serve_browser import browser, click_square, loaded_cleanly, pieces_shown  # noqa: F401 - the one Chromium fixture
+from test_serve_browser import click_square, loaded_cleanly, pieces_shown
 
 SHOT = os.environ.get("BRANDUBH_HOST_SCREENSHOT")   # a path: the players' page is saved there as a PNG
 

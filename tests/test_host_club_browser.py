@@ -25,7 +25,7 @@ from brandubh.host.http import HostServer
 from brandubh.host.hub import Hub
 from brandubh.host.store import Store
 from test_host_browser import at, play_by_clicks
-from test_serve_browser import browser, click_square  # noqa: F401 - the one Chromium fixture
+from test_serve_browser import click_square
 
 SHOTS = os.environ.get("BRANDUBH_CLUB_SCREENSHOTS")
 

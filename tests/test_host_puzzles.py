@@ -29,7 +29,7 @@ from brandubh.host.store import SCHEMA_VERSION, Store, migrate
 from brandubh.puzzles import Puzzle, shipped
 
 from test_host_club import CHEAP, Browser
-from test_serve_browser import browser  # noqa: F401 - the one Chromium fixture
+
 
 # Two puzzles of the shipped set: the defenders' king escapes in two moves (rated 1150 to
 # start), and the attackers take the king in two (1350).

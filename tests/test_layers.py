@@ -11,11 +11,13 @@ on it as surely), and has no circle either."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 import warnings
+from collections import UserDict
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import pytest
 
@@ -92,14 +94,38 @@ def _imports(name: str, path: Path, types: bool = False) -> set[str]:
     return out
 
 
-GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
-GRAPH[ENGINE] = set()
-# The command line loads a command's module by its name (brandubh.cli's
-# COMMANDS), so that a command loads no other's: those are its imports too.
-GRAPH["brandubh.cli"] |= {f"brandubh.cli.{name}" for name in __import__("brandubh.cli").cli.COMMANDS}
-# The same with the imports made for type checkers only.
-TYPE_GRAPH = {name: _imports(name, path, types=True) for name, path in MODULES.items()}
-TYPE_GRAPH[ENGINE] = set()
+class _Built(UserDict):
+    """A graph read from the source the first time a test asks for it, not
+    when the module is imported: every test worker imports every test file
+    to collect it (reading the package's graphs took a second of a core
+    each time), and only one of them runs these tests."""
+
+    def __init__(self, build: Callable[[], dict[str, set[str]]]) -> None:
+        self._build = build   # no UserDict.__init__: it would fill ``data`` now
+
+    @functools.cached_property
+    def data(self) -> dict[str, set[str]]:  # type: ignore[override]
+        return self._build()
+
+
+def _graph() -> dict[str, set[str]]:
+    graph = {name: _imports(name, path) for name, path in MODULES.items()}
+    graph[ENGINE] = set()
+    # The command line loads a command's module by its name (brandubh.cli's
+    # COMMANDS), so that a command loads no other's: those are its imports too.
+    graph["brandubh.cli"] |= {f"brandubh.cli.{name}" for name in __import__("brandubh.cli").cli.COMMANDS}
+    return graph
+
+
+def _type_graph() -> dict[str, set[str]]:
+    """The same with the imports made for type checkers only."""
+    graph = {name: _imports(name, path, types=True) for name, path in MODULES.items()}
+    graph[ENGINE] = set()
+    return graph
+
+
+GRAPH = _Built(_graph)
+TYPE_GRAPH = _Built(_type_graph)
 
 
 def _cycle(graph: dict[str, set[str]] = GRAPH) -> list[str]:
@@ -519,7 +545,7 @@ def _c_graph(csrc: Path = CSRC) -> dict[str, set[str]]:
     return graph
 
 
-C_GRAPH = _c_graph()
+C_GRAPH = _Built(_c_graph)
 
 
 def test_no_circle_in_the_c_engine():

@@ -19,8 +19,8 @@ from __future__ import annotations
 import pytest
 
 from brandubh import Game
-from conftest import load_tool
-from test_serve_browser import REQUIRED, browser, server, settle  # noqa: F401 - the one Chromium fixture and server
+from conftest import BROWSER_REQUIRED, load_tool
+from test_serve_browser import server, settle  # noqa: F401 - the one server fixture
 
 WIDTHS = (360, 768, 1280, 1920)
 THEMES = ("light", "dark")
@@ -111,7 +111,7 @@ def serious_violations(page) -> list[str]:
     """axe-core's serious and critical findings under WCAG 2's A and AA
     rules on the page as it is now, in words (rule: the elements)."""
     if AXE is None:
-        if REQUIRED:
+        if BROWSER_REQUIRED:
             pytest.fail("BRANDUBH_REQUIRE_BROWSER=1, but axe-core is missing (pip install axe-playwright-python)")
         pytest.skip("no axe-core for the accessibility check (pip install axe-playwright-python; tools/setup-tests "
                     "installs it)")

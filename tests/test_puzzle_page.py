@@ -12,7 +12,7 @@ from brandubh.puzzles import Puzzle
 from brandubh.serve import Api
 from brandubh.serve.puzzles import MAX_ATTEMPTS, PuzzleRoom
 
-from test_serve_browser import browser, click_square, server, settle  # noqa: F401 - fixtures
+from test_serve_browser import click_square, server, settle  # noqa: F401 - the server fixture
 
 # Two puzzles of two moves: the defenders' (the king goes right, then down
 # to the corner) and one rated far above it.
@@ -118,7 +118,7 @@ def test_the_shipped_set_answers_by_default():
 
 
 @pytest.fixture
-def puzzle_page(browser, server):  # noqa: F811 - the fixtures imported above
+def puzzle_page(browser, server):  # noqa: F811 - the server fixture imported above
     server.api.puzzles = PuzzleRoom(SETS, seed="browser")
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     opened = context.new_page()

@@ -31,7 +31,7 @@ from brandubh.cli import referee as referee_command
 import brandubh.arena.stats as stats
 import reference as ref
 from brandubh import SETUP
-from brandubh.arena.reaping import process_table
+from brandubh.arena.reaping import process_file, process_table
 from brandubh.errors import BrandubhError
 from brandubh.records import game_parse
 from brandubh.codingame.referee import Config, Opening, parse_openings, play_game, random_openings, run_match
@@ -39,7 +39,7 @@ from brandubh.codingame.referee import Config, Opening, parse_openings, play_gam
 # The referee ends a bot by its POSIX process group.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the referee needs POSIX process groups")
 from brandubh.core.rules import Rules, outcome_name
-from conftest import running
+from conftest import running, wait_until
 from test_protocol import KNOWN_MOVES, KNOWN_TURNS
 
 BOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bots")
@@ -432,7 +432,24 @@ def test_a_terminated_referee_ends_its_bots(tmp_path):
                              "--games", "4", "--jobs", "2", "--lenient", "--hang-ms", "100000",
                              "--save", str(save)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)
+
+    def both_games_asleep() -> bool:
+        # Both games at the sleeper's first turn, each with its child started
+        # (three seconds of sleep were not always enough on a loaded machine).
+        table = process_table()
+
+        def under_the_referee(pid: int) -> bool:
+            while pid in table and pid > 1:
+                pid = table[pid].parent
+                if pid == proc.pid:
+                    return True
+            return False
+
+        return sum(1 for pid, info in table.items()
+                   if info.state != "Z" and (process_file(pid, "comm") or b"").strip() == b"sleep"
+                   and under_the_referee(pid)) >= 2
+
+    assert wait_until(both_games_asleep), "the two games never reached the sleeper's turn"
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err

@@ -1,6 +1,6 @@
 """``brandubh serve``'s page in a real headless browser: Debian's
-``chromium`` driven by Playwright (``tools/setup-tests`` installs both), one
-launch for the module.
+``chromium`` driven by Playwright (``tools/setup-tests`` installs both): the
+test worker's one launch (tests/conftest.py's ``browser`` fixture).
 
 A whole game is played by clicks, the test's own :class:`~brandubh.Game`
 following along from what the page shows and choosing the test's moves
@@ -16,50 +16,12 @@ names the browser's program when it is not ``chromium`` on the PATH.
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 
 import pytest
 
 from brandubh import Game
 from brandubh.serve import Api, Server
-
-REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
-
-
-def _browser_path() -> str | None:
-    named = os.environ.get("BRANDUBH_BROWSER")
-    if named:
-        return shutil.which(named) or (named if os.path.isfile(named) else None)
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def _unavailable(reason: str):
-    if REQUIRED:
-        pytest.fail(f"BRANDUBH_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
-    pytest.skip(f"{reason} (tools/setup-tests installs it)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright is not installed: pip install playwright")
-    path = _browser_path()
-    if path is None:
-        _unavailable("no Chromium found (apt-get install chromium, or set BRANDUBH_BROWSER)")
-    with sync_playwright() as driver:
-        # Not the sanitizers' preloaded runtime (tools/sanitize.sh): the
-        # browser is not what they check, and under it Chromium never starts.
-        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"], env=env)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

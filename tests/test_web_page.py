@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import Game
-from test_serve_browser import browser, loaded_cleanly  # noqa: F401 - the one Chromium fixture, one launch a module
+from test_serve_browser import loaded_cleanly
 
 ROOT = Path(__file__).resolve().parent.parent
 
