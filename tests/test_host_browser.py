@@ -231,6 +231,28 @@ def untimed_game_as_the_attackers(page) -> tuple[str, str]:
     return game_id, other
 
 
+def test_the_clocks_are_written_only_when_their_text_changes(browser, server):
+    """The page's clock tick runs ten times a second; an untimed game's
+    clocks show a dash that never changes, so no tick may touch them (a
+    text written again, the same, costs a layout and a screen reader's
+    announcement each time)."""
+    errors: list[str] = []
+    context, page = open_page(browser, server.url, errors)
+    try:
+        untimed_game_as_the_attackers(page)
+        page.evaluate("""() => {
+            window.clockWrites = 0;
+            new MutationObserver(list => { window.clockWrites += list.length; })
+                .observe(document.getElementById("host-clocks"), {subtree: true, childList: true, characterData: true});
+        }""")
+        page.wait_for_timeout(600)   # six ticks, on any machine at least a few
+        assert page.evaluate("() => document.querySelector('.host-clock .time').textContent") == "\u2014"
+        assert page.evaluate("() => window.clockWrites") == 0
+    finally:
+        context.close()
+    assert errors == []
+
+
 def document_ply(page) -> str:
     return page.evaluate("() => document.body.dataset.ply")
 

@@ -113,7 +113,10 @@
       const side = box.dataset.side;
       let left = game.clocks ? game.clocks[side] : null;
       if (left !== null && game.running === side) left -= performance.now() - received;
-      box.querySelector(".time").textContent = game.clocks ? clockText(left) : "\u2014";
+      // Written only when it changes: a text set ten times a second, the same, costs the page a
+      // layout each time (and a screen reader an announcement).
+      const text = game.clocks ? clockText(left) : "\u2014", shown = box.querySelector(".time");
+      if (shown.textContent !== text) shown.textContent = text;
       box.classList.toggle("running", game.running === side);
     }
   }
