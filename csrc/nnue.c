@@ -26,7 +26,7 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
+BD_NNUE_BODY int score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
     const int16_t *one = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE],
                   *two = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO],
                   *freedom = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM],
@@ -56,6 +56,27 @@ int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nn
     if (score < -(BD_WIN - 1)) score = -(BD_WIN - 1);
     return score;
 }
+
+int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
+    return score(v, p, reach, sums);
+}
+
+#ifdef BD_NNUE_AVX2
+int bd_nnue_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+}
+
+__attribute__((target("avx2,popcnt"))) void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p,
+                                                              bd_move m, bd_bb captured, bd_nnue_sums *restrict after) {
+    bd_nnue_move(before, p, m, captured, after);
+}
+
+__attribute__((target("avx2,popcnt"))) int bd_nnue_score_avx2(const bd_variant *v, const bd_pos *p, bd_bb reach,
+                                                              const bd_nnue_sums *sums) {
+    return score(v, p, reach, sums);
+}
+#endif
 
 int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach) {
     bd_nnue_sums sums;

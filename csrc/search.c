@@ -73,6 +73,9 @@ typedef struct ctx {
      * sums[k - 1] with the move (push). (Made only when a position is
      * evaluated, they cost more than they saved: most positions are.) */
     int incremental;
+#ifdef BD_NNUE_AVX2
+    int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
+#endif
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
 } ctx;
@@ -166,6 +169,12 @@ static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].po
 static inline void carry_sums(ctx *c) {
     int k = c->g->ply - c->root;
     const bd_entry *e = &c->g->hist[c->g->ply];
+#ifdef BD_NNUE_AVX2
+    if (c->avx2) {
+        bd_nnue_move_avx2(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
+        return;
+    }
+#endif
     bd_nnue_move(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
 }
 
@@ -225,10 +234,18 @@ static BD_NOINLINE int evaluate_other(const ctx *c, const bd_pos *p, bd_bb king_
 static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
     if (c->incremental) {
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
-        int s = bd_nnue_score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
+        const bd_nnue_sums *sums = &c->sums[c->g->ply - c->root];
+#ifdef BD_NNUE_AVX2
+        int s = c->avx2 ? bd_nnue_score_avx2(&c->g->v, p, king_reach, sums) : bd_nnue_score(&c->g->v, p, king_reach, sums);
+#else
+        int s = bd_nnue_score(&c->g->v, p, king_reach, sums);
+#endif
         if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
         return s;
 #else
+#ifdef BD_NNUE_AVX2
+        if (c->avx2) return bd_nnue_score_avx2(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
+#endif
         return bd_nnue_score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
 #endif
     }
@@ -508,6 +525,9 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->endgame = limits->probe ? limits->endgame : NULL;
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
+#ifdef BD_NNUE_AVX2
+    c->avx2 = c->incremental && bd_nnue_avx2();
+#endif
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
     c->asked = c->budget = limits->budget ? limits->budget : 1;
     return c;

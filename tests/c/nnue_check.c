@@ -10,7 +10,10 @@
  *     from its carried sums with the full refresh's and aborts on the first
  *     that differs; and the same search with the sums built afresh at
  *     every evaluation (BD_OFF_INCREMENTAL) finds the same move, score,
- *     depth, line and node count.
+ *     depth, line and node count;
+ *   - where the engine has the AVX2 copy of the NNUE's loops and the
+ *     processor runs it (bd_nnue_avx2), which the search then uses, its
+ *     sums after every move and its score are the baseline copy's too.
  *
  * Built (with -DBD_NNUE_CHECK) and run by tests/test_nnue.py:
  *
@@ -19,7 +22,7 @@
  * VARIANT is the bytes of a bd_variant in hexadecimal, as the caller's
  * compiler laid it out (Python's cffi gives them), so no field is named
  * here. Prints "ok" and what was checked, or the first disagreement (exit
- * status 1). */
+ * status 1), and "avx2" at the end when the AVX2 copy was checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,7 @@ int main(int argc, char **argv) {
     bd_weights w;
     uint64_t rng, nodes = 0;
     long games, game, plies = 0, captures = 0, kings = 0, searches = 0;
+    int avx2 = 0;
     if (argc != 5 || read_variant(argv[1], &v) != 0 || bd_pos_from_string(argv[2], &start) != BD_POS_OK) {
         fprintf(stderr, "usage: nnue_check VARIANT POSITION SEED GAMES\n");
         return 2;
@@ -88,6 +92,9 @@ int main(int argc, char **argv) {
     games = strtol(argv[4], NULL, 10);
     bd_default_weights(&w);
     if (w.eval != BD_EVAL_NNUE) return 2;
+#ifdef BD_NNUE_AVX2
+    avx2 = bd_nnue_avx2();
+#endif
     for (game = 0; game < games; game++) {
         bd_game *g = bd_game_new(&v, &start);
         bd_nnue_sums sums, carried, fresh;
@@ -120,6 +127,19 @@ int main(int argc, char **argv) {
                        BD_FROM(m), BD_TO(m));
                 return 1;
             }
+#ifdef BD_NNUE_AVX2
+            if (avx2) {
+                bd_nnue_sums wide;
+                bd_nnue_move_avx2(&sums, &before, m, r.captured, &wide);
+                if (memcmp(&wide, &fresh, sizeof fresh) != 0 ||
+                    (now->king != BD_NONE && bd_nnue_score_avx2(&v, now, bd_king_reach(&v, now), &wide) !=
+                                                 bd_nnue_score(&v, now, bd_king_reach(&v, now), &fresh))) {
+                    printf("the AVX2 copy differs in game %ld at ply %d, after move %d-%d\n", game,
+                           bd_game_ply(g), BD_FROM(m), BD_TO(m));
+                    return 1;
+                }
+            }
+#endif
             sums = carried;
             plies++;
             captures += r.captured != 0;
@@ -127,7 +147,7 @@ int main(int argc, char **argv) {
         }
         bd_game_free(g);
     }
-    printf("ok %ld moves, %ld captures, %ld kings taken, %ld searches of %llu positions\n", plies, captures,
-           kings, searches, (unsigned long long)nodes);
+    printf("ok %ld moves, %ld captures, %ld kings taken, %ld searches of %llu positions%s\n", plies, captures,
+           kings, searches, (unsigned long long)nodes, avx2 ? ", avx2" : "");
     return 0;
 }
