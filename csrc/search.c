@@ -79,6 +79,7 @@ typedef struct ctx {
 #ifdef BD_NNUE_AVX2
     int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
 #endif
+    int (*score)(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
 } ctx;
@@ -227,46 +228,26 @@ static int ended_score(const bd_game *g, int ply) {
     return g->winner == g->hist[g->ply].pos.side ? mate_in(ply) : mated_in(ply);
 }
 
-/* The classical or the learned evaluation of `p`, or the NNUE's built
- * afresh (off=incremental): bd_evaluate_with. Out of line, so that
- * evaluate_now below saves no registers on the NNUE's way: with this
- * inlined there, every NNUE evaluation paid for the six registers that the
- * classical evaluation's code saves (about 20 instructions, 1.2% of the
- * NNUE search's; callgrind). */
-static BD_NOINLINE int evaluate_other(const ctx *c, const bd_pos *p, bd_bb king_reach) {
+/* The evaluation of the position now, `p`, from the attackers' side,
+ * bd_evaluate_with's. Out of line: with it inlined where the search
+ * evaluates, the classical evaluation's searches ran 1% more instructions
+ * (the registers it took). */
+static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
     return bd_evaluate_with(&c->g->v, p, c->w, king_reach);
 }
 
-/* The evaluation of the position now, `p`, from the attackers' side: the
- * NNUE's from the sums carried to it, or evaluate_other's. Out of line:
- * with the choice inlined where the search evaluates, the classical
- * evaluation's searches ran 1% more instructions (the registers it took),
- * and the NNUE's 0.7% more. Both ways are calls in tail position, so it
- * keeps no frame of its own. */
-static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
-    if (c->incremental) {
+/* The NNUE's score of the position now from the sums carried to it. */
+static BD_NOINLINE int nnue_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
+    int s = c->score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
-        const bd_nnue_sums *sums = &c->sums[c->g->ply - c->root];
-#ifdef BD_NNUE_AVX2
-        int s = c->avx2 ? bd_nnue_score_avx2(&c->g->v, p, king_reach, sums) : bd_nnue_score(&c->g->v, p, king_reach, sums);
-#else
-        int s = bd_nnue_score(&c->g->v, p, king_reach, sums);
+    if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
 #endif
-        if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
-        return s;
-#else
-#ifdef BD_NNUE_AVX2
-        if (c->avx2) return bd_nnue_score_avx2(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
-#endif
-        return bd_nnue_score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
-#endif
-    }
-    return evaluate_other(c, p, king_reach);
+    return s;
 }
 
 /* The same for the side to move. */
 static inline int relative_eval(const ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int s = evaluate_now(c, p, king_reach);
+    int s = c->incremental ? nnue_now(c, p, king_reach) : evaluate_now(c, p, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
 
@@ -539,8 +520,10 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->endgame = limits->probe ? limits->endgame : NULL;
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
+    c->score = bd_nnue_score;
 #ifdef BD_NNUE_AVX2
     c->avx2 = c->incremental && bd_nnue_avx2();
+    if (c->avx2) c->score = bd_nnue_score_avx2;
 #endif
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
     c->asked = c->budget = limits->budget ? limits->budget : 1;
