@@ -18,7 +18,7 @@
  *                                    +11 +- 15    -5 +- 34
  *     (2,000 games at 20,000, where 400 gave -5 +- 34; 400 at 125,000)
  *   the NNUE's sums carried from move to move (incremental): speed only,
- *     the same search node for node; off, 19% more instructions
+ *     the same search node for node; off, 26% more instructions
  * Clear of the noise: quiescence, and at the larger budget the reductions,
  * PVS and the table. The rest are within it; blocks first measured below
  * zero twice, not clearly, and is the next candidate to drop. Treating an
