@@ -61,6 +61,12 @@ int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nn
     return score(v, p, reach, sums);
 }
 
+int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
+                       bd_nnue_sums *after) {
+    bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
+    return score(v, &e->pos, reach, after);
+}
+
 #ifdef BD_NNUE_AVX2
 int bd_nnue_avx2(void) {
     __builtin_cpu_init();
@@ -72,9 +78,12 @@ __attribute__((target("avx2,popcnt"))) void bd_nnue_move_avx2(const bd_nnue_sums
     bd_nnue_move(before, p, m, captured, after);
 }
 
-__attribute__((target("avx2,popcnt"))) int bd_nnue_score_avx2(const bd_variant *v, const bd_pos *p, bd_bb reach,
-                                                              const bd_nnue_sums *sums) {
-    return score(v, p, reach, sums);
+
+__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
+                                                                   const bd_nnue_sums *restrict before,
+                                                                   bd_nnue_sums *restrict after) {
+    bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
+    return score(v, &e->pos, reach, after);
 }
 #endif
 

@@ -7,7 +7,7 @@
 #ifndef BD_NNUE_H
 #define BD_NNUE_H
 
-#include "movegen.h"
+#include "game.h"
 
 /* The inputs, each a count (0 or 1 for a piece on a square):
  *   [0, 49)    an attacker on the square
@@ -116,17 +116,26 @@ BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_m
  * position not yet won. */
 BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
 
+/* The sums of the position of the record's entry `e` (e->pos), made from
+ * `before`, those of the position before it (e[-1].pos), with the move
+ * that reached it, into `after` (bd_nnue_move), and its score from them
+ * (bd_nnue_score, given the king's reach): in one pass where the search
+ * evaluates a position it has just entered. */
+BD_FN int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
+                             bd_nnue_sums *after);
+
 /* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
 
 #ifdef BD_NNUE_AVX2
 /* 1 when the processor runs AVX2 (and the popcount instruction, which the
  * copy may use too): then the search calls the two below in place of
- * bd_nnue_move and bd_nnue_score, which they equal. */
+ * bd_nnue_move and bd_nnue_move_score, which they equal. */
 BD_FN int bd_nnue_avx2(void);
 BD_FN void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p, bd_move m, bd_bb captured,
                              bd_nnue_sums *restrict after);
-BD_FN int bd_nnue_score_avx2(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
+BD_FN int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
+                                  const bd_nnue_sums *restrict before, bd_nnue_sums *restrict after);
 #endif
 
 #endif

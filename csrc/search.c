@@ -79,7 +79,8 @@ typedef struct ctx {
 #ifdef BD_NNUE_AVX2
     int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
 #endif
-    int (*score)(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
+    int (*move_score)(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
+                      bd_nnue_sums *after);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
 } ctx;
@@ -236,17 +237,22 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
     return bd_evaluate_with(&c->g->v, p, c->w, king_reach);
 }
 
-/* The NNUE's score of the position now from the sums carried to it. */
-static BD_NOINLINE int nnue_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int s = c->score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
+/* The NNUE's sums of the position now, made from those of the position
+ * before (make_sums), and its score from them, in one pass. */
+static BD_NOINLINE int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach) {
+    int k = c->g->ply - c->root;
+    int s = c->move_score(&c->g->v, &c->g->hist[c->g->ply], king_reach, &c->sums[k - 1], &c->sums[k]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
     if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
+#else
+    (void)p;
 #endif
     return s;
 }
 
-/* The same for the side to move. */
-static inline int relative_eval(const ctx *c, const bd_pos *p, bd_bb king_reach) {
+/* The evaluation of the position now, for the side to move, its NNUE sums
+ * made on the way (make_sums). */
+static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach) {
     int s = c->incremental ? nnue_now(c, p, king_reach) : evaluate_now(c, p, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
@@ -322,8 +328,8 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     threatened = (king_reach & bd_escapes(v)) != 0;
     if (threatened && p->side == BD_DEFENDERS) return mate_in(ply + 1);
     threatened = threatened && p->side == BD_ATTACKERS && !(c->off & BD_OFF_THREATS);
-    make_sums(c);
-    /* 4. Stand pat, unless threatened. */
+    /* 4. Stand pat, unless threatened. (The NNUE's sums are made here, by
+     *    the evaluation or for the moves.) */
     if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, king_reach);
     if (!threatened) {
         best = relative_eval(c, p, king_reach);
@@ -331,6 +337,8 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
         if (best > alpha) alpha = best;
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
         return relative_eval(c, p, king_reach);
+    } else {
+        make_sums(c);
     }
     /* 5. The moves: captures, best first; threatened, only the moves that
      *    can save the king's opponents: into his open line, or beside him
@@ -520,10 +528,10 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->endgame = limits->probe ? limits->endgame : NULL;
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
-    c->score = bd_nnue_score;
+    c->move_score = bd_nnue_move_score;
 #ifdef BD_NNUE_AVX2
     c->avx2 = c->incremental && bd_nnue_avx2();
-    if (c->avx2) c->score = bd_nnue_score_avx2;
+    if (c->avx2) c->move_score = bd_nnue_move_score_avx2;
 #endif
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
     c->asked = c->budget = limits->budget ? limits->budget : 1;

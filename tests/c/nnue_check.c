@@ -4,7 +4,8 @@
  *
  *   - after every move, captures and the king's capture included, the
  *     carried sums are the refreshed ones, byte for byte, and score the
- *     same;
+ *     same, made and scored in one pass as the search evaluates
+ *     (bd_nnue_move_score) too;
  *   - every few moves a search from the position, built with
  *     BD_NNUE_CHECK, under which the search compares each score it takes
  *     from its carried sums with the full refresh's and aborts on the first
@@ -97,14 +98,16 @@ int main(int argc, char **argv) {
 #endif
     for (game = 0; game < games; game++) {
         bd_game *g = bd_game_new(&v, &start);
-        bd_nnue_sums sums, carried, fresh;
+        bd_nnue_sums sums, carried, fresh, made;
         if (!g) return 3;
         bd_nnue_refresh(&v, &start, &sums);
         while (bd_game_outcome(g) == BD_ONGOING) {
             bd_move moves[BD_MAX_MOVES], m;
             bd_pos before = *bd_game_pos_at(g, bd_game_ply(g));
             const bd_pos *now;
+            const bd_entry *entry;
             bd_report r;
+            int score = 0;
             int n = bd_game_moves(g, moves);
             if (n <= 0) break;
             if (bd_game_ply(g) % 8 == 0) {
@@ -118,8 +121,18 @@ int main(int argc, char **argv) {
             m = moves[next(&rng) % (uint64_t)n];
             if (bd_game_play(g, m, &r) != BD_PLAY_OK) return 3;
             now = bd_game_pos_at(g, bd_game_ply(g));
+            entry = &g->hist[bd_game_ply(g)];
             bd_nnue_move(&sums, &before, m, r.captured, &carried);
             bd_nnue_refresh(&v, now, &fresh);
+            if (now->king != BD_NONE) {
+                /* The score as the search takes it, made with the sums. */
+                bd_bb reach = bd_king_reach(&v, now);
+                score = bd_nnue_move_score(&v, entry, reach, &sums, &made);
+                if (memcmp(&made, &fresh, sizeof fresh) != 0 || score != bd_evaluate_nnue(&v, now, reach)) {
+                    printf("the score with the sums made differs in game %ld at ply %d\n", game, bd_game_ply(g));
+                    return 1;
+                }
+            }
             if (memcmp(&carried, &fresh, sizeof fresh) != 0 ||
                 (now->king != BD_NONE && bd_nnue_score(&v, now, bd_king_reach(&v, now), &carried) !=
                                              bd_evaluate_nnue(&v, now, bd_king_reach(&v, now)))) {
@@ -132,8 +145,9 @@ int main(int argc, char **argv) {
                 bd_nnue_sums wide;
                 bd_nnue_move_avx2(&sums, &before, m, r.captured, &wide);
                 if (memcmp(&wide, &fresh, sizeof fresh) != 0 ||
-                    (now->king != BD_NONE && bd_nnue_score_avx2(&v, now, bd_king_reach(&v, now), &wide) !=
-                                                 bd_nnue_score(&v, now, bd_king_reach(&v, now), &fresh))) {
+                    (now->king != BD_NONE &&
+                     (bd_nnue_move_score_avx2(&v, entry, bd_king_reach(&v, now), &sums, &made) != score ||
+                      memcmp(&made, &fresh, sizeof fresh) != 0))) {
                     printf("the AVX2 copy differs in game %ld at ply %d, after move %d-%d\n", game,
                            bd_game_ply(g), BD_FROM(m), BD_TO(m));
                     return 1;
