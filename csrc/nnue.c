@@ -26,7 +26,8 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-BD_NNUE_BODY int score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
+/* bd_nnue_score's body, which each copy inlines (nnue.h: BD_NNUE_BODY). */
+BD_NNUE_BODY int score_of(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
     const int16_t *one = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE],
                   *two = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO],
                   *freedom = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM],
@@ -58,13 +59,13 @@ BD_NNUE_BODY int score(const bd_variant *v, const bd_pos *p, bd_bb reach, const 
 }
 
 int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
-    return score(v, p, reach, sums);
+    return score_of(v, p, reach, sums);
 }
 
 int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
                        bd_nnue_sums *after) {
     bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
-    return score(v, &e->pos, reach, after);
+    return score_of(v, &e->pos, reach, after);
 }
 
 #ifdef BD_NNUE_AVX2
@@ -78,12 +79,11 @@ __attribute__((target("avx2,popcnt"))) void bd_nnue_move_avx2(const bd_nnue_sums
     bd_nnue_move(before, p, m, captured, after);
 }
 
-
 __attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
                                                                    const bd_nnue_sums *restrict before,
                                                                    bd_nnue_sums *restrict after) {
     bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
-    return score(v, &e->pos, reach, after);
+    return score_of(v, &e->pos, reach, after);
 }
 #endif
 

@@ -72,8 +72,9 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
  * bd_nnue_score's, compiled for AVX2 (sixteen 16-bit sums to a vector where
  * x86-64's baseline, SSE2, has eight), which the search runs when the
  * processor has it (bd_nnue_avx2): the same integers added in the same
- * order, so the same scores bit for bit (tests/c/nnue_check.c holds each
- * of the search's scores to the baseline copy's). Only the NNUE's loops:
+ * order, so the same sums and scores bit for bit (tests/c/nnue_check.c
+ * holds them to the baseline copy's after every move of its games, and
+ * each of the search's scores to the full refresh's). Only the NNUE's loops:
  * the rest of the engine built for AVX2 ran more instructions, not fewer
  * (the classical evaluation's searches +1.3%, callgrind). GCC alone: its
  * target attribute is what compiles one function for AVX2 in a build that

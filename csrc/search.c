@@ -70,9 +70,9 @@ typedef struct ctx {
     /* The NNUE's sums (nnue.h) of each position on the search path, when it
      * evaluates and off does not say otherwise: sums[k] is that of the
      * position k moves from the root, g->hist[root + k], made from
-     * sums[k - 1] with the move when the position is entered and passes the
-     * tests that end a node before it evaluates or moves (make_sums): 13%
-     * of the positions never need them. (Made only when a position is
+     * sums[k - 1] with the move once the position is past the tests that
+     * end a node before it evaluates or moves (make_sums, or nnue_now where
+     * qsearch evaluates): 13% of the positions never need them. (Made only when a position is
      * evaluated, from the last ply whose sums were made, they cost more
      * than they saved: most positions are.) */
     int incremental;
