@@ -26,7 +26,8 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
+/* bd_nnue_score's body, which each copy inlines (nnue.h: BD_NNUE_BODY). */
+BD_NNUE_BODY int score_of(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
     const int16_t *one = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE],
                   *two = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO],
                   *freedom = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM],
@@ -56,6 +57,35 @@ int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nn
     if (score < -(BD_WIN - 1)) score = -(BD_WIN - 1);
     return score;
 }
+
+int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
+    return score_of(v, p, reach, sums);
+}
+
+int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
+                       bd_nnue_sums *after) {
+    bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
+    return score_of(v, &e->pos, reach, after);
+}
+
+#ifdef BD_NNUE_AVX2
+int bd_nnue_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+}
+
+__attribute__((target("avx2,popcnt"))) void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p,
+                                                              bd_move m, bd_bb captured, bd_nnue_sums *restrict after) {
+    bd_nnue_move(before, p, m, captured, after);
+}
+
+__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
+                                                                   const bd_nnue_sums *restrict before,
+                                                                   bd_nnue_sums *restrict after) {
+    bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
+    return score_of(v, &e->pos, reach, after);
+}
+#endif
 
 int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach) {
     bd_nnue_sums sums;

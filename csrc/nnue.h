@@ -7,7 +7,7 @@
 #ifndef BD_NNUE_H
 #define BD_NNUE_H
 
-#include "movegen.h"
+#include "game.h"
 
 /* The inputs, each a count (0 or 1 for a piece on a square):
  *   [0, 49)    an attacker on the square
@@ -68,6 +68,30 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
     return (sq == p->king ? BD_NNUE_KING : (p->att >> sq) & 1 ? 0 : BD_NNUE_DEFENDER) + sq;
 }
 
+/* A second copy of the NNUE's two loops, the sums' update below and
+ * bd_nnue_score's, compiled for AVX2 (sixteen 16-bit sums to a vector where
+ * x86-64's baseline, SSE2, has eight), which the search runs when the
+ * processor has it (bd_nnue_avx2): the same integers added in the same
+ * order, so the same sums and scores bit for bit (tests/c/nnue_check.c
+ * holds them to the baseline copy's after every move of its games, and
+ * each of the search's scores to the full refresh's). Only the NNUE's loops:
+ * the rest of the engine built for AVX2 ran more instructions, not fewer
+ * (the classical evaluation's searches +1.3%, callgrind). GCC alone: its
+ * target attribute is what compiles one function for AVX2 in a build that
+ * may not assume it; elsewhere, and in the CodinGame export (which leaves
+ * these out), only the baseline copy. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#define BD_NNUE_AVX2 1
+#endif
+
+/* The body that both copies inline: each compiles it for its own
+ * instructions. */
+#ifdef BD_NNUE_AVX2
+#define BD_NNUE_BODY static inline __attribute__((always_inline))
+#else
+#define BD_NNUE_BODY static inline
+#endif
+
 /* The sums after the move `m` of the side to move in `p` (the position
  * before it), which took the pieces on `captured` (bd_report.captured),
  * from `before`, the sums of `p`: the mover's row out of the square it
@@ -76,8 +100,8 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
  * whole numbers added in another order, and every sum on the way is that
  * of some set of pieces, which tools/gen_nnue.py sees fits in 16 bits.
  * Inline: the search makes every move with it. */
-static inline void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_move m,
-                                bd_bb captured, bd_nnue_sums *after) {
+BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_move m, bd_bb captured,
+                               bd_nnue_sums *after) {
     int from = bd_nnue_input(p, BD_FROM(m)), j;
     const int16_t *left = BD_NNUE_W1[from], *reached = BD_NNUE_W1[from + BD_TO(m) - BD_FROM(m)];
     for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
@@ -93,7 +117,26 @@ static inline void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_
  * position not yet won. */
 BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
 
+/* The sums of the position of the record's entry `e` (e->pos), made from
+ * `before`, those of the position before it (e[-1].pos), with the move
+ * that reached it, into `after` (bd_nnue_move), and its score from them
+ * (bd_nnue_score, given the king's reach): in one pass where the search
+ * evaluates a position it has just entered. */
+BD_FN int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
+                             bd_nnue_sums *after);
+
 /* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
+
+#ifdef BD_NNUE_AVX2
+/* 1 when the processor runs AVX2 (and the popcount instruction, which the
+ * copy may use too): then the search calls the two below in place of
+ * bd_nnue_move and bd_nnue_move_score, which they equal. */
+BD_FN int bd_nnue_avx2(void);
+BD_FN void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p, bd_move m, bd_bb captured,
+                             bd_nnue_sums *restrict after);
+BD_FN int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
+                                  const bd_nnue_sums *restrict before, bd_nnue_sums *restrict after);
+#endif
 
 #endif

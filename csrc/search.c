@@ -18,7 +18,7 @@
  *                                    +11 +- 15    -5 +- 34
  *     (2,000 games at 20,000, where 400 gave -5 +- 34; 400 at 125,000)
  *   the NNUE's sums carried from move to move (incremental): speed only,
- *     the same search node for node; off, 19% more instructions
+ *     the same search node for node; off, 26% more instructions
  * Clear of the noise: quiescence, and at the larger budget the reductions,
  * PVS and the table. The rest are within it; blocks first measured below
  * zero twice, not clearly, and is the next candidate to drop. Treating an
@@ -70,9 +70,17 @@ typedef struct ctx {
     /* The NNUE's sums (nnue.h) of each position on the search path, when it
      * evaluates and off does not say otherwise: sums[k] is that of the
      * position k moves from the root, g->hist[root + k], made from
-     * sums[k - 1] with the move (push). (Made only when a position is
-     * evaluated, they cost more than they saved: most positions are.) */
+     * sums[k - 1] with the move once the position is past the tests that
+     * end a node before it evaluates or moves (make_sums, or nnue_now where
+     * qsearch evaluates): 13% of the positions never need them. (Made only when a position is
+     * evaluated, from the last ply whose sums were made, they cost more
+     * than they saved: most positions are.) */
     int incremental;
+#ifdef BD_NNUE_AVX2
+    int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
+#endif
+    int (*move_score)(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
+                      bd_nnue_sums *after);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
 } ctx;
@@ -166,16 +174,31 @@ static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].po
 static inline void carry_sums(ctx *c) {
     int k = c->g->ply - c->root;
     const bd_entry *e = &c->g->hist[c->g->ply];
+#ifdef BD_NNUE_AVX2
+    if (c->avx2) {
+        bd_nnue_move_avx2(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
+        return;
+    }
+#endif
     bd_nnue_move(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
 }
 
+/* The NNUE's sums of the position now, a move below the root, when the
+ * search carries them: search() and qsearch() make them once the node is
+ * past the tests that may end it at once (the game over, the king's line
+ * home, the table's cut-off), so that those positions, 13% of the
+ * bench's, never pay for them (1.4% fewer instructions than making them
+ * with the move). The position before is always one that went on to its
+ * moves, so its sums are made. */
+static inline void make_sums(ctx *c) {
+    if (c->incremental) carry_sums(c);
+}
+
 /* Play a move on the private record and judge it as the game would:
- * repetition and the caps end lines inside the search too. The NNUE's sums
- * go with it. */
+ * repetition and the caps end lines inside the search too. */
 static inline void push(ctx *c, bd_move m, bd_bb reach) {
     bd_game_push(c->g, m, bd_make_captures_in(reach, m));
     bd_tt_prefetch(c->tt, now(c)->key);
-    if (c->incremental) carry_sums(c);
     bd_game_judge(c->g, -1);
 }
 
@@ -206,24 +229,31 @@ static int ended_score(const bd_game *g, int ply) {
     return g->winner == g->hist[g->ply].pos.side ? mate_in(ply) : mated_in(ply);
 }
 
-/* The evaluation of the position now, `p`, from the attackers' side: the
- * NNUE's from the sums carried to it, or bd_evaluate_with. Out of line:
- * with the choice inlined where the search evaluates, the classical
- * evaluation's searches ran 1% more instructions (the registers it took). */
+/* The evaluation of the position now, `p`, from the attackers' side,
+ * bd_evaluate_with's. Out of line: with it inlined where the search
+ * evaluates, the classical evaluation's searches ran 1% more instructions
+ * (the registers it took). */
 static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_reach) {
-    if (c->incremental) {
-        int s = bd_nnue_score(&c->g->v, p, king_reach, &c->sums[c->g->ply - c->root]);
-#ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
-        if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
-#endif
-        return s;
-    }
     return bd_evaluate_with(&c->g->v, p, c->w, king_reach);
 }
 
-/* The same for the side to move. */
-static inline int relative_eval(const ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int s = evaluate_now(c, p, king_reach);
+/* The NNUE's sums of the position now, made from those of the position
+ * before (make_sums), and its score from them, in one pass. */
+static BD_NOINLINE int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach) {
+    int k = c->g->ply - c->root;
+    int s = c->move_score(&c->g->v, &c->g->hist[c->g->ply], king_reach, &c->sums[k - 1], &c->sums[k]);
+#ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
+    if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
+#else
+    (void)p;
+#endif
+    return s;
+}
+
+/* The evaluation of the position now, for the side to move, its NNUE sums
+ * made on the way (make_sums). */
+static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach) {
+    int s = c->incremental ? nnue_now(c, p, king_reach) : evaluate_now(c, p, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
 
@@ -298,7 +328,8 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     threatened = (king_reach & bd_escapes(v)) != 0;
     if (threatened && p->side == BD_DEFENDERS) return mate_in(ply + 1);
     threatened = threatened && p->side == BD_ATTACKERS && !(c->off & BD_OFF_THREATS);
-    /* 4. Stand pat, unless threatened. */
+    /* 4. Stand pat, unless threatened. (The NNUE's sums are made here, by
+     *    the evaluation or for the moves.) */
     if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, king_reach);
     if (!threatened) {
         best = relative_eval(c, p, king_reach);
@@ -306,6 +337,8 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
         if (best > alpha) alpha = best;
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
         return relative_eval(c, p, king_reach);
+    } else {
+        make_sums(c);
     }
     /* 5. The moves: captures, best first; threatened, only the moves that
      *    can save the king's opponents: into his open line, or beside him
@@ -386,6 +419,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     /* 7. The moves, best first (movepick.h): the table move, the special
      *    ones, the killers, then the rest, each stage worked out only when
      *    the moves before it have not cut the node off. */
+    make_sums(c);
     bd_picker_init(&pk, v, p, tt_move, killers_at(c, ply), history_of(c, p), with_blocks(c));
     for (i = 0; (m = bd_next_move(&pk)) != 0; i++) {
         int s;
@@ -494,6 +528,11 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->endgame = limits->probe ? limits->endgame : NULL;
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
+    c->move_score = bd_nnue_move_score;
+#ifdef BD_NNUE_AVX2
+    c->avx2 = c->incremental && bd_nnue_avx2();
+    if (c->avx2) c->move_score = bd_nnue_move_score_avx2;
+#endif
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
     c->asked = c->budget = limits->budget ? limits->budget : 1;
     return c;

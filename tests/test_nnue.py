@@ -104,6 +104,23 @@ def nnue_check(tmp_path_factory):
     return build_c_driver("nnue_check", tmp_path_factory.mktemp("nnue"), "-DBD_NNUE_CHECK")
 
 
+def avx2_copy_expected() -> bool:
+    """Whether the engine built by the drivers' compiler has the AVX2 copy
+    of the NNUE's loops (csrc/nnue.h: GCC on x86) and this processor runs
+    it, read from what Linux says of the processor: then the search uses
+    it, and nnue_check checks it."""
+    import platform
+
+    if platform.machine() not in ("x86_64", "AMD64", "i686") or CC is None:
+        return False
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8").split()
+    except OSError:
+        return False
+    version = subprocess.run([CC, "--version"], capture_output=True, text=True).stdout
+    return "avx2" in flags and "popcnt" in flags and "clang" not in version
+
+
 def test_house_rules_cover_what_the_net_reads():
     assert {v.king_capture for v in RULE_SETS} == {"nielsen", "two", "four_two", "four"}
     assert {v.escape for v in RULE_SETS} == {"corner", "edge"}
@@ -113,7 +130,10 @@ def test_carried_sums_are_the_refreshed_ones(nnue_check):
     """After every move of random games (captures and the king's included)
     the sums carried by the move are those built afresh, byte for byte;
     searches along the way check every score they take against the full
-    refresh, and find what the search with the sums built afresh finds."""
+    refresh, and find what the search with the sums built afresh finds.
+    Where the processor runs the AVX2 copy of the loops, which the search
+    then uses, its sums and scores are checked against the baseline's too
+    (and the searches' scores are its own)."""
     from brandubh._engine import ffi
     from brandubh.core.position import c_variant
 
@@ -124,6 +144,7 @@ def test_carried_sums_are_the_refreshed_ones(nnue_check):
         assert run.returncode == 0 and run.stdout.startswith("ok"), (variant.as_string(), run.stdout, run.stderr)
         counted = [int(w) for w in run.stdout.split() if w.isdigit()]
         assert counted[0] > 100 and counted[3] > 10, run.stdout
+        assert run.stdout.rstrip().endswith("avx2") == avx2_copy_expected(), run.stdout
         totals = [a + b for a, b in zip(totals, counted)]
     moves, captures, kings, searches, positions = totals
     # Not vacuous: thousands of moves, hundreds of captures, the king taken.

@@ -52,11 +52,13 @@ SOURCES = ("variant.c", "position.c", "movegen.c", "game.c", "lanes.c", "learned
            "movepick.c", "search.c")
 """The engine's sources the bot needs, in order (every header comes first)."""
 
-SWITCHES = {"BD_NO_THREADS": True, "BD_PLAIN_MEMORY": True, "BD_NO_LEARNED": True, "BD_NNUE_CHECK": False}
+SWITCHES = {"BD_NO_THREADS": True, "BD_PLAIN_MEMORY": True, "BD_NO_LEARNED": True, "BD_NNUE_CHECK": False,
+            "BD_NNUE_AVX2": False}
 """The engine's build switches as the bot sets them: one thread (CodinGame
 builds with a bare ``gcc``), memory from calloc (no mmap), the NNUE's
 counts without the learned tables (the net plays in their place), no
-self-check. Each ``#ifdef``/``#ifndef`` of one is settled at export time,
+self-check, no AVX2 copy of the NNUE's loops (1,300 characters the file
+has no room for). Each ``#ifdef``/``#ifndef`` of one is settled at export time,
 so the file holds only the side it builds; those set are also defined
 ahead of the engine, for an ``#if`` that tests one otherwise."""
 

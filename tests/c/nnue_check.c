@@ -4,13 +4,17 @@
  *
  *   - after every move, captures and the king's capture included, the
  *     carried sums are the refreshed ones, byte for byte, and score the
- *     same;
+ *     same, made and scored in one pass as the search evaluates
+ *     (bd_nnue_move_score) too;
  *   - every few moves a search from the position, built with
  *     BD_NNUE_CHECK, under which the search compares each score it takes
  *     from its carried sums with the full refresh's and aborts on the first
  *     that differs; and the same search with the sums built afresh at
  *     every evaluation (BD_OFF_INCREMENTAL) finds the same move, score,
- *     depth, line and node count.
+ *     depth, line and node count;
+ *   - where the engine has the AVX2 copy of the NNUE's loops and the
+ *     processor runs it (bd_nnue_avx2), which the search then uses, its
+ *     sums after every move and its score are the baseline copy's too.
  *
  * Built (with -DBD_NNUE_CHECK) and run by tests/test_nnue.py:
  *
@@ -19,7 +23,7 @@
  * VARIANT is the bytes of a bd_variant in hexadecimal, as the caller's
  * compiler laid it out (Python's cffi gives them), so no field is named
  * here. Prints "ok" and what was checked, or the first disagreement (exit
- * status 1). */
+ * status 1), and "avx2" at the end when the AVX2 copy was checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +84,7 @@ int main(int argc, char **argv) {
     bd_weights w;
     uint64_t rng, nodes = 0;
     long games, game, plies = 0, captures = 0, kings = 0, searches = 0;
+    int avx2 = 0;
     if (argc != 5 || read_variant(argv[1], &v) != 0 || bd_pos_from_string(argv[2], &start) != BD_POS_OK) {
         fprintf(stderr, "usage: nnue_check VARIANT POSITION SEED GAMES\n");
         return 2;
@@ -88,16 +93,21 @@ int main(int argc, char **argv) {
     games = strtol(argv[4], NULL, 10);
     bd_default_weights(&w);
     if (w.eval != BD_EVAL_NNUE) return 2;
+#ifdef BD_NNUE_AVX2
+    avx2 = bd_nnue_avx2();
+#endif
     for (game = 0; game < games; game++) {
         bd_game *g = bd_game_new(&v, &start);
-        bd_nnue_sums sums, carried, fresh;
+        bd_nnue_sums sums, carried, fresh, made;
         if (!g) return 3;
         bd_nnue_refresh(&v, &start, &sums);
         while (bd_game_outcome(g) == BD_ONGOING) {
             bd_move moves[BD_MAX_MOVES], m;
             bd_pos before = *bd_game_pos_at(g, bd_game_ply(g));
             const bd_pos *now;
+            const bd_entry *entry;
             bd_report r;
+            int score = 0;
             int n = bd_game_moves(g, moves);
             if (n <= 0) break;
             if (bd_game_ply(g) % 8 == 0) {
@@ -111,8 +121,18 @@ int main(int argc, char **argv) {
             m = moves[next(&rng) % (uint64_t)n];
             if (bd_game_play(g, m, &r) != BD_PLAY_OK) return 3;
             now = bd_game_pos_at(g, bd_game_ply(g));
+            entry = &g->hist[bd_game_ply(g)];
             bd_nnue_move(&sums, &before, m, r.captured, &carried);
             bd_nnue_refresh(&v, now, &fresh);
+            if (now->king != BD_NONE) {
+                /* The score as the search takes it, made with the sums. */
+                bd_bb reach = bd_king_reach(&v, now);
+                score = bd_nnue_move_score(&v, entry, reach, &sums, &made);
+                if (memcmp(&made, &fresh, sizeof fresh) != 0 || score != bd_evaluate_nnue(&v, now, reach)) {
+                    printf("the score with the sums made differs in game %ld at ply %d\n", game, bd_game_ply(g));
+                    return 1;
+                }
+            }
             if (memcmp(&carried, &fresh, sizeof fresh) != 0 ||
                 (now->king != BD_NONE && bd_nnue_score(&v, now, bd_king_reach(&v, now), &carried) !=
                                              bd_evaluate_nnue(&v, now, bd_king_reach(&v, now)))) {
@@ -120,6 +140,20 @@ int main(int argc, char **argv) {
                        BD_FROM(m), BD_TO(m));
                 return 1;
             }
+#ifdef BD_NNUE_AVX2
+            if (avx2) {
+                bd_nnue_sums wide;
+                bd_nnue_move_avx2(&sums, &before, m, r.captured, &wide);
+                if (memcmp(&wide, &fresh, sizeof fresh) != 0 ||
+                    (now->king != BD_NONE &&
+                     (bd_nnue_move_score_avx2(&v, entry, bd_king_reach(&v, now), &sums, &made) != score ||
+                      memcmp(&made, &fresh, sizeof fresh) != 0))) {
+                    printf("the AVX2 copy differs in game %ld at ply %d, after move %d-%d\n", game,
+                           bd_game_ply(g), BD_FROM(m), BD_TO(m));
+                    return 1;
+                }
+            }
+#endif
             sums = carried;
             plies++;
             captures += r.captured != 0;
@@ -127,7 +161,7 @@ int main(int argc, char **argv) {
         }
         bd_game_free(g);
     }
-    printf("ok %ld moves, %ld captures, %ld kings taken, %ld searches of %llu positions\n", plies, captures,
-           kings, searches, (unsigned long long)nodes);
+    printf("ok %ld moves, %ld captures, %ld kings taken, %ld searches of %llu positions%s\n", plies, captures,
+           kings, searches, (unsigned long long)nodes, avx2 ? ", avx2" : "");
     return 0;
 }
