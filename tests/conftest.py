@@ -39,12 +39,19 @@ def scale(default: T, slow: T) -> T:
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The tests send their programs SIGHUP as a closing terminal does. A suite
-# started under nohup (SIGHUP ignored, which every child inherits, and
-# which the package respects: brandubh.arena.command.signals_interrupt)
-# would see them carry on; the suite's processes take it as from a terminal.
+# The tests send their programs SIGHUP as a closing terminal does, and
+# SIGINT as Ctrl-C does. A suite started under nohup (SIGHUP ignored) or in
+# the background of a shell without job control (SIGINT ignored: `cmd &` in
+# a script) passes the ignoring on to every child, and the package respects
+# it (brandubh.arena.command.signals_interrupt; Python itself installs no
+# KeyboardInterrupt where SIGINT is ignored), so they would carry on. The
+# suite's processes take both as from a terminal: a handler, unlike an
+# ignored signal, is not inherited across exec, so every child the suite
+# starts gets the default again.
 if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 CC = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the drivers of tests/c/ are built with, or None."""
 
