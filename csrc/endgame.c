@@ -147,6 +147,9 @@ static void init_index(void) {
 
 static inline bd_bb map_bb(int t, bd_bb b) {
     bd_bb out = 0;
+    /* The identity (symmetry 0) is the one a king in the triangle is
+     * first given: most calls. */
+    if (t == 0) return b;
     while (b) out |= sym_bit[t][bd_pop_lsb(&b)];
     return out;
 }
