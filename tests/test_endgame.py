@@ -324,7 +324,7 @@ def test_the_command_builds_probes_and_checks(tmp_path: "os.PathLike[str]") -> N
         assert main(["tables", "build", "--pieces", "2", "--out", folder, "--threads", "2"]) == 0
         assert main(["tables", "probe", "7/7/7/3k3/7/7/1a5 a", "--dir", folder]) == 0
         assert main(["tables", "probe", "7/7/7/3k3/7/7/1a1a1a1 a", "--dir", folder]) == 0
-        assert main(["tables", "check", "--dir", folder]) == 0
+        assert main(["tables", "check", "--dir", folder, "--threads", "2"]) == 0
     text = out.getvalue()
     assert "king + 1 attackers + 1 defenders: 20,430 positions" in text
     assert "the defenders win in 4 plies (a table win)" in text
