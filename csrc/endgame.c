@@ -74,11 +74,11 @@ static bd_bb sym_bit[8][BD_SQUARES];       /* square -> its image's bit */
 static int8_t king_class[BD_SQUARES];      /* the triangle's squares: 0..9, else -1 */
 static int8_t class_square[KING_CLASSES];
 /* The soldiers' squares for each king class, numbered 0.. (the king's own
- * left out), and back. */
+ * left out); how many; and the same squares as a set (the n-th is its n-th
+ * lowest bit). */
 static int8_t soldier_number[KING_CLASSES][BD_SQUARES];
-static int8_t soldier_square[KING_CLASSES][BD_SQUARES];
 static int soldier_squares[KING_CLASSES];
-static bd_bb soldier_bb[KING_CLASSES];     /* the same squares, as a set */
+static bd_bb soldier_bb[KING_CLASSES];
 /* Where each king class's positions begin in a table of each signature
  * (the last: the table's size). */
 static uint64_t class_offset[BD_EG_MAX_SOLDIERS + 1][BD_EG_MAX_SOLDIERS + 1][KING_CLASSES + 1];
@@ -120,8 +120,7 @@ static void init_index(void) {
         for (sq = 0; sq < BD_SQUARES; sq++) {
             soldier_number[kc][sq] = -1;
             if ((BD_SOLDIER_STOPS & bd_bit(sq)) && sq != class_square[kc]) {
-                soldier_number[kc][sq] = (int8_t)n;
-                soldier_square[kc][n++] = (int8_t)sq;
+                soldier_number[kc][sq] = (int8_t)n++;
                 soldier_bb[kc] |= bd_bit(sq);
             }
         }
@@ -147,6 +146,9 @@ static void init_index(void) {
 
 static inline bd_bb map_bb(int t, bd_bb b) {
     bd_bb out = 0;
+    /* The identity (symmetry 0) is the one a king in the triangle is
+     * first given: most calls. */
+    if (t == 0) return b;
     while (b) out |= sym_bit[t][bd_pop_lsb(&b)];
     return out;
 }

@@ -11,6 +11,7 @@ import hashlib
 import io
 import os
 import random
+import re
 import threading
 
 import pytest
@@ -324,9 +325,11 @@ def test_the_command_builds_probes_and_checks(tmp_path: "os.PathLike[str]") -> N
         assert main(["tables", "build", "--pieces", "2", "--out", folder, "--threads", "2"]) == 0
         assert main(["tables", "probe", "7/7/7/3k3/7/7/1a5 a", "--dir", folder]) == 0
         assert main(["tables", "probe", "7/7/7/3k3/7/7/1a1a1a1 a", "--dir", folder]) == 0
-        assert main(["tables", "check", "--dir", folder]) == 0
+        assert main(["tables", "check", "--dir", folder, "--threads", "2"]) == 0
     text = out.getvalue()
     assert "king + 1 attackers + 1 defenders: 20,430 positions" in text
+    # The build's own work said beside the clock's time (a shared machine).
+    assert re.search(r"tables up to 2 soldiers: .*, [0-9.]+ s \([0-9.]+ s of processor time\)\n", text)
     assert "the defenders win in 4 plies (a table win)" in text
     assert "not in the tables" in text
     assert text.count("every position agrees with its moves") == len(signatures(2))
