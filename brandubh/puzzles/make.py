@@ -16,18 +16,19 @@ What makes a puzzle (each step a proof, never a guess of the search's):
    (the first such in the engine's order of moves);
 3. at each of the winner's turns, with the win ``k`` plies away, every
    other move is proven not to win within ``k`` plies: it ends the game
-   otherwise than in the winner's win, or the solver proves (from one of
-   a few replies of the defence, the engine's choice tried first, or from
-   the position itself) that the winner does not win within what is
-   left, or that the defence wins. A move not so proven, or proven to win
-   as fast, drops the position. (Before the proofs, a sieve: a move the
-   search sees win as fast drops it at once.)
+   otherwise than in the winner's win, or the solver, asked that one
+   question (``side=``, ``within=``: docs/proofs.md), proves that the
+   winner does not win within what is left. A move not so proven, or
+   proven to win as fast, drops the position. (Before the proofs, a
+   sieve: a move the search sees win as fast drops it at once.)
 
-The positions after the puzzle's first move are solved as games that
-start there (the line before them is not history): the repetition rule
-can then only take wins away from the winner, never give one, under the
-rule sets where repetition draws; where it loses, the solver does not
-look for wins by repetition at all (docs/proofs.md).
+The main line's positions are solved as games that start there (the line
+before them is not history): the repetition rule can then only take wins
+away from the winner, never give one, under the rule sets where
+repetition draws; where it loses, the solver does not look for wins by
+repetition at all (docs/proofs.md). The winner's other moves are asked
+about as the puzzle is played: a game from the puzzle's position, the
+line so far and the move its history.
 
 >>> found = puzzle_at('7/7/7/3k3/7/7/a6 d', 'brandubh', origin='example')
 >>> found.puzzle is None, found.reason
@@ -43,7 +44,7 @@ from typing import Optional, Sequence
 from ..core.position import move_text
 from ..core.rules import Rules
 from ..core.outcomes import outcome_name
-from ..core.solve import table_mb
+from ..core.solve import Solved, solve_rules, table_mb
 from ..notation import CORNERS, SQUARE_NAMES, square_name, square_parse
 from ..proof_check import check_proof
 from ..ratings import Rating
@@ -72,14 +73,15 @@ _DEVIATION = 300.0
 @dataclass(frozen=True)
 class Settings:
     """The solver's budgets: ``root`` for the puzzle's position and every
-    position of the main line, ``probe`` for each try of a reply that
-    refutes another move (three tries at most), ``refute`` for the other
-    move's own position when the tries fail."""
+    position of the main line; ``probe``, then ``refute`` when that was
+    not enough, for the question whether another move of the winner's
+    wins as fast (the solver stops once it is answered: most take a few
+    thousand positions, and the small table of the first is quick to
+    make)."""
 
     root: int = 2_000_000
     probe: int = 20_000
-    refute: int = 400_000
-    tries: int = 3
+    refute: int = 1_000_000
     rate: bool = True
 
 
@@ -106,6 +108,12 @@ class _Work:
         # The wins looked for are short: a small table does, and is quick to make.
         return solve(position, self.rules_name, budget=budget, hash_mb=min(TABLE_MB, table_mb(budget)))
 
+    def within(self, game: Rules, side: str, within: int, budget: int) -> Solved:
+        """Whether ``side`` wins within ``within`` plies of ``game`` (its
+        history counted), asked alone."""
+        self.solves += 1
+        return solve_rules(game, budget, hash_mb=min(TABLE_MB, table_mb(budget)), side=side, within=within)
+
 
 class _Drop(Exception):
     """The position makes no puzzle: the reason."""
@@ -113,51 +121,21 @@ class _Drop(Exception):
 
 def _not_within(work: _Work, game: Rules, winner: str, within: int) -> Optional[bool]:
     """Whether the winner is proven not to win within ``within`` plies from
-    ``game`` (the defence to move): True proven, False a win that fast
-    found, None neither within the budgets."""
+    ``game`` (the defence to move; its history the puzzle's line): True
+    proven, False a win that fast found, None neither within the budgets.
+    Where a repetition loses, a "no" past the solver's ``exact_within`` is
+    "short of forcing a repetition", as every such fact of the solver's is
+    (docs/proofs.md)."""
     if game.is_over():
         return game.winner != winner
     if within <= 0:
         return True
-    loser_moves = game.moves()
-    hint = game.search(budget=500)
-    if hint is not None:
-        loser_moves.sort(key=lambda m: m != hint.move)
-    for reply in loser_moves[: work.settings.tries]:
-        child = game.clone()
-        child.play(reply)
-        if child.is_over():
-            if child.winner != winner:
-                return True
-            continue
-        if within - 1 <= 0:
+    for budget in (work.settings.probe, work.settings.refute):
+        s = work.within(game, winner, within, budget)
+        if s.outcome == "no_win":
             return True
-        # The solver spends its whole budget, going on to longer wins once
-        # the bound asked about is refuted: a small budget first, most often
-        # enough, then the probe's.
-        for budget in (work.settings.probe // 16, work.settings.probe // 4, work.settings.probe):
-            s = work.solve(child.position, budget)
-            if s.winner is not None and s.winner != winner:
-                return True
-            if s.solved.no_win_within.get(winner, 0) >= within - 1:
-                return True
-            if s.winner == winner:
-                if s.shortest and (s.plies or 0) > within - 1:
-                    return True
-                break  # a win this fast: another reply may refute
-    # The position itself: the defence's own win is looked for first, for
-    # 65,536 positions, before the winner's (docs/proofs.md).
-    for budget in (work.settings.refute // 4, work.settings.refute):
-        s = work.solve(game.position, budget)
-        if s.winner is not None and s.winner != winner:
-            return True
-        if s.solved.no_win_within.get(winner, 0) >= within:
-            return True
-        if s.winner == winner:
-            if (s.plies or 0) <= within:
-                return False
-            if s.shortest:
-                return True
+        if s.outcome == "win":
+            return False
     return None
 
 
