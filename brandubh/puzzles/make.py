@@ -174,6 +174,39 @@ def _unique(work: _Work, winner: str, move: str, plies: int, children: list[tupl
             raise _Drop(f"{text} was not shown to lose or win slower than {move} within the budgets")
 
 
+def _best_defence(work: _Work, game: Rules, winner: str, left: int) -> tuple[str, str]:
+    """The defence's best reply in ``game`` (the defence to move, the win
+    ``left`` plies away) and the winner's answer: the first reply, in the
+    engine's order of moves, after which the winner's shortest win is
+    ``left - 1`` plies, and the first move of a proof of it. Each reply is
+    asked of the solver as the winner's win within ``left - 1`` plies, then,
+    where that proof is not shorter, within ``left - 2`` (the replies after
+    the best are not asked at all). The positions are solved as games that
+    start there, as the puzzle's own is."""
+    replies = []
+    for reply in game.moves():
+        child = game.clone()
+        child.play(reply)
+        if child.is_over():
+            raise _Drop(f"the reply {move_text(reply)} ends the game otherwise than the proof says")
+        replies.append((move_text(reply), child.position))
+    for reply, position in replies:
+        fresh = Rules(position, work.rules_name)
+        found = work.within(fresh, winner, left - 1, work.settings.root)
+        if found.outcome != "win" or found.first_move is None:
+            raise _Drop(f"after the reply {reply} the win within {left - 1} plies was not found within the budget")
+        if (found.plies or 0) <= left - 2:
+            continue  # a quicker win: not the best defence
+        if found.no_win_within.get(winner, 0) < left - 2 and left - 2 >= 1:
+            shorter = work.within(fresh, winner, left - 2, work.settings.root)
+            if shorter.outcome == "win":
+                continue
+            if shorter.outcome != "no_win":
+                raise _Drop(f"after the reply {reply} the shortest win was not found within the budget")
+        return reply, move_text(found.first_move)
+    raise _Drop(f"every reply leaves a win within {left - 2} plies, not {left - 1}")
+
+
 def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
     """The solution: the winner's only moves and the defence's best
     replies. The line is found first and every turn of the winner's put
@@ -189,24 +222,10 @@ def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
         left -= 1
         if game.is_over():
             break
-        best: Optional[tuple[int, str, str]] = None
-        for reply in game.moves():
-            child = game.clone()
-            child.play(reply)
-            if child.is_over():
-                raise _Drop(f"the reply {move_text(reply)} ends the game otherwise than the proof says")
-            s = work.solve(child.position, work.settings.root)
-            if s.winner != game.side and s.winner is not None and s.shortest and s.first_move:
-                if best is None or (s.plies or 0) > best[0]:
-                    best = (s.plies or 0, move_text(reply), s.first_move)
-            else:
-                raise _Drop(f"after the reply {move_text(reply)} the shortest win was not found within the budget")
-        assert best is not None
-        if best[0] != left - 1:
-            raise _Drop(f"the best defence leaves a win in {best[0]} plies, not {left - 1}")
-        game.play(best[1])
-        line.append(best[1])
-        move, left = best[2], best[0]
+        reply, move = _best_defence(work, game, winner, left)
+        game.play(reply)
+        line.append(reply)
+        left -= 1
     for move, left, children in turns:
         _unique(work, winner, move, left, children)
     return line
@@ -292,10 +311,12 @@ def puzzle_at(position: str, rules_name: str, origin: str = "", settings: Settin
         plies = root.plies or 0
         if not MIN_MOVES <= (plies + 1) // 2 <= MAX_MOVES:
             raise _Drop(f"a win in {plies} plies is not {MIN_MOVES} to {MAX_MOVES} moves")
+        line = _main_line(work, game, root.first_move, plies)
+        # The checker walks the proof in Python, dearer than the rest: only
+        # for a position that makes a puzzle (most are dropped above).
         verdict = check_proof(root.proof_text())
         if not verdict.ok:  # pragma: no cover - the solver and the checker disagree: a bug to report
             raise _Drop(f"the checker refuses the solver's proof: {verdict.sentence()}")
-        line = _main_line(work, game, root.first_move, plies)
     except _Drop as drop:
         return Found(None, str(drop), work.solves)
     themes = themes_of(position, rules_name, line)
