@@ -184,12 +184,12 @@ def _best_defence(work: _Work, game: Rules, winner: str, left: int) -> tuple[str
     the best are not asked at all). The positions are solved as games that
     start there, as the puzzle's own is."""
     replies = []
-    for reply in game.moves():
+    for number in game.moves():
         child = game.clone()
-        child.play(reply)
+        child.play(number)
         if child.is_over():
-            raise _Drop(f"the reply {move_text(reply)} ends the game otherwise than the proof says")
-        replies.append((move_text(reply), child.position))
+            raise _Drop(f"the reply {move_text(number)} ends the game otherwise than the proof says")
+        replies.append((move_text(number), child.position))
     for reply, position in replies:
         fresh = Rules(position, work.rules_name)
         found = work.within(fresh, winner, left - 1, work.settings.root)
