@@ -32,6 +32,11 @@
  *    found by, so none is wrongly taken from a transposition.
  *  - The quiet cap is kept by the bound: the root's bound is at most the
  *    moves left before it, so it never comes into play before a proof ends.
+ *  - Asked one side's win within a horizon short of that (bd_solver_within),
+ *    the bound is the question's instead: no node reaches the cap, a node
+ *    with no plies left is only past the question, and a blocked side's
+ *    loss on its last ply counts. One solver keeps one meaning of the
+ *    bound throughout, so its table's facts never mix the two.
  *
  * So a win found is a win under the rules. A position where neither side
  * wins within the whole bound is a draw when the model is exact: repetition
@@ -162,6 +167,8 @@ struct bd_solver {
                                    to this (repetition_free) */
     int only;                   /* bd_solver_within's side, or -1: both sides */
     int within;                 /* ... and its bound */
+    int horizon;                /* that bound is short of the limit: no node
+                                   reaches the ply cap (judge_move) */
     int solved, winner, stage;
     /* The positions one more occurrence of which ends the game, sorted by key. */
     bd_pos *poison;
@@ -348,7 +355,7 @@ static int hopeless(const bd_solver *s, const bd_pos *p, int r) {
     int first = p->side == s->prover;
     int mine = first ? (r + 1) / 2 : r / 2;
     int mine_before_last = first ? r / 2 : (r - 1) / 2;
-    if (v->no_move == BD_END_LOSS && mine_before_last > 0) return 0;
+    if (v->no_move == BD_END_LOSS && (s->horizon ? mine : mine_before_last) > 0) return 0;
     if (v->repetition == BD_END_LOSS && s->npoison && r - mine > 0) return 0;
     if (s->prover == BD_DEFENDERS) {
         /* The king needs one move from a line that holds an escape square
@@ -456,15 +463,26 @@ static int dp_of(int dis) { return dis >= ALL_BOUNDS ? ALL_BOUNDS : dis + 1; }
  * ends the game, and returns whether it did. */
 static int judge_move(const bd_solver *s, sv_child *c, int flags, int r) {
     int winner, outcome, repeats = (s->npoison && poisoned(s, &c->pos)) ? s->v.repeat : 1;
-    outcome = bd_judge(&s->v, &c->pos, flags, repeats, r - 1 == 0 ? s->v.ply_cap : 0, 0, -1, &winner);
+    /* Within a horizon short of the limit (bd_solver_within) the bound is
+     * the question's, not the cap: a node with no plies left is only past
+     * the question, and the game goes on there. */
+    int at_cap = r - 1 == 0 && !s->horizon;
+    outcome = bd_judge(&s->v, &c->pos, flags, repeats, at_cap ? s->v.ply_cap : 0, 0, -1, &winner);
     c->end = outcome != BD_ONGOING;
     c->ends_nine = 0;
+    if (!c->end && r - 1 == 0 && s->horizon) {
+        /* Past the question's last ply: not won within it (as at the cap,
+         * for this bound only). */
+        c->end = 1;
+        set_disproven(c, r + 1);
+        return 1;
+    }
     if (!c->end) return 0;
     if (winner == s->prover) {
         /* A blocked side's loss is judged after the ply cap: it needs a ply
-         * to spare. */
+         * to spare, where the bound is the cap. */
         c->ends_nine = outcome == BD_BY_NO_MOVE;
-        set_proven(c, c->ends_nine ? 2 : 1);
+        set_proven(c, c->ends_nine && !s->horizon ? 2 : 1);
     } else {
         /* At the cap only this bound fails; any other ending, every bound. */
         set_disproven(c, outcome == BD_BY_PLY_CAP ? r + 1 : ALL_BOUNDS);
@@ -1111,6 +1129,7 @@ int bd_solver_within(bd_solver *s, int prover, int within) {
     if (within < 1) return -1;
     if (s->stage != BD_STAGE_PROVE || s->nodes != 0) return -1;   /* over already, or under way */
     s->only = prover;
+    s->horizon = within < s->limit;
     s->within = within < s->limit ? within : s->limit;
     /* The first bound as bd_solver_new has it, within this one. */
     if (s->side_bound[prover] > s->within) s->side_bound[prover] = s->within;
@@ -1131,6 +1150,18 @@ void bd_solver_free(bd_solver *s) {
     free(s);
 }
 
+/* The most plies within which the prover is proven not to win, from the
+ * root's fact "not won within any bound below dis". Where the bound is the
+ * cap (a full solve, or a question up to the limit), a blocked side's loss
+ * needs a ply to spare: not won with the cap n + 1 plies away says only
+ * that the prover does not win within n plies of a game whose cap is
+ * further, unless n + 1 is the rules' own cap. */
+static int no_win_within(const bd_solver *s, int prover) {
+    int n = s->root_dis[prover] > 0 ? s->root_dis[prover] - 1 : 0;
+    if (n < s->limit && !s->horizon && s->v.no_move == BD_END_LOSS) n = n > 0 ? n - 1 : 0;
+    return n;
+}
+
 static void status(const bd_solver *s, bd_solve_status *out) {
     memset(out, 0, sizeof *out);
     out->solved = s->solved;
@@ -1141,8 +1172,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->limit = s->limit;
     out->nodes = s->nodes;
     out->stopped = s->stopped;
-    out->no_win_within[0] = s->root_dis[0] > 0 ? s->root_dis[0] - 1 : 0;
-    out->no_win_within[1] = s->root_dis[1] > 0 ? s->root_dis[1] - 1 : 0;
+    out->no_win_within[0] = no_win_within(s, 0);
+    out->no_win_within[1] = no_win_within(s, 1);
     out->exact_within = s->exact_within;
     out->only = s->only;
     out->within = s->only >= 0 ? s->within : s->limit;
