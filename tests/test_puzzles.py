@@ -231,7 +231,7 @@ def _second_winning_move(p: Puzzle, budget: int) -> str:
                 continue
             if left == 1:
                 continue
-            found = solve_rules(child, budget, hash_mb=16, side=p.winner, within=left - 1)
+            found = solve_rules(child, budget, hash_mb=64, side=p.winner, within=left - 1)
             if found.outcome == "no_win":
                 continue
             after = f"{p.id}: after {' '.join(p.solution[:ply]) or 'nothing'}, {text}"

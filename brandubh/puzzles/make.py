@@ -77,11 +77,13 @@ class Settings:
     not enough, for the question whether another move of the winner's
     wins as fast (the solver stops once it is answered: most take a few
     thousand positions, and the small table of the first is quick to
-    make)."""
+    make); where both fail, the same asked after each of up to ``tries``
+    replies of the defence's, with ``refute``."""
 
     root: int = 2_000_000
     probe: int = 20_000
     refute: int = 1_000_000
+    tries: int = 3
     rate: bool = True
 
 
@@ -136,6 +138,22 @@ def _not_within(work: _Work, game: Rules, winner: str, within: int) -> Optional[
             return True
         if s.outcome == "win":
             return False
+    # Where the question is too hard as a whole, a reply of the defence's
+    # that leaves no win within what is then left answers it too: the
+    # search's choice first, then the engine's order.
+    replies = game.moves()
+    hint = game.search(budget=500)
+    if hint is not None:
+        replies.sort(key=lambda m: m != hint.move)
+    for reply in replies[: work.settings.tries]:
+        child = game.clone()
+        child.play(reply)
+        if child.is_over():
+            if child.winner != winner:
+                return True
+            continue
+        if within - 1 <= 0 or work.within(child, winner, within - 1, work.settings.refute).outcome == "no_win":
+            return True
     return None
 
 
