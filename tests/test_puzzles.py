@@ -231,7 +231,12 @@ def _second_winning_move(p: Puzzle, budget: int) -> str:
                 continue
             if left == 1:
                 continue
-            found = solve_rules(child, budget, hash_mb=64, side=p.winner, within=left - 1)
+            # A small table first (most are answered in a few thousand
+            # positions, and a table's pages are zeroed as they are touched).
+            for step, mb in ((budget // 40, 4), (budget, 64)):
+                found = solve_rules(child, step, hash_mb=mb, side=p.winner, within=left - 1)
+                if found.outcome != "open":
+                    break
             if found.outcome == "no_win":
                 continue
             after = f"{p.id}: after {' '.join(p.solution[:ply]) or 'nothing'}, {text}"
