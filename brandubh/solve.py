@@ -16,6 +16,16 @@ variant brandubh
 >>> from brandubh.proof_check import check_proof
 >>> check_proof(found.proof_text()).ok
 True
+
+One side's win within a bound, and nothing else (``side=``, ``within=``):
+the defenders win in 3 plies here, so not within 2, and within 3 with a
+proof.
+
+>>> solve('7/7/7/3k3/7/7/a6 d', side='defenders', within=2).sentence()
+'the defenders do not win within 2 plies (proven: every line they try is answered)'
+>>> within = solve('7/7/7/3k3/7/7/a6 d', side='defenders', within=3)
+>>> within.result, within.plies, check_proof(within.proof_text()).ok
+('defenders win', 3, True)
 """
 
 from __future__ import annotations
@@ -53,13 +63,27 @@ class Solution:
 
     @property
     def result(self) -> str:
-        """``'attackers win'``, ``'defenders win'``, ``'draw'`` or ``'not
-        proven'``."""
+        """``'attackers win'``, ``'defenders win'``, ``'draw'``, ``'no win
+        within'`` (asked with ``side=``: that side proven not to win within
+        :attr:`within` plies) or ``'not proven'``."""
         if self.solved.outcome == "win":
             return f"{self.solved.winner} win"
         if self.solved.outcome == "draw":
             return "draw"
+        if self.solved.outcome == "no_win":
+            return "no win within"
         return "not proven"
+
+    @property
+    def side(self) -> Optional[str]:
+        """The side whose win alone was asked about (``side=``), or None."""
+        return self.solved.side
+
+    @property
+    def within(self) -> Optional[int]:
+        """The plies within which :attr:`side`'s win was looked for (the
+        plies the rules leave at most), or None for a full solve."""
+        return self.solved.within if self.solved.side is not None else None
 
     @property
     def winner(self) -> Optional[str]:
@@ -89,17 +113,27 @@ class Solution:
             return f"the game is over: {self.result} ({self.ended})"
         if s.outcome == "win":
             length = plies_text(s.plies or 0)
-            how = "the shortest win" if s.shortest else "not shown to be the shortest within the budget"
+            if s.shortest:
+                how = "the shortest win"
+            elif s.side is not None:
+                how = f"within {plies_text(s.within)}, as asked; not shown to be the shortest"
+            else:
+                how = "not shown to be the shortest within the budget"
             return f"{s.winner} win: the longest line is {length} ({how})"
         if s.outcome == "draw":
             return (f"draw: neither side can force a win in the {plies_text(s.limit)} the rules leave")
+        if s.outcome == "no_win":
+            aside = "" if s.exact else ", short of forcing a repetition, which the solver does not look for"
+            return (f"the {s.side} do not win within {plies_text(s.within)} "
+                    f"(proven: every line they try is answered{aside})")
         if s.outcome == "unknown":
             return ("not proven: neither side can force a win without the other repeating a position "
                     "or before the quiet cap, which the solver cannot settle under these rules")
         if s.outcome == "lost":
             return ("not proven: a win was found but its proof could not be rebuilt from the table; "
                     "give a larger table (--hash)")
-        return f"not proven within the budget ({s.nodes:,} positions){self._no_win()}"
+        asked = f" whether the {s.side} win within {plies_text(s.within)}" if s.side is not None else ""
+        return f"not proven{asked} within the budget ({s.nodes:,} positions){self._no_win()}"
 
     def _no_win(self) -> str:
         """What the solver refuted on the way: ``; neither side wins within
@@ -107,7 +141,7 @@ class Solution:
         within = {side: n for side, n in self.solved.no_win_within.items() if n}
         if not within:
             return ""
-        aside = " (short of forcing a repetition)" if self.variant.repetition == "loss" else ""
+        aside = " (short of forcing a repetition)" if max(within.values()) > self.solved.exact_within else ""
         if len(within) == 2 and len(set(within.values())) == 1:
             return f"; neither side wins within {plies_text(next(iter(within.values())))}{aside}"
         return "; " + ", ".join(f"the {side} do not win within {plies_text(n)}" for side, n in within.items()) + aside
@@ -118,8 +152,10 @@ class Solution:
         ``lines``, the positions ``searched`` of the ``budget``, each
         side's ``no_win_within`` (the most plies within which it is proven
         not to win, repetitions aside), the positions a state file held
-        when the run ``resumed`` from it (0 for none), and the game (``variant``,
-        ``start``, ``moves``)."""
+        when the run ``resumed`` from it (0 for none), ``exact_within`` (the
+        plies up to which a "not won within" is the rules' own), the
+        question asked with ``side=`` (``side`` and ``within``, else None),
+        and the game (``variant``, ``start``, ``moves``)."""
         s = self.solved
         return {
             "result": self.result,
@@ -132,6 +168,9 @@ class Solution:
             "searched": s.nodes,
             "resumed": s.resumed,
             "no_win_within": dict(s.no_win_within),
+            "exact_within": s.exact_within,
+            "side": self.side,
+            "within": self.within,
             "budget": self.budget,
             "variant": self.variant.as_string(),
             "start": self.start,
@@ -178,14 +217,24 @@ class Solution:
 def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = DEFAULT_BUDGET,
           hash_mb: Optional[int] = None, stop: Optional[threading.Event] = None,
           progress: Optional[Callable[[Progress], None]] = None, state: Optional[str] = None,
-          save_every: int = SAVE_EVERY) -> Solution:
+          save_every: int = SAVE_EVERY, side: Optional[str] = None, within: Optional[int] = None) -> Solution:
     """Solve a game as it stands (its history counts: repetition and the
     move caps), or a position string under ``variant`` (a game carries its
     own rule set: ``variant`` must then be None). ``budget``, ``hash_mb``,
     ``stop``, ``progress``, ``state`` (a file the solver's state is saved in
     as it goes, and resumed from) and ``save_every`` are
     :func:`brandubh.core.solve.solve_rules`'s;
-    Ctrl-C raises KeyboardInterrupt within a fraction of a second."""
+    Ctrl-C raises KeyboardInterrupt within a fraction of a second.
+
+    ``side`` and ``within`` ask one question only: does ``side`` win
+    within ``within`` plies (by default the plies the rules leave)? The
+    answer is ``'attackers win'`` or ``'defenders win'`` (with a proof the
+    checker verifies), ``'no win within'`` (proven: every line of the
+    other side's defence answered; :attr:`Solved.exact` says whether it is
+    the rules' own or "short of forcing a repetition" where a repetition
+    loses), or ``'not proven'`` within the budget. It spends the budget on
+    that side's win alone, up to that bound alone: much cheaper than a full
+    solve where only that is wanted."""
     if isinstance(game, Game):
         if variant is not None:
             raise ArgumentError("a game carries its own rule set: give no variant with it")
@@ -199,5 +248,5 @@ def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = 
         rules.play(move)
     ended = outcome_name(rules.outcome) if rules.is_over() else None
     return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress, state=state,
-                                save_every=save_every),
+                                save_every=save_every, side=side, within=within),
                     rules_set, rules.start, moves, budget, ended)

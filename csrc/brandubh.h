@@ -547,9 +547,13 @@ enum bd_solved {
                                these rules (a losing repetition, or a quiet
                                cap nearer than the ply cap) do not let settle
                                a draw */
-    BD_SOLVED_LOST = 4      /* a win was proven, but its proof could not be
+    BD_SOLVED_LOST = 4,     /* a win was proven, but its proof could not be
                                rebuilt from a table that had lost too much of
                                it: a larger table will do */
+    BD_SOLVED_NO_WIN = 5    /* bd_solver_within's side does not win within
+                               its bound: every line of the other side's
+                               defence answered (exact under the rules up
+                               to exact_within plies) */
 };
 /* What a solver is doing. */
 enum bd_solve_stage {
@@ -584,6 +588,13 @@ typedef struct bd_solve_status {
      * `repetition = loss` a win by forcing the other side to repeat is not
      * ruled out. */
     int no_win_within[2];
+    /* A side's "not won within n" is the rules' own for n up to this (every
+     * n where repetition draws; where it loses, the plies before a position
+     * could come round often enough to end the game, which the model does
+     * not see beyond the positions the history already holds). */
+    int exact_within;
+    int only;               /* bd_solver_within's side, or -1 */
+    int within;             /* ... its bound (the limit at most); else the limit */
 } bd_solve_status;
 
 /* A solver for the game as it stands, with a table of the most entries of
@@ -591,6 +602,15 @@ typedef struct bd_solve_status {
  * is solved already. NULL when out of memory. */
 BD_FN bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes);
 BD_FN void bd_solver_free(bd_solver *s);
+/* Ask a new solver (before its first run) one question only: does
+ * `prover` win within `within` plies (the limit at most)? It then looks
+ * for that side's win alone, within bounds that grow from the shortest up
+ * to `within`, and ends with BD_SOLVED_WIN (its proof written down, as a
+ * full solve's; not shown the shortest unless the bounds below it were
+ * refuted on the way) or BD_SOLVED_NO_WIN, or runs out of positions
+ * (BD_SOLVED_OPEN). 0, or -1 for a side that is none, a bound below 1, or a
+ * solver run already or over already. */
+BD_FN int bd_solver_within(bd_solver *s, int prover, int within);
 /* Go on for up to `nodes` more positions, or until done, or until the stop
  * flag (NULL, or the caller's, as bd_search_limits.stop) is raised. A win
  * found has its proof written down at once (which may search again what

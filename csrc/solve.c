@@ -32,6 +32,11 @@
  *    found by, so none is wrongly taken from a transposition.
  *  - The quiet cap is kept by the bound: the root's bound is at most the
  *    moves left before it, so it never comes into play before a proof ends.
+ *  - Asked one side's win within a horizon short of that (bd_solver_within),
+ *    the bound is the question's instead: no node reaches the cap, a node
+ *    with no plies left is only past the question, and a blocked side's
+ *    loss on its last ply counts. One solver keeps one meaning of the
+ *    bound throughout, so its table's facts never mix the two.
  *
  * So a win found is a win under the rules. A position where neither side
  * wins within the whole bound is a draw when the model is exact: repetition
@@ -144,7 +149,9 @@ typedef struct sv_saved {
     /* Where the solve stands. */
     int32_t solved, winner, stage, prover, bound, turn;
     int32_t side_state[2], level[2], side_bound[2], root_proof[2], root_dis[2];
-    int32_t kept_need, plies, first_move, pad;
+    int32_t kept_need, plies, first_move;
+    int32_t asked;      /* bd_solver_within's question (asked_code); 0 for none,
+                           as states saved before it have */
     uint64_t nodes, turn_end, nkept, kept_positions;
 } sv_saved;
 
@@ -156,6 +163,12 @@ struct bd_solver {
     int root_ply, root_quiet;
     int limit;                  /* the root's bound: plies the rules leave */
     int exact;                  /* a disproof at `limit` settles the side */
+    int exact_within;           /* "not won within n" is the rules' own for n up
+                                   to this (repetition_free) */
+    int only;                   /* bd_solver_within's side, or -1: both sides */
+    int within;                 /* ... and its bound */
+    int horizon;                /* that bound is short of the limit: no node
+                                   reaches the ply cap (judge_move) */
     int solved, winner, stage;
     /* The positions one more occurrence of which ends the game, sorted by key. */
     bd_pos *poison;
@@ -257,6 +270,40 @@ static int find_poison(bd_solver *s, const bd_game *g) {
     return 0;
 }
 
+/* The plies from the root within which the repetition rule cannot end the
+ * game at a position other than those find_poison kept (which the model
+ * judges as the rules do): a side's "not won within n" is the rules' own
+ * for n up to this. Where repetition draws that is every n (a repetition
+ * only takes a win away). Where it loses, the model does not see a win by
+ * forcing the other side to repeat; but two occurrences of a position are
+ * four plies apart at least (each side must take its move back, and a
+ * capture, which cannot be, starts the count again), so a position the
+ * counted history holds c times, the last d plies back, comes round the
+ * `repeat`th time no sooner than max(1, 4 - d) + 4 (repeat - c - 1) plies
+ * from the root (4 for the root itself, d = 0), and a position it does
+ * not hold no sooner than 1 + 4 (repeat - 1). */
+static int repetition_free(const bd_solver *s, const bd_game *g) {
+    int ply = g->ply, first = g->v.repeat_counts_start ? 0 : 1, oldest = ply - g->hist[ply].quiet, i, j;
+    int least = 1 + 4 * (g->v.repeat - 1);
+    if (g->v.repetition == BD_END_DRAW) return s->limit;
+    if (oldest < first) oldest = first;
+    for (i = oldest; i <= ply; i++) {
+        const bd_pos *p = &g->hist[i].pos;
+        int n = 0, last = i, seen = 0, d, soonest;
+        for (j = oldest; j <= ply; j++) {
+            if (!same_pos(&g->hist[j].pos, p)) continue;
+            if (j < i) { seen = 1; break; }
+            n++;
+            last = j;
+        }
+        if (seen || n + 1 >= g->v.repeat) continue;   /* counted once; or poison: exact */
+        d = ply - last;
+        soonest = (d == 0 ? 4 : 4 - d > 1 ? 4 - d : 1) + 4 * (g->v.repeat - n - 1);
+        if (soonest < least) least = soonest;
+    }
+    return least - 1 < s->limit ? least - 1 : s->limit;
+}
+
 /* ---- Exact tests at the frontier. */
 
 /* How many moves would win at once, by the first two endings, for `side`
@@ -308,7 +355,7 @@ static int hopeless(const bd_solver *s, const bd_pos *p, int r) {
     int first = p->side == s->prover;
     int mine = first ? (r + 1) / 2 : r / 2;
     int mine_before_last = first ? r / 2 : (r - 1) / 2;
-    if (v->no_move == BD_END_LOSS && mine_before_last > 0) return 0;
+    if (v->no_move == BD_END_LOSS && (s->horizon ? mine : mine_before_last) > 0) return 0;
     if (v->repetition == BD_END_LOSS && s->npoison && r - mine > 0) return 0;
     if (s->prover == BD_DEFENDERS) {
         /* The king needs one move from a line that holds an escape square
@@ -416,15 +463,26 @@ static int dp_of(int dis) { return dis >= ALL_BOUNDS ? ALL_BOUNDS : dis + 1; }
  * ends the game, and returns whether it did. */
 static int judge_move(const bd_solver *s, sv_child *c, int flags, int r) {
     int winner, outcome, repeats = (s->npoison && poisoned(s, &c->pos)) ? s->v.repeat : 1;
-    outcome = bd_judge(&s->v, &c->pos, flags, repeats, r - 1 == 0 ? s->v.ply_cap : 0, 0, -1, &winner);
+    /* Within a horizon short of the limit (bd_solver_within) the bound is
+     * the question's, not the cap: a node with no plies left is only past
+     * the question, and the game goes on there. */
+    int at_cap = r - 1 == 0 && !s->horizon;
+    outcome = bd_judge(&s->v, &c->pos, flags, repeats, at_cap ? s->v.ply_cap : 0, 0, -1, &winner);
     c->end = outcome != BD_ONGOING;
     c->ends_nine = 0;
+    if (!c->end && r - 1 == 0 && s->horizon) {
+        /* Past the question's last ply: not won within it (as at the cap,
+         * for this bound only). */
+        c->end = 1;
+        set_disproven(c, r + 1);
+        return 1;
+    }
     if (!c->end) return 0;
     if (winner == s->prover) {
         /* A blocked side's loss is judged after the ply cap: it needs a ply
-         * to spare. */
+         * to spare, where the bound is the cap. */
         c->ends_nine = outcome == BD_BY_NO_MOVE;
-        set_proven(c, c->ends_nine ? 2 : 1);
+        set_proven(c, c->ends_nine && !s->horizon ? 2 : 1);
     } else {
         /* At the cap only this bound fails; any other ending, every bound. */
         set_disproven(c, outcome == BD_BY_PLY_CAP ? r + 1 : ALL_BOUNDS);
@@ -1026,6 +1084,7 @@ bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes) {
     s->root_ply = g->ply;
     s->root_quiet = now->quiet;
     s->winner = BD_NOBODY;
+    s->only = -1;
     if (g->outcome != BD_ONGOING) {
         /* Over already: nothing to prove. */
         s->stage = BD_STAGE_DONE;
@@ -1043,7 +1102,10 @@ bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes) {
         }
     }
     if (s->limit < 1) s->limit = 1;
+    s->only = -1;
+    s->within = s->limit;
     if (find_poison(s, g) != 0) { bd_solver_free(s); return NULL; }
+    s->exact_within = repetition_free(s, g);
     while (buckets < ((uint64_t)1 << 36) && buckets * 2 * WAYS * sizeof(sv_entry) <= tt_bytes) buckets *= 2;
     s->mask = buckets - 1;
     s->tt_bytes = (size_t)(buckets * WAYS * sizeof(sv_entry));
@@ -1062,6 +1124,19 @@ bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes) {
     return s;
 }
 
+int bd_solver_within(bd_solver *s, int prover, int within) {
+    if (prover != BD_ATTACKERS && prover != BD_DEFENDERS) return -1;
+    if (within < 1) return -1;
+    if (s->stage != BD_STAGE_PROVE || s->nodes != 0) return -1;   /* over already, or under way */
+    s->only = prover;
+    s->horizon = within < s->limit;
+    s->within = within < s->limit ? within : s->limit;
+    /* The first bound as bd_solver_new has it, within this one. */
+    if (s->side_bound[prover] > s->within) s->side_bound[prover] = s->within;
+    s->turn = prover;
+    return 0;
+}
+
 void bd_solver_free(bd_solver *s) {
     int i;
     if (!s) return;
@@ -1075,6 +1150,18 @@ void bd_solver_free(bd_solver *s) {
     free(s);
 }
 
+/* The most plies within which the prover is proven not to win, from the
+ * root's fact "not won within any bound below dis". Where the bound is the
+ * cap (a full solve, or a question up to the limit), a blocked side's loss
+ * needs a ply to spare: not won with the cap n + 1 plies away says only
+ * that the prover does not win within n plies of a game whose cap is
+ * further, unless n + 1 is the rules' own cap. */
+static int no_win_within(const bd_solver *s, int prover) {
+    int n = s->root_dis[prover] > 0 ? s->root_dis[prover] - 1 : 0;
+    if (n < s->limit && !s->horizon && s->v.no_move == BD_END_LOSS) n = n > 0 ? n - 1 : 0;
+    return n;
+}
+
 static void status(const bd_solver *s, bd_solve_status *out) {
     memset(out, 0, sizeof *out);
     out->solved = s->solved;
@@ -1085,8 +1172,11 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->limit = s->limit;
     out->nodes = s->nodes;
     out->stopped = s->stopped;
-    out->no_win_within[0] = s->root_dis[0] > 0 ? s->root_dis[0] - 1 : 0;
-    out->no_win_within[1] = s->root_dis[1] > 0 ? s->root_dis[1] - 1 : 0;
+    out->no_win_within[0] = no_win_within(s, 0);
+    out->no_win_within[1] = no_win_within(s, 1);
+    out->exact_within = s->exact_within;
+    out->only = s->only;
+    out->within = s->only >= 0 ? s->within : s->limit;
     if (s->solved == BD_SOLVED_WIN) {
         out->plies = s->plies;
         /* A game over already (limit 0) is its own shortest win. */
@@ -1105,8 +1195,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
  * whole ply cap as its bound it spent 20 million positions on a win in 8
  * that it proves in 50,000 within 15). */
 static int bound_after(const bd_solver *s, int b) {
-    int next = b < 16 ? b + 2 : b + b / 8;
-    return next < s->limit ? next : s->limit;
+    int next = b < 16 ? b + 2 : b + b / 8, cap = s->only >= 0 ? s->within : s->limit;
+    return next < cap ? next : cap;
 }
 
 /* One step of the prove stage: a turn (or what is left of it) for the
@@ -1114,6 +1204,24 @@ static int bound_after(const bd_solver *s, int b) {
  * long as its last. Within a turn, a bound disproven gives way to the next. */
 static void prove_step(bd_solver *s, uint64_t until) {
     int x, got;
+    if (s->only >= 0) {
+        /* One side's win within one bound: no turns, the bounds up to it. */
+        x = s->only;
+        s->pause = until;
+        got = search_root(s, x, s->side_bound[x]);
+        if (got == 1) {
+            s->side_state[x] = SIDE_PROVEN;
+            s->winner = x;
+            s->stage = BD_STAGE_EXTRACT;
+        } else if (got == 0 && s->side_bound[x] < s->within) {
+            s->side_bound[x] = bound_after(s, s->side_bound[x]);
+        } else if (got == 0) {
+            s->side_state[x] = SIDE_DISPROVEN;
+            s->stage = BD_STAGE_DONE;
+            s->solved = BD_SOLVED_NO_WIN;
+        }
+        return;
+    }
     if (!s->turn_end) {
         if (s->side_state[s->turn] != SIDE_OPEN) s->turn ^= 1;
         s->turn_end = s->nodes + ((uint64_t)QUANTUM << s->level[s->turn]);
@@ -1177,7 +1285,8 @@ int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_sol
             if (s->stopped) break;
             if (got == 1) {
                 s->solved = BD_SOLVED_WIN;
-                s->stage = BD_STAGE_SHORTEN;
+                /* The question bd_solver_within asked is answered. */
+                s->stage = s->only >= 0 ? BD_STAGE_DONE : BD_STAGE_SHORTEN;
             } else {
                 /* Keep the proof in hand, if any; it is not shown the shortest. */
                 s->stage = BD_STAGE_DONE;
@@ -1205,6 +1314,10 @@ int bd_solver_proof_line(const bd_solver *s, uint64_t i, char *position, bd_move
  * the positions that end the game by repetition (the game gives them
  * again). Written in the machine's byte order, and refused by a solver
  * whose layout, game or table differs. */
+/* bd_solver_within's question as one number, 0 for none: a state is
+ * resumed only by a solver asked the same. */
+static int32_t asked_code(const bd_solver *s) { return s->only < 0 ? 0 : 1 + s->only + 2 * s->within; }
+
 uint64_t bd_solver_state(bd_solver *s, int part, void **at) {
     sv_saved head;
     switch (part) {
@@ -1235,6 +1348,7 @@ uint64_t bd_solver_state(bd_solver *s, int part, void **at) {
         head.kept_need = s->kept_need;
         head.plies = s->plies;
         head.first_move = s->first_move;
+        head.asked = asked_code(s);
         head.nodes = s->nodes;
         head.turn_end = s->turn_end;
         head.nkept = s->nkept;
@@ -1262,7 +1376,7 @@ int bd_solver_restore(bd_solver *s, const void *data, uint64_t len) {
         || head.line_size != sizeof(pm_line) || head.ways != WAYS)
         return BD_RESTORE_FORMAT;
     if (head.root_key != s->root.key || head.root_ply != s->root_ply || head.root_quiet != s->root_quiet
-        || head.limit != s->limit || head.exact != s->exact)
+        || head.limit != s->limit || head.exact != s->exact || head.asked != asked_code(s))
         return BD_RESTORE_GAME;
     if (head.buckets != (s->tt ? s->mask + 1 : 0)) return BD_RESTORE_TABLE;
     if (head.stage < BD_STAGE_PROVE || head.stage > BD_STAGE_DONE || head.turn < 0 || head.turn > 1

@@ -398,9 +398,12 @@ def _agrees(variant_text: str, start: str, moves: list[str], limit: int = 1 << 3
     # A repetition that loses, or a quiet cap nearer than the ply cap, the
     # solver's model does not settle: it may say so, never the wrong thing.
     exact = variant.repetition == "draw" and (not variant.quiet_cap or variant.quiet_cap >= variant.ply_cap)
-    # What the solver refuted on the way holds too (repetitions aside).
+    # What the solver refuted on the way holds too, under the rules up to
+    # exact_within plies (where a repetition loses, past them, short of
+    # forcing one).
     for side, within in s.no_win_within.items():
-        assert winner != side or plies > within or variant.repetition == "loss", where
+        assert winner != side or plies > within or within > s.exact_within, where
+    assert s.exact_within == s.limit or variant.repetition == "loss", where
     if s.outcome == "win":
         assert s.winner == winner and s.shortest and s.plies == plies, where
         assert check_proof(found.proof_text()).ok, where
@@ -683,3 +686,177 @@ def test_a_draw_has_a_proof_the_checker_verifies_and_tampering_fails(tmp_path, c
              "the attackers' win does not answer it")):
         verdict = check_proof(tampered)
         assert not verdict.ok and said in verdict.sentence(), verdict.sentence()
+
+
+# -- 6. one side's win within a bound (side=, within=) -------------------------
+
+# Every win of the set up to 9 plies under SLOW; by default a spread of
+# them (each a fraction of a second).
+WITHIN = [i for i, c in enumerate(FORCED) if c["plies"] <= 9 and (SLOW or i % 6 == 0 or i in QUICK)]
+
+
+@pytest.mark.parametrize("index", WITHIN)
+def test_a_win_in_k_is_no_win_within_k_minus_1_and_a_win_within_k(index):
+    # The full solver proved the shortest win of k plies: asked of the
+    # winner alone, within k - 1 is "no" (proven), within k is "yes" with a
+    # proof the checker verifies; asked of the loser, never a win.
+    case = FORCED[index]
+    game = Game.from_text(f"variant {case['variant']}\nstart {case['start']}\nmoves {' '.join(case['moves'])}\n").game
+    k, winner = case["plies"], case["winner"]
+    below = solve(game, budget=2_000_000, hash_mb=16, side=winner, within=k - 1)
+    assert below.result == "no win within" and below.within == k - 1, below.sentence()
+    assert below.solved.no_win_within[winner] >= k - 1
+    at = solve(game, budget=2_000_000, hash_mb=16, side=winner, within=k)
+    assert (at.result, at.within) == (f"{winner} win", k) and (at.plies or 0) <= k, at.sentence()
+    verdict = check_proof(at.proof_text())
+    assert verdict.ok and verdict.winner == winner and verdict.plies == at.plies, verdict.sentence()
+    loser = "attackers" if winner == "defenders" else "defenders"
+    assert solve(game, budget=20_000, hash_mb=1, side=loser, within=k).result != f"{loser} win"
+
+
+def wins_within(game: ref.RefGame, side: str, within: int, memo: dict) -> bool:
+    """Whether ``side`` can force a win within ``within`` plies under the
+    reference rules, by trying every line (the history counted as in
+    :func:`minimax`)."""
+    if game.outcome != "ongoing":
+        return game.winner == side
+    if within <= 0:
+        return False
+    quiet = game.quiet()
+    first = len(game._keys) - quiet - 1
+    counted = game._keys[max(first, 0 if game.rules["repeat_counts_start"] else 1):]
+    key = (game.ply, quiet, game._keys[-1], tuple(sorted(counted)), side, within)
+    if key not in memo:
+        mine = SIDE[game.side] == side
+        found = not mine
+        for frm, to in game.moves():
+            game.play(frm, to)
+            won = wins_within(game, side, within - 1, memo)
+            game.undo()
+            if won == mine:
+                found = mine
+                break
+        memo[key] = found
+    return memo[key]
+
+
+def _within_agrees(variant_text: str, start: str, moves: list[str]) -> int:
+    """Ask the solver of each side's win within every bound up to the plies
+    the rules leave, and check each answer against :func:`wins_within`: a
+    win with a proof the checker verifies where the reference says so, and
+    "no win within" only where it does not (repetitions aside past
+    ``exact_within``, where a repetition loses). How many answers were
+    proven."""
+    variant = as_variant(variant_text)
+    game = ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS})
+    for move in moves:
+        game.play(ref.square_index(move[:2]), ref.square_index(move[2:]))
+    rules = Game.from_text(f"variant {variant.as_string()}\nstart {start}\nmoves {' '.join(moves)}\n").game
+    memo: dict = {}
+    proven = 0
+    for side in ("attackers", "defenders"):
+        for within in range(1, variant.ply_cap - len(moves) + 1):
+            found = solve(rules, budget=100_000, hash_mb=1, side=side, within=within)
+            truth = wins_within(game, side, within, memo)
+            where = (variant_text, start, moves, side, within, found.sentence(), truth)
+            if found.result == f"{side} win":
+                assert truth, where
+                verdict = check_proof(found.proof_text())
+                assert verdict.ok and (verdict.plies or 0) <= within, (where, verdict.sentence())
+            elif found.result == "no win within":
+                assert not truth or not found.solved.exact, where
+                assert found.solved.exact or variant.repetition == "loss", where
+            else:
+                assert found.result == "not proven", where
+                continue
+            proven += 1
+    return proven
+
+
+# A blocked side's loss (codingame: no_move=loss) is judged after the ply
+# cap: a defenders' move that leaves the attackers (none here) no move wins
+# at once, unless it is the last ply before the cap. Asked within 1 ply of
+# a game whose cap is further, it is a win; at the cap, a draw.
+BLOCKED = [("codingame ply_cap=4", "7/7/5d1/7/7/1k5/7 d", ""), ("codingame ply_cap=1", "7/7/5d1/7/7/1k5/7 d", ""),
+           ("opentafl ply_cap=5", "7/7/4k2/7/7/1d5/1ad4 d", "")]
+
+
+@pytest.mark.parametrize("variant_text, start, moves", AGAINST_REFERENCE + BLOCKED)
+def test_one_sides_win_within_agrees_with_an_exhaustive_search(variant_text, start, moves):
+    assert _within_agrees(variant_text, start, moves.split()) > 0
+
+
+@pytest.mark.slow
+def test_one_sides_win_within_agrees_with_an_exhaustive_search_on_random_positions():
+    rng = random.Random(11)
+    proven = 0
+    for _ in range(120):
+        cells = rng.sample([s for s in range(49) if s not in (0, 6, 24, 42, 48)], 2 + rng.randint(1, 3))
+        board = {cells[0]: "k", **{s: "a" for s in cells[1:-1]}, cells[-1]: rng.choice("ad")}
+        start = ref.format_position(board, rng.choice("ad"))
+        fields = {"ply_cap": rng.randint(2, 6)}
+        if rng.random() < 0.4:
+            fields["repeat"] = 2
+        if rng.random() < 0.3:
+            fields["repetition"] = rng.choice(["draw", "loss"])
+        variant = as_variant(rng.choice(["brandubh", "codingame", "modern", "opentafl"])).replace(**fields)
+        if ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS}).outcome != "ongoing":
+            continue
+        proven += _within_agrees(variant.as_string(), start, [])
+    assert proven > 500
+
+
+def test_exact_within_counts_the_plies_a_repetition_needs():
+    # Where a repetition draws, "no win within" is always the rules' own.
+    assert solve("7/7/7/3k3/7/7/1a5 d", side="attackers", within=5).solved.exact_within == 400
+
+    def codingame(moves: str) -> Game:
+        game = Game.from_text(f"variant codingame\nstart 7/7/7/3k3/7/7/1a5 a\nmoves {moves}\n").game
+        assert len(game.log) == len(moves.split())
+        return game
+
+    # Where it loses (codingame: the third occurrence; the start not
+    # counted), a position comes round a third time no sooner than 9 plies
+    # on (1, then 4 plies apart, twice); after one move, the position now
+    # no sooner than 8 (4 plies apart, twice).
+    fresh = solve(codingame(""), side="attackers", within=5)
+    assert fresh.solved.exact_within == 8 and fresh.solved.exact
+    assert solve(codingame("b1b2"), side="attackers", within=9).solved.exact_within == 7
+    # After b1b2 d4d5 b2b1 d5d4 b1b2 d4d5 the position after b2b1, seen once
+    # 3 plies back, comes round a third time 5 plies on (b2b1 d5d4 b1b2
+    # d4d5 b2b1); those seen twice the model judges itself.
+    twice = solve(codingame("b1b2 d4d5 b2b1 d5d4 b1b2 d4d5"), side="attackers", within=9)
+    assert twice.solved.exact_within == 4 and not twice.solved.exact
+    assert "short of forcing a repetition" in twice.sentence()
+
+
+def test_the_question_is_refused_when_it_is_not_one():
+    for kwargs, said in (({"within": 3}, "within= needs side="),
+                         ({"side": "kings", "within": 3}, "side must be 'attackers' or 'defenders'"),
+                         ({"side": "attackers", "within": 0}, "within must be a whole number of plies"),
+                         ({"side": "attackers", "within": True}, "within must be a whole number of plies")):
+        with pytest.raises(ArgumentError, match=said):
+            solve("7/7/7/3k3/7/7/a6 d", **kwargs)
+
+
+def test_a_state_saved_for_one_question_is_refused_for_another(tmp_path):
+    state = tmp_path / "within.state"
+    first = solve("7/7/7/3k3/7/7/a6 d", side="defenders", within=2, budget=1_000, hash_mb=1, state=str(state))
+    assert first.result == "no win within"
+    again = solve("7/7/7/3k3/7/7/a6 d", side="defenders", within=2, budget=1_000, hash_mb=1, state=str(state))
+    assert again.result == "no win within" and again.solved.resumed == first.solved.nodes
+    for kwargs in ({}, {"side": "defenders", "within": 3}, {"side": "attackers", "within": 2}):
+        with pytest.raises(ArgumentError, match="cannot resume from .*the defenders' win within 2 plies"):
+            solve("7/7/7/3k3/7/7/a6 d", budget=1_000, hash_mb=1, state=str(state), **kwargs)
+
+
+def test_the_command_asks_one_sides_win_within(capsys):
+    assert main(["solve", "7/7/7/3k3/7/7/a6 d", "--side", "defenders", "--within", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "the defenders do not win within 2 plies (proven: every line they try is answered)")
+    assert main(["solve", "7/7/7/3k3/7/7/a6 d", "--side", "defenders", "--within", "3", "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["result"], data["side"], data["within"], data["plies"], data["first_move"]) == (
+        "defenders win", "defenders", 3, 3, "d4d1")
+    assert main(["solve", "7/7/7/3k3/7/7/a6 d", "--within", "3"]) == 2
+    assert "--within needs --side" in capsys.readouterr().err

@@ -5,6 +5,7 @@
     brandubh solve game.txt --budget 10000000            # a saved game as it stands
     brandubh solve game.txt --proof win.proof --json -   # the proof written, JSON printed
     brandubh solve --check win.proof                     # verified, or the line that fails
+    brandubh solve "7/7/7/3k3/7/7/a6 d" --side defenders --within 2   # that side's win only
 
 The same position, rules, budget and table size give the same result on
 every machine. A progress line runs on a terminal; Ctrl-C stops it with a
@@ -34,7 +35,9 @@ history counted), limited by a count of positions. A win is given with its
 longest line (the plies to the end against the best defence, when it is
 the shortest win) and the size of its proof; --proof writes the proof down,
 and --check replays a proof file under the rules and says "verified" or the
-first line that fails."""
+first line that fails. --side S --within N asks one question only: does S
+win within N plies? ("S win", with its proof; "S do not win within N",
+proven; or not proven within the budget.)"""
 
 _EPILOG = """\
 examples:
@@ -44,6 +47,7 @@ examples:
   brandubh solve games.txt --game 3 --json -
   brandubh solve d2b2.txt --budget 1000000000 --hash 2048 --state d2b2.state
   brandubh solve --check win.proof
+  brandubh solve "7/7/7/3k3/7/7/a6 d" --side defenders --within 2
 
 Exit status: 0 with a result (proven or not); for --check, 0 verified and
 1 not; 2 for something that cannot be read or written; 130 when stopped by
@@ -88,6 +92,11 @@ def register(subparsers: Any) -> None:
                         "before too")
     p.add_argument("--save-every", type=_budget, default=SAVE_EVERY, metavar="POSITIONS",
                    help=f"how often --state is saved, in positions (default {SAVE_EVERY:,})")
+    p.add_argument("--side", choices=("attackers", "defenders"), default=None,
+                   help="look for this side's win alone (with --within: within so many plies)")
+    p.add_argument("--within", type=int, default=None, metavar="PLIES",
+                   help="with --side: the plies within which that side's win is looked for (default: the plies "
+                        "the rules leave)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run)
 
@@ -114,6 +123,8 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     from ..files import check_writable
     from ..solve import solve
 
+    if args.within is not None and args.side is None:
+        raise ArgumentError("--within needs --side: the side whose win is looked for")
     game = _game_of(args)
     for path in (args.proof, args.json, args.state):
         if path is not None and path != "-":
@@ -128,7 +139,8 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     t0 = time.perf_counter()
     try:
         solution = solve(game, args.variant if isinstance(game, str) else None, budget=args.budget,
-                         hash_mb=args.hash, progress=progress, state=args.state, save_every=args.save_every)
+                         hash_mb=args.hash, progress=progress, state=args.state, save_every=args.save_every,
+                         side=args.side, within=args.within)
     except KeyboardInterrupt:
         show("")
         done = last[0] if last else None

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .rules import Rules  # only named: the solver is below the record it is given
 
 __all__ = ["solve_rules", "Solved", "Progress", "DEFAULT_BUDGET", "MAX_BUDGET", "SLICE", "OUTCOMES", "STAGES",
-           "table_mb", "SAVE_EVERY", "STATE_FORMAT", "REFUTATION_MOST"]
+           "table_mb", "SAVE_EVERY", "STATE_FORMAT", "REFUTATION_MOST", "MAX_WITHIN"]
 
 #: The positions a solve expands unless told otherwise: a few seconds here.
 DEFAULT_BUDGET = 2_000_000
@@ -61,6 +61,8 @@ STATE_FORMAT = "brandubh solver state 1"
 _HEAD_LIMIT = 1 << 20
 #: How much of a part is read or checked at a time.
 _CHUNK = 1 << 24
+#: The most plies a ``within=`` may ask for (more than any rule set's cap).
+MAX_WITHIN = 1 << 16
 #: The most positions a draw's proof, one side's refutation, is written
 #: down with: a draw far from the ply cap has a refutation far larger.
 REFUTATION_MOST = 1 << 21
@@ -77,8 +79,9 @@ DEFAULT_MAX_MB = 256
 #: What a solve came to, by ``enum bd_solved`` (BD_SOLVED_WIN is "win"):
 #: "open" (not settled within the budget), "win", "draw", "unknown" (no win
 #: for either side in the solver's model, which these rules do not let
-#: prove a draw) and "lost" (a win proven whose proof could not be rebuilt:
-#: a larger table will do).
+#: prove a draw), "lost" (a win proven whose proof could not be rebuilt:
+#: a larger table will do) and "no_win" (the one side asked about,
+#: ``side=``, proven not to win within ``within=`` plies).
 OUTCOMES = {value: name.lower() for name, value in c_constants("bd_solved", "SOLVED_").items()}
 #: What the solver is doing, by ``enum bd_solve_stage``.
 STAGES = {value: name.lower() for name, value in c_constants("bd_solve_stage", "STAGE_").items()}
@@ -135,6 +138,22 @@ class Solved:
     #: The positions a state file held when this run resumed from it (0
     #: for a run from the start): ``nodes`` less this is this run's.
     resumed: int = 0
+    #: A side's "not won within n" (``no_win_within``, a ``no_win``) is
+    #: the rules' own for n up to this many plies; past it, where a
+    #: repetition loses, it is "short of forcing a repetition" (the
+    #: solver's model does not see such wins: docs/proofs.md).
+    exact_within: int = 0
+    #: The question asked with ``side=``: that side (None for a full
+    #: solve) and the plies within which its win was looked for (the
+    #: plies the rules leave at most; for a full solve, those).
+    side: Optional[str] = None
+    within: int = 0
+
+    @property
+    def exact(self) -> bool:
+        """Whether a ``no_win`` is the rules' own: the bound asked about
+        is within :attr:`exact_within`."""
+        return self.within <= self.exact_within
 
 
 def table_mb(budget: int) -> int:
@@ -167,16 +186,22 @@ def _progress(status: Any, budget: int) -> Progress:
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _identity(rules: Rules) -> dict[str, Any]:
-    """The game a state belongs to: its rules, its start and the moves made."""
-    return {"variant": rules.variant.as_string(), "start": rules.start,
-            "moves": [move_text(m) for m in rules.log()]}
+def _identity(rules: Rules, side: Optional[str] = None, within: Optional[int] = None) -> dict[str, Any]:
+    """The game a state belongs to: its rules, its start and the moves made;
+    and the question, where one side's win within a bound was asked (a
+    state saved before such questions has none: ``side`` None)."""
+    game: dict[str, Any] = {"variant": rules.variant.as_string(), "start": rules.start,
+                            "moves": [move_text(m) for m in rules.log()]}
+    if side is not None:
+        game.update(side=side, within=within)
+    return game
 
 
 def _game_words(game: dict[str, Any]) -> str:
     moves = game["moves"]
     played = f"after {plural(len(moves), 'move')} ({' '.join(moves)})" if moves else "with no move made"
-    return f"{game['start']} under {game['variant']}, {played}"
+    asked = f", the {game['side']}' win within {game['within']} plies" if game.get("side") else ""
+    return f"{game['start']} under {game['variant']}, {played}{asked}"
 
 
 def _parts(solver: Any) -> list[Any]:
@@ -207,7 +232,7 @@ def _save_state(path: PathLike, solver: Any, head: dict[str, Any]) -> None:
             new.file.write(part)
 
 
-def _read_head(path: PathLike, rules: Rules) -> dict[str, Any]:
+def _read_head(path: PathLike, game: dict[str, Any]) -> dict[str, Any]:
     """A state file's description, checked against the game: an
     ArgumentError with a sentence for a file that is no solver's state, or
     one saved for another game."""
@@ -222,8 +247,7 @@ def _read_head(path: PathLike, rules: Rules) -> dict[str, Any]:
     if not ok:
         raise ArgumentError(f"cannot resume from {where}: it is not a state file of this solver "
                             f"(its first line should name {STATE_FORMAT!r}); give another --state file")
-    game = _identity(rules)
-    saved = {key: head.get(key) for key in game}
+    saved = {key: head.get(key) for key in ("variant", "start", "moves", "side", "within") if key in head or key in game}
     if saved != game:
         raise ArgumentError(f"cannot resume from {where}: it holds the solve of {_game_words(saved)}, "
                             f"not of {_game_words(game)}; give another --state file, or remove it to start afresh")
@@ -346,9 +370,17 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
                 stop: Optional[threading.Event] = None,
                 progress: Optional[Callable[[Progress], None]] = None,
                 state: Optional[PathLike] = None, save_every: int = SAVE_EVERY,
-                slice_nodes: int = SLICE) -> Solved:
+                slice_nodes: int = SLICE, side: Optional[str] = None, within: Optional[int] = None) -> Solved:
     """Solve the game as it stands, within ``budget`` positions: see
     :class:`Solved`. The record is not changed (the solver copies it).
+
+    ``side`` (``'attackers'`` or ``'defenders'``) asks one question only:
+    does that side win within ``within`` plies (by default, and at most,
+    the plies the rules leave)? The solver then looks for that side's win
+    alone, and ends with a ``win`` (its proof, as a full solve's; not
+    shown the shortest unless it was on the way), a ``no_win`` (proven:
+    every line of the other side's defence answered within the bound; the
+    rules' own up to :attr:`Solved.exact_within` plies) or ``open``.
 
     ``hash_mb``: the table's size in MiB (1 to 16384; by default
     :func:`table_mb` of the budget); the result depends on it,
@@ -372,13 +404,20 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     """
     _check(budget, hash_mb)
     check_stop(stop)
+    if side is None and within is not None:
+        raise ArgumentError("within= needs side=: the side whose win is looked for")
+    if side is not None and side not in SIDES:
+        raise ArgumentError(f"side must be 'attackers' or 'defenders', not {quote(side)}")
+    if within is not None and (not isinstance(within, int) or isinstance(within, bool) or not 1 <= within <= MAX_WITHIN):
+        raise ArgumentError(f"within must be a whole number of plies from 1 to {MAX_WITHIN:,}, not {quote(within)}")
+    asked = _identity(rules, side, MAX_WITHIN if side is not None and within is None else within)
     for name, value in (("save_every", save_every), ("slice_nodes", slice_nodes)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ArgumentError(f"{name} must be a whole number of positions above 0, not {quote(value)}")
     head: dict[str, Any] = {}
     if state is not None:
         if os.path.exists(state):
-            head = _read_head(state, rules)
+            head = _read_head(state, asked)
             saved_mb, saved_slice = head.get("hash_mb"), head.get("slice")
             if not isinstance(saved_mb, int) or not isinstance(saved_slice, int) or saved_slice < 1:
                 raise ArgumentError(f"cannot resume from {quote(os.fspath(state), 200)}: "
@@ -396,6 +435,9 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     if raw == ffi.NULL:
         raise EngineError("out of memory for the solver")
     solver = ffi.gc(raw, lib.bd_solver_free)
+    if side is not None and not rules.is_over():
+        if lib.bd_solver_within(solver, SIDES.index(side), asked["within"]) != 0:  # pragma: no cover - checked above
+            raise ArgumentError(f"the solver refused the question: the {side}' win within {within} plies")
     spent = resumed = 0
     if head:
         _load_state(state, solver, head)  # type: ignore[arg-type]
@@ -403,7 +445,7 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         resumed = int(head.get("nodes", 0))
     status = ffi.new("bd_solve_status *")
     done = lib.BD_STAGE_DONE
-    game = _identity(rules)
+    game = asked
 
     def save() -> None:
         if state is not None:
@@ -479,6 +521,9 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
         nodes=status.nodes,
         limit=status.limit,
         stopped=bool(status.stopped),
-        no_win_within={side: status.no_win_within[i] for i, side in enumerate(SIDES)},
+        no_win_within={name: status.no_win_within[i] for i, name in enumerate(SIDES)},
         resumed=resumed,
+        exact_within=status.exact_within,
+        side=side,
+        within=status.within,
     )

@@ -16,18 +16,19 @@ What makes a puzzle (each step a proof, never a guess of the search's):
    (the first such in the engine's order of moves);
 3. at each of the winner's turns, with the win ``k`` plies away, every
    other move is proven not to win within ``k`` plies: it ends the game
-   otherwise than in the winner's win, or the solver proves (from one of
-   a few replies of the defence, the engine's choice tried first, or from
-   the position itself) that the winner does not win within what is
-   left, or that the defence wins. A move not so proven, or proven to win
-   as fast, drops the position. (Before the proofs, a sieve: a move the
-   search sees win as fast drops it at once.)
+   otherwise than in the winner's win, or the solver, asked that one
+   question (``side=``, ``within=``: docs/proofs.md), proves that the
+   winner does not win within what is left. A move not so proven, or
+   proven to win as fast, drops the position. (Before the proofs, a
+   sieve: a move the search sees win as fast drops it at once.)
 
-The positions after the puzzle's first move are solved as games that
-start there (the line before them is not history): the repetition rule
-can then only take wins away from the winner, never give one, under the
-rule sets where repetition draws; where it loses, the solver does not
-look for wins by repetition at all (docs/proofs.md).
+The main line's positions are solved as games that start there (the line
+before them is not history): the repetition rule can then only take wins
+away from the winner, never give one, under the rule sets where
+repetition draws; where it loses, the solver does not look for wins by
+repetition at all (docs/proofs.md). The winner's other moves are asked
+about as the puzzle is played: a game from the puzzle's position, the
+line so far and the move its history.
 
 >>> found = puzzle_at('7/7/7/3k3/7/7/a6 d', 'brandubh', origin='example')
 >>> found.puzzle is None, found.reason
@@ -43,7 +44,7 @@ from typing import Optional, Sequence
 from ..core.position import move_text
 from ..core.rules import Rules
 from ..core.outcomes import outcome_name
-from ..core.solve import table_mb
+from ..core.solve import Solved, solve_rules, table_mb
 from ..notation import CORNERS, SQUARE_NAMES, square_name, square_parse
 from ..proof_check import check_proof
 from ..ratings import Rating
@@ -72,13 +73,16 @@ _DEVIATION = 300.0
 @dataclass(frozen=True)
 class Settings:
     """The solver's budgets: ``root`` for the puzzle's position and every
-    position of the main line, ``probe`` for each try of a reply that
-    refutes another move (three tries at most), ``refute`` for the other
-    move's own position when the tries fail."""
+    position of the main line; ``probe``, then ``refute`` when that was
+    not enough, for the question whether another move of the winner's
+    wins as fast (the solver stops once it is answered: most take a few
+    thousand positions, and the small table of the first is quick to
+    make); where both fail, the same asked after each of up to ``tries``
+    replies of the defence's, with ``refute``."""
 
     root: int = 2_000_000
     probe: int = 20_000
-    refute: int = 400_000
+    refute: int = 1_000_000
     tries: int = 3
     rate: bool = True
 
@@ -106,6 +110,12 @@ class _Work:
         # The wins looked for are short: a small table does, and is quick to make.
         return solve(position, self.rules_name, budget=budget, hash_mb=min(TABLE_MB, table_mb(budget)))
 
+    def within(self, game: Rules, side: str, within: int, budget: int) -> Solved:
+        """Whether ``side`` wins within ``within`` plies of ``game`` (its
+        history counted), asked alone."""
+        self.solves += 1
+        return solve_rules(game, budget, hash_mb=min(TABLE_MB, table_mb(budget)), side=side, within=within)
+
 
 class _Drop(Exception):
     """The position makes no puzzle: the reason."""
@@ -113,51 +123,37 @@ class _Drop(Exception):
 
 def _not_within(work: _Work, game: Rules, winner: str, within: int) -> Optional[bool]:
     """Whether the winner is proven not to win within ``within`` plies from
-    ``game`` (the defence to move): True proven, False a win that fast
-    found, None neither within the budgets."""
+    ``game`` (the defence to move; its history the puzzle's line): True
+    proven, False a win that fast found, None neither within the budgets.
+    Where a repetition loses, a "no" past the solver's ``exact_within`` is
+    "short of forcing a repetition", as every such fact of the solver's is
+    (docs/proofs.md)."""
     if game.is_over():
         return game.winner != winner
     if within <= 0:
         return True
-    loser_moves = game.moves()
+    for budget in (work.settings.probe, work.settings.refute):
+        s = work.within(game, winner, within, budget)
+        if s.outcome == "no_win":
+            return True
+        if s.outcome == "win":
+            return False
+    # Where the question is too hard as a whole, a reply of the defence's
+    # that leaves no win within what is then left answers it too: the
+    # search's choice first, then the engine's order.
+    replies = game.moves()
     hint = game.search(budget=500)
     if hint is not None:
-        loser_moves.sort(key=lambda m: m != hint.move)
-    for reply in loser_moves[: work.settings.tries]:
+        replies.sort(key=lambda m: m != hint.move)
+    for reply in replies[: work.settings.tries]:
         child = game.clone()
         child.play(reply)
         if child.is_over():
             if child.winner != winner:
                 return True
             continue
-        if within - 1 <= 0:
+        if within - 1 <= 0 or work.within(child, winner, within - 1, work.settings.refute).outcome == "no_win":
             return True
-        # The solver spends its whole budget, going on to longer wins once
-        # the bound asked about is refuted: a small budget first, most often
-        # enough, then the probe's.
-        for budget in (work.settings.probe // 16, work.settings.probe // 4, work.settings.probe):
-            s = work.solve(child.position, budget)
-            if s.winner is not None and s.winner != winner:
-                return True
-            if s.solved.no_win_within.get(winner, 0) >= within - 1:
-                return True
-            if s.winner == winner:
-                if s.shortest and (s.plies or 0) > within - 1:
-                    return True
-                break  # a win this fast: another reply may refute
-    # The position itself: the defence's own win is looked for first, for
-    # 65,536 positions, before the winner's (docs/proofs.md).
-    for budget in (work.settings.refute // 4, work.settings.refute):
-        s = work.solve(game.position, budget)
-        if s.winner is not None and s.winner != winner:
-            return True
-        if s.solved.no_win_within.get(winner, 0) >= within:
-            return True
-        if s.winner == winner:
-            if (s.plies or 0) <= within:
-                return False
-            if s.shortest:
-                return True
     return None
 
 
@@ -196,6 +192,39 @@ def _unique(work: _Work, winner: str, move: str, plies: int, children: list[tupl
             raise _Drop(f"{text} was not shown to lose or win slower than {move} within the budgets")
 
 
+def _best_defence(work: _Work, game: Rules, winner: str, left: int) -> tuple[str, str]:
+    """The defence's best reply in ``game`` (the defence to move, the win
+    ``left`` plies away) and the winner's answer: the first reply, in the
+    engine's order of moves, after which the winner's shortest win is
+    ``left - 1`` plies, and the first move of a proof of it. Each reply is
+    asked of the solver as the winner's win within ``left - 1`` plies, then,
+    where that proof is not shorter, within ``left - 2`` (the replies after
+    the best are not asked at all). The positions are solved as games that
+    start there, as the puzzle's own is."""
+    replies = []
+    for number in game.moves():
+        child = game.clone()
+        child.play(number)
+        if child.is_over():
+            raise _Drop(f"the reply {move_text(number)} ends the game otherwise than the proof says")
+        replies.append((move_text(number), child.position))
+    for reply, position in replies:
+        fresh = Rules(position, work.rules_name)
+        found = work.within(fresh, winner, left - 1, work.settings.root)
+        if found.outcome != "win" or found.first_move is None:
+            raise _Drop(f"after the reply {reply} the win within {left - 1} plies was not found within the budget")
+        if (found.plies or 0) <= left - 2:
+            continue  # a quicker win: not the best defence
+        if found.no_win_within.get(winner, 0) < left - 2 and left - 2 >= 1:
+            shorter = work.within(fresh, winner, left - 2, work.settings.root)
+            if shorter.outcome == "win":
+                continue
+            if shorter.outcome != "no_win":
+                raise _Drop(f"after the reply {reply} the shortest win was not found within the budget")
+        return reply, move_text(found.first_move)
+    raise _Drop(f"every reply leaves a win within {left - 2} plies, not {left - 1}")
+
+
 def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
     """The solution: the winner's only moves and the defence's best
     replies. The line is found first and every turn of the winner's put
@@ -211,24 +240,10 @@ def _main_line(work: _Work, game: Rules, first: str, plies: int) -> list[str]:
         left -= 1
         if game.is_over():
             break
-        best: Optional[tuple[int, str, str]] = None
-        for reply in game.moves():
-            child = game.clone()
-            child.play(reply)
-            if child.is_over():
-                raise _Drop(f"the reply {move_text(reply)} ends the game otherwise than the proof says")
-            s = work.solve(child.position, work.settings.root)
-            if s.winner != game.side and s.winner is not None and s.shortest and s.first_move:
-                if best is None or (s.plies or 0) > best[0]:
-                    best = (s.plies or 0, move_text(reply), s.first_move)
-            else:
-                raise _Drop(f"after the reply {move_text(reply)} the shortest win was not found within the budget")
-        assert best is not None
-        if best[0] != left - 1:
-            raise _Drop(f"the best defence leaves a win in {best[0]} plies, not {left - 1}")
-        game.play(best[1])
-        line.append(best[1])
-        move, left = best[2], best[0]
+        reply, move = _best_defence(work, game, winner, left)
+        game.play(reply)
+        line.append(reply)
+        left -= 1
     for move, left, children in turns:
         _unique(work, winner, move, left, children)
     return line
@@ -314,10 +329,12 @@ def puzzle_at(position: str, rules_name: str, origin: str = "", settings: Settin
         plies = root.plies or 0
         if not MIN_MOVES <= (plies + 1) // 2 <= MAX_MOVES:
             raise _Drop(f"a win in {plies} plies is not {MIN_MOVES} to {MAX_MOVES} moves")
+        line = _main_line(work, game, root.first_move, plies)
+        # The checker walks the proof in Python, dearer than the rest: only
+        # for a position that makes a puzzle (most are dropped above).
         verdict = check_proof(root.proof_text())
         if not verdict.ok:  # pragma: no cover - the solver and the checker disagree: a bug to report
             raise _Drop(f"the checker refuses the solver's proof: {verdict.sentence()}")
-        line = _main_line(work, game, root.first_move, plies)
     except _Drop as drop:
         return Found(None, str(drop), work.solves)
     themes = themes_of(position, rules_name, line)
