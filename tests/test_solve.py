@@ -42,7 +42,7 @@ from brandubh.errors import ArgumentError
 from brandubh.notation import SETUP
 from brandubh.proof_check import check_proof
 from brandubh.solve import solve
-from brandubh.variant import as_variant
+from brandubh.variant import Variant, as_variant
 from conftest import ROOT, SLOW, build_c_driver
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -422,23 +422,33 @@ def test_the_solver_agrees_with_an_exhaustive_minimax(variant_text, start, moves
 
 
 @pytest.mark.slow
+def _random_small_game(rng: random.Random, pieces: int, most_plies: int, quiet_caps: bool) -> tuple[str, "Variant | None"]:
+    """A random game of a few pieces (the king first, then attackers, the
+    last piece of either side) under a random preset with a short ply cap,
+    sometimes a repetition rule and (where asked) a quiet-move cap: the
+    position and its variant, or ("", None) where the game is over already."""
+    cells = rng.sample([s for s in range(49) if s not in (0, 6, 24, 42, 48)], pieces)
+    board = {cells[0]: "k", **{s: "a" for s in cells[1:-1]}, cells[-1]: rng.choice("ad")}
+    start = ref.format_position(board, rng.choice("ad"))
+    fields = {"ply_cap": rng.randint(2, most_plies)}
+    if rng.random() < 0.4:
+        fields["repeat"] = 2
+    if rng.random() < 0.3:
+        fields["repetition"] = rng.choice(["draw", "loss"])
+    if quiet_caps and rng.random() < 0.2:
+        fields["quiet_cap"] = rng.randint(1, 4)
+    variant = as_variant(rng.choice(["brandubh", "codingame", "modern", "opentafl"])).replace(**fields)
+    if ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS}).outcome != "ongoing":
+        return "", None
+    return start, variant
+
+
 def test_the_solver_agrees_with_an_exhaustive_minimax_on_random_positions():
     rng = random.Random(7)
     settled = tried = 0
     while tried < 150:
-        cells = rng.sample([s for s in range(49) if s not in (0, 6, 24, 42, 48)], 1 + rng.randint(1, 3) + rng.randint(0, 1))
-        board = {cells[0]: "k", **{s: "a" for s in cells[1:-1]}, cells[-1]: rng.choice("ad")}
-        start = ref.format_position(board, rng.choice("ad"))
-        fields = {"ply_cap": rng.randint(2, 5)}
-        if rng.random() < 0.4:
-            fields["repeat"] = 2
-        if rng.random() < 0.3:
-            fields["repetition"] = rng.choice(["draw", "loss"])
-        if rng.random() < 0.2:
-            fields["quiet_cap"] = rng.randint(1, 4)
-        variant = as_variant(rng.choice(["brandubh", "codingame", "modern", "opentafl"])).replace(**fields)
-        game = ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS})
-        if game.outcome != "ongoing":
+        start, variant = _random_small_game(rng, 1 + rng.randint(1, 3) + rng.randint(0, 1), 5, quiet_caps=True)
+        if variant is None:
             continue
         try:
             settled += _agrees(variant.as_string(), start, [], limit=3000) in ("win", "draw")
@@ -791,16 +801,8 @@ def test_one_sides_win_within_agrees_with_an_exhaustive_search_on_random_positio
     rng = random.Random(11)
     proven = 0
     for _ in range(120):
-        cells = rng.sample([s for s in range(49) if s not in (0, 6, 24, 42, 48)], 2 + rng.randint(1, 3))
-        board = {cells[0]: "k", **{s: "a" for s in cells[1:-1]}, cells[-1]: rng.choice("ad")}
-        start = ref.format_position(board, rng.choice("ad"))
-        fields = {"ply_cap": rng.randint(2, 6)}
-        if rng.random() < 0.4:
-            fields["repeat"] = 2
-        if rng.random() < 0.3:
-            fields["repetition"] = rng.choice(["draw", "loss"])
-        variant = as_variant(rng.choice(["brandubh", "codingame", "modern", "opentafl"])).replace(**fields)
-        if ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS}).outcome != "ongoing":
+        start, variant = _random_small_game(rng, 2 + rng.randint(1, 3), 6, quiet_caps=False)
+        if variant is None:
             continue
         proven += _within_agrees(variant.as_string(), start, [])
     assert proven > 500
