@@ -474,7 +474,8 @@ class Game:
         with self._lock:
             snap = self._snap
             if snap is None:
-                if self._over():
+                over = self._over()
+                if over:
                     standing = f"game over after {plural(self.ply, 'move')}: {self._ended_how()}"
                 else:
                     standing = f"{self._rules.side} ({self.turn}) to move; ply {self.ply}"
@@ -482,10 +483,10 @@ class Game:
                         standing += f"; {self._offer} offers a draw"
                 last = self._played[-1] if self._played else None
                 if last is None:
-                    snap = of_position(self._rules.position, standing)
+                    snap = of_position(self._rules.position, standing, over=over)
                 else:
                     snap = of_position(self._rules.position, standing, last.move,
-                                       tuple(sq for sq, _ in last.took), last.shown)
+                                       tuple(sq for sq, _ in last.took), last.shown, over)
                 self._snap = snap
             return snap
 

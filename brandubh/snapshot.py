@@ -31,8 +31,9 @@ class Snapshot(NamedTuple):
     number (``'a'``, ``'d'``, ``'k'`` or ``''``), the side to move, the last
     move (stored, or None), the squares it emptied, how it is shown
     (``d1-d3xc3``), and how the game stands (``'defenders (p2) to move;
-    ply 1'``, or how it ended). :attr:`status` is that line with the last
-    move."""
+    ply 1'``, or how it ended), and whether the game is :attr:`over` (a
+    bare position never is: it knows no rules). :attr:`status` is that line
+    with the last move."""
 
     position: str
     cells: tuple[str, ...]
@@ -41,6 +42,7 @@ class Snapshot(NamedTuple):
     captured: tuple[str, ...]
     shown: Optional[str]
     standing: str
+    over: bool = False
 
     @property
     def status(self) -> str:
@@ -97,13 +99,14 @@ def cells_of(position: str) -> tuple[tuple[str, ...], str]:
 
 
 def of_position(position: str, standing: Optional[str] = None, last: Optional[str] = None,
-                captured: tuple[str, ...] = (), shown: Optional[str] = None) -> Snapshot:
+                captured: tuple[str, ...] = (), shown: Optional[str] = None, over: bool = False) -> Snapshot:
     """The snapshot of a position string: a bare board says whose move it
     is, unless ``standing`` says more; ``last``, ``captured`` and ``shown``
-    are the last move's, for a caller that knows it."""
+    are the last move's, and ``over`` whether the game has ended, for a
+    caller that knows them."""
     cells, side = cells_of(position)
     return Snapshot(position, cells, side, last, captured, shown,
-                    f"{side} to move" if standing is None else standing)
+                    f"{side} to move" if standing is None else standing, over)
 
 
 def of(thing: Any, lastmove: LastMove = None) -> Snapshot:

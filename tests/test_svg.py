@@ -10,6 +10,7 @@ import pytest
 
 from brandubh import Game, Position, Rules
 from brandubh.errors import ArgumentError, BrandubhError, MoveError, SquareError
+from brandubh.snapshot import of_position
 from brandubh.views.svg import board
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -148,6 +149,23 @@ def test_coordinates_size_and_the_side_to_move():
     bottom = sorted((float(t.get("x")), t.text) for t in flipped.iter(NS + "text")
                     if t.text in "abcdefg" and float(t.get("y")) > 300)
     assert "".join(text for _, text in bottom) == "gfedcba"
+
+
+def test_an_ended_game_shows_no_side_to_move():
+    """Once the king is home nobody is to move: the title says the game is
+    over and the frame has no turn disc; its description says how it ended.
+    The same position as a bare string still names the side to move."""
+    game = Game(position="3k3/7/7/7/7/7/a6 d")
+    game.play("d7a7")
+    assert game.result is not None
+    root = parse(board(game))
+    assert root.find(NS + "title").text.endswith("(game over)")
+    assert "game over" in root.find(NS + "desc").text
+    assert [c for c in root.iter(NS + "circle") if "turn" in classes(c)] == []
+    rules = game.snapshot()
+    assert rules.over and not of_position(rules.position).over
+    bare = parse(board(rules.position))
+    assert bare.find(NS + "title").text.endswith("to move)")
 
 
 def test_the_picture_is_self_contained():

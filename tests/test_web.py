@@ -239,24 +239,28 @@ def test_the_pages_back_end_answers_as_the_server(site, side, level, variant):
 
 def test_the_board_is_the_servers_picture(site):
     """board.js draws, string for string, what brandubh.views.svg draws for
-    the page: a position with a last move, a capture and an arrow."""
+    the page: a position with a last move, a capture and an arrow, and a
+    game that has ended (no side to move shown)."""
     from brandubh import Game
     from brandubh.views.svg import board
 
     game = Game(position="7/7/2aa3/3ka2/3a3/7/7 a")
     game.play("c5c4")
-    seen = game.snapshot()
+    ended = Game(position="3k3/7/7/7/7/7/a6 d")
+    ended.play("d7a7")
     script = r"""
 const b = require(process.argv[1] + "/board.js");
 const s = JSON.parse(process.argv[2]);
 process.stdout.write(b.svg(s, [["d1", "d3", "#1f7a1f"], ["a1", "a1", "#1f7a1f"]]));
 """
-    facts = {"position": seen.position, "cells": list(seen.cells), "side": seen.side, "last": seen.last,
-             "captured": list(seen.captured), "status": seen.status}
-    done = subprocess.run([NODE, "-e", script, str(site), json.dumps(facts)], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == board(seen, size=None, arrows=[("d1", "d3", "#1f7a1f"), ("a1", "a1", "#1f7a1f")])
+    for seen in (game.snapshot(), ended.snapshot()):
+        facts = {"position": seen.position, "cells": list(seen.cells), "side": seen.side, "last": seen.last,
+                 "captured": list(seen.captured), "status": seen.status, "over": seen.over}
+        done = subprocess.run([NODE, "-e", script, str(site), json.dumps(facts)], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == board(seen, size=None, arrows=[("d1", "d3", "#1f7a1f"), ("a1", "a1", "#1f7a1f")])
+    assert ended.snapshot().over and "game over" in done.stdout
 
 
 def test_scores_read_as_brandubh_chances_reads_them(site):

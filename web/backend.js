@@ -270,7 +270,7 @@
       const board = BrandubhBoard.svg({
         position, cells: cells.map((c) => LETTERS[c] || ""), side: shown.side,
         last: last && last.move, captured: last ? last.captured : [],
-        status: standing + (last ? "; last move " + last.shown : ""),
+        status: standing + (last ? "; last move " + last.shown : ""), over: !!r,
       }, arrows);
       return {
         id: table.id, mode: "play", label: "", variant: table.variant, you: table.you, level: table.level,

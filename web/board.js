@@ -4,11 +4,12 @@
  * shape for shape and class for class, so the page looks and reads the
  * same with either back end. tests/test_web_page.py compares the two.
  *
- *   BrandubhBoard.svg({ position, cells, side, last, captured, status }, arrows)
+ *   BrandubhBoard.svg({ position, cells, side, last, captured, status, over }, arrows)
  *
  * cells: 49 of "a", "d", "k" or "" by square number; last: the last move
  * stored ("d2c2") or null; captured: the square names it emptied; arrows:
- * [[from, to, colour]]. */
+ * [[from, to, colour]]; over: the game has ended (no side to move is
+ * shown). */
 (function (root) {
   "use strict";
 
@@ -41,7 +42,7 @@
     const centre = (sq) => { const [x, y] = corner(sq); return [x + SQUARE / 2, y + SQUARE / 2]; };
     const out = [
       `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 ${full} ${full}">`,
-      `<title>brandubh: ${esc(f.position)} (${f.side} to move)</title>`,
+      `<title>brandubh: ${esc(f.position)} (${f.over ? "game over" : f.side + " to move"})</title>`,
       `<desc>${esc(f.status)}</desc>`,
       `<rect class="frame" x="0" y="0" width="${full}" height="${full}" fill="${C.frame}"/>`,
     ];
@@ -81,8 +82,10 @@
     }
     out.push(...coordinates(full));
     const at = num(full - MARGIN / 2);
-    out.push(`<circle class="turn ${f.side}" cx="${at}" cy="${at}" r="6" ` +
-             `fill="${f.side === "attackers" ? C.attacker : C.defender}" stroke="${C.coordinate}" stroke-width="1.5"/>`);
+    if (!f.over) {
+      out.push(`<circle class="turn ${f.side}" cx="${at}" cy="${at}" r="6" ` +
+               `fill="${f.side === "attackers" ? C.attacker : C.defender}" stroke="${C.coordinate}" stroke-width="1.5"/>`);
+    }
     out.push("</svg>");
     return out.join("\n") + "\n";
   }

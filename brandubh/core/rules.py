@@ -504,16 +504,17 @@ class Rules:
         """
         with self._lock:
             ply = lib.bd_game_ply(self._g)
-            if lib.bd_game_outcome(self._g) != _ONGOING:
+            over = lib.bd_game_outcome(self._g) != _ONGOING
+            if over:
                 winner = self.winner
                 won = f"the {winner} won" if winner else "a draw"
                 standing = f"game over after {plural(ply, 'move')}: {outcome_name(self.outcome)}, {won}"
             else:
                 standing = f"{self.side} to move; ply {ply}"
             if ply == 0:
-                return of_position(self.position, standing)
+                return of_position(self.position, standing, over=over)
             stored, captured, shown = self.shown_at(ply)
-            return of_position(self.position, standing, stored, captured, shown)
+            return of_position(self.position, standing, stored, captured, shown, over)
 
     def shown_at(self, ply: int) -> tuple[str, tuple[str, ...], str]:
         """The move that reached ``ply`` (1 for the first): as stored, the

@@ -19,7 +19,7 @@ What the picture shows:
 - ``squares`` tinted red (or a colour of your own), ``arrows`` drawn over
   everything (green, or your own colour);
 - the files and ranks round the board, and in the bottom right corner of
-  the frame a small disc of the side to move.
+  the frame a small disc of the side to move (none once the game is over).
 
 Every shape that stands for something carries a ``class`` naming what it is
 and where: ``square d4 throne``, ``piece king d4``, ``lastmove d2``,
@@ -194,7 +194,7 @@ def board(game_or_position: Any, *, lastmove: LastMove = None, arrows: Iterable[
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {full} {full}"'
         + (f' width="{size}" height="{size}"' if size is not None else "") + ">",
-        f"<title>brandubh: {escape(f.position)} ({f.side} to move)</title>",
+        f"<title>brandubh: {escape(f.position)} ({'game over' if f.over else f.side + ' to move'})</title>",
         f'<desc>{escape(f.status)}</desc>',
         f'<rect class="frame" x="0" y="0" width="{full}" height="{full}" fill="{COLOURS["frame"]}"/>',
     ]
@@ -237,7 +237,8 @@ def board(game_or_position: Any, *, lastmove: LastMove = None, arrows: Iterable[
         out.append(_arrow(_NAMES[a] + _NAMES[b], centre_of(a), centre_of(b), colour))
     if coordinates:
         out.extend(_coordinates(full, flipped))
-        out.append(_turn(f.side, full))
+        if not f.over:
+            out.append(_turn(f.side, full))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
