@@ -421,7 +421,6 @@ def test_the_solver_agrees_with_an_exhaustive_minimax(variant_text, start, moves
     _agrees(variant_text, start, moves.split())
 
 
-@pytest.mark.slow
 def _random_small_game(rng: random.Random, pieces: int, most_plies: int, quiet_caps: bool) -> tuple[str, "Variant | None"]:
     """A random game of a few pieces (the king first, then attackers, the
     last piece of either side) under a random preset with a short ply cap,
@@ -443,6 +442,7 @@ def _random_small_game(rng: random.Random, pieces: int, most_plies: int, quiet_c
     return start, variant
 
 
+@pytest.mark.slow
 def test_the_solver_agrees_with_an_exhaustive_minimax_on_random_positions():
     rng = random.Random(7)
     settled = tried = 0
