@@ -231,6 +231,38 @@ def untimed_game_as_the_attackers(page) -> tuple[str, str]:
     return game_id, other
 
 
+def test_make_the_game_works_while_the_finished_games_are_still_loading(browser, server):
+    """The first page loads the list of finished games in the background; a
+    click on Make the game meanwhile makes the game (it was once dropped
+    without a word while any request was on its way, which under load made
+    a test wait a minute for a game never asked for)."""
+    errors: list[str] = []
+    held: list = []
+
+    def hold_the_list(route) -> None:
+        if route.request.url.endswith("/api/host/games") and route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    context = browser.new_context(viewport={"width": 1100, "height": 860})
+    try:
+        context.route("**/api/host/**", hold_the_list)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.url)
+        assert wait_until(lambda: bool(held) or page.evaluate("() => false")), "the list was never asked for"
+        assert page.evaluate("() => document.body.dataset.busy") != "0"
+        page.select_option("#host-side", "attackers")
+        page.click("#host-create")
+        page.wait_for_function("() => document.body.dataset.side === 'attackers'", timeout=20_000)
+        held[0].continue_()
+    finally:
+        context.close()
+    assert errors == []
+
+
 def test_the_clocks_are_written_only_when_their_text_changes(browser, server):
     """The page's clock tick runs ten times a second; an untimed game's
     clocks show a dash that never changes, so no tick may touch them (a

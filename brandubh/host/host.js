@@ -334,16 +334,25 @@
     done.hidden = !data.finished.length;
   }
 
+  // One game made at a time (a second click while the first is on its way makes no second game).
+  // Its own flag, not the page's busy count: that also counts the finished games' list loading in
+  // the background, and a click then was dropped without a word.
+  let making = false;
   async function makeGame() {
-    if (busy) return;
-    const body = { side: $("host-side").value, opponent: $("host-opponent").value, clock: $("host-clock").value,
-                   variant: $("host-rules").value };
-    if (body.opponent === "bot") body.level = Number($("host-level").value);
-    token = null;
-    const { status, data } = await call("POST", "/api/host/games", body);
-    if (status !== 201) { $("message").textContent = "Refused: " + data.error; $("message").className = "refused"; return; }
-    if (data.invite_token) sessionStorage.setItem("brandubh-host-invite:" + data.id, data.invite_token);
-    location.hash = "#play=" + data.id + "&token=" + data.token;   // hashchange opens it
+    if (making) return;
+    making = true;
+    try {
+      const body = { side: $("host-side").value, opponent: $("host-opponent").value, clock: $("host-clock").value,
+                     variant: $("host-rules").value };
+      if (body.opponent === "bot") body.level = Number($("host-level").value);
+      token = null;
+      const { status, data } = await call("POST", "/api/host/games", body);
+      if (status !== 201) { $("message").textContent = "Refused: " + data.error; $("message").className = "refused"; return; }
+      if (data.invite_token) sessionStorage.setItem("brandubh-host-invite:" + data.id, data.invite_token);
+      location.hash = "#play=" + data.id + "&token=" + data.token;   // hashchange opens it
+    } finally {
+      making = false;
+    }
   }
 
   async function start() {
