@@ -154,9 +154,10 @@ class ClockLike(Protocol):
 
 def result_sentence(game: "Game", clocked: bool = False) -> Optional[str]:
     """How ``game`` ended, for the people at its table (None while it is
-    on): the game's own sentence, but, at a table with a clock
-    (``clocked``), a timeout is the clock that ran out, not a program that
-    answered too late.
+    on): the game's own sentence without the seats' names (``p1``, ``p2``:
+    the API's, which a person at a page or a terminal never chose), and, at
+    a table with a clock (``clocked``), a timeout is the clock that ran
+    out, not a program that answered too late.
 
     >>> from brandubh import Game
     >>> game = Game()
@@ -164,6 +165,8 @@ def result_sentence(game: "Game", clocked: bool = False) -> Optional[str]:
     >>> result_sentence(game, clocked=True)
     "the defenders' time ran out, the attackers won"
     >>> result_sentence(game)
+    'the defenders ran out of time (timeout), the attackers won'
+    >>> game.result_sentence
     'the defenders ran out of time (timeout), the attackers (p1) won'
     """
     result = game.result
@@ -171,7 +174,10 @@ def result_sentence(game: "Game", clocked: bool = False) -> Optional[str]:
         return None
     if clocked and result.how == "timeout" and result.side is not None:
         return f"the {_other(str(result.side))}' time ran out, the {result.side} won"
-    return game.result_sentence
+    what = game.how_ended
+    if result.how in ("resign", "agreed"):
+        return what
+    return f"{what}, the {result.side} won" if result.side else f"{what}, a draw"
 
 
 def table_state(game: "Game", ply: Optional[int] = None, *, said: str = "", movers: Iterable[str] = (),
@@ -379,7 +385,7 @@ class Session:
         if result is None or self.you is None:
             return ""
         who = "A draw." if result.is_draw else "You win." if result.side == self.you else "The engine wins."
-        return f"Game over: {game.result_sentence}. {who}"
+        return f"Game over: {self.result_sentence()}. {who}"
 
     def result_sentence(self) -> Optional[str]:
         """:func:`result_sentence` of the game at this table (None while it is on)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import Bot, Game
+from brandubh.session import result_sentence
 from brandubh.cli import build_parser, main
 from brandubh.notation import move_parse
 from brandubh.cli.play import COMMANDS, Terminal as Session, play, run, use_colour
@@ -89,10 +90,10 @@ def test_your_capture_and_the_engines_winning_capture_are_shown():
     typist = Typist(game, side="defenders", level=3)
     said = typist.begin()
     assert "\nThe engine (attackers) plays c5-c4xd4#, capturing the king on d4.\n" in said
-    assert said.endswith("Game over: the king was captured, the attackers (p2) won. The engine wins.\n"
+    assert said.endswith("Game over: the king was captured, the attackers won. The engine wins.\n"
                          "Type undo to take back your last move, save FILE to keep the game, or quit.\n")
     assert typist.session.prompt == "game over> "
-    assert typist.type("d4d1") == "Refused: the game is over: the king was captured, the attackers (p2) won\n"
+    assert typist.type("d4d1") == "Refused: the game is over: the king was captured, the attackers won\n"
     assert typist.type("undo") == "Nothing to undo: you have not moved yet.\n"
 
 
@@ -113,7 +114,7 @@ def test_undo_takes_back_your_move_and_the_reply():
     typist = Typist(won, side="defenders")
     typist.begin()
     said = typist.type("d1-g1")
-    assert "Game over: the king reached a corner, the defenders (p1) won. You win.\n" in said
+    assert "Game over: the king reached a corner, the defenders won. You win.\n" in said
     assert typist.type("undo").startswith("Took back 1 move.\n")
     assert won.status == "active" and won.ply == 2 and won.side_to_move == "defenders"
 
@@ -409,7 +410,7 @@ def test_a_whole_game_typed_at_a_terminal(tmp_path):
         assert said.startswith(move + "\nYou play "), said
         assert mirror.play(move, "p1") is None
     assert mirror.status == "finished"
-    ending = f"Game over: {mirror.result_sentence}."
+    ending = f"Game over: {result_sentence(mirror)}."
     assert ending in said, said
     path = tmp_path / "game.txt"
     term.type(f"save {path}")
@@ -434,7 +435,7 @@ def test_a_loaded_game_finished_at_a_colour_terminal(tmp_path):
     term.type("Kd1-g1")
     said = re.sub(r"\x1b\[[0-9;]*m", "", term.read_until("game over> "))
     assert "You play Kd1-g1++.\n" in said
-    assert "Game over: the king reached a corner, the defenders (p1) won. You win.\n" in said
+    assert "Game over: the king reached a corner, the defenders won. You win.\n" in said
     term.type("quit")   # the game was not saved: it asks once
     assert "The game is not saved" in term.read_until("game over> ")
     term.type("quit")

@@ -288,7 +288,7 @@ def test_saved_games_open_and_step_move_by_move(ask):
     assert status == 201
     games = opened["games"]
     assert [(g["label"][:6], g["plies"]) for g in games] == [("game 1", 3), ("game 2", 1)]
-    assert games[0]["result"] == "the king reached a corner, the defenders (p2) won"
+    assert games[0]["result"] == "the king reached a corner, the defenders won"
     first = games[0]["id"]
     expected = [{"a1": "attacker", "d4": "king"}, {"a1": "attacker", "d1": "king"},
                 {"a2": "attacker", "d1": "king"}, {"a2": "attacker", "g1": "king"}]

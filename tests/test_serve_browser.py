@@ -21,6 +21,7 @@ import threading
 import pytest
 
 from brandubh import Game
+from brandubh.session import result_sentence
 from brandubh.serve import Api, Server
 
 
@@ -142,7 +143,7 @@ def test_a_whole_game_played_by_clicks(page):
         click_square(page, move.to_square)
         assert mine.play(move) is None
         assert mine.ply < 200, "the game goes on too long"
-    assert page.inner_text("#status") == f"Game over: {mine.result_sentence}."
+    assert page.inner_text("#status") == f"Game over: {result_sentence(mine)}."
     assert mine.result.side == "defenders" and "You win." in page.inner_text("#message")
     # The game text the page offers is the game played.
     assert Game.from_text(page.input_value("#text")).game.log == mine.log
@@ -191,7 +192,7 @@ def test_a_saved_game_stepped_through(page, tmp_path):
     page.click("#last")
     settle(page, 3)
     assert pieces_shown(page) == steps[3] and page.is_disabled("#next")
-    assert page.inner_text("#status") == "Game over: the king reached a corner, the defenders (p2) won."
+    assert page.inner_text("#status") == "Game over: the king reached a corner, the defenders won."
     page.click("#prev")
     settle(page, 2)
     page.click("#moves .move >> nth=0")

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from brandubh import Game
+from brandubh.session import result_sentence
 from test_serve_browser import loaded_cleanly
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,7 +155,7 @@ def test_a_whole_game_from_the_disk(page):
         click_square(page, move.to_square)
         assert mine.play(move) is None
         assert mine.ply < 200, "the game goes on too long"
-    assert page.inner_text("#status") == f"Game over: {mine.result_sentence}."
+    assert page.inner_text("#status") == f"Game over: {result_sentence(mine)}."
     assert mine.result.side == "defenders" and "You win." in page.inner_text("#message")
     assert Game.from_text(page.input_value("#text")).game.log == mine.log
     # The engine's moves were searched in the Worker, not on the page's thread.

@@ -155,11 +155,14 @@
     return game.over ? { how: game.outcome, side: game.winner } : null;
   }
 
-  /* Game.result_sentence: how the game ended, and who won. */
-  function endedHow(table, game) {
+  /* How the game ended, and who won: brandubh.session.result_sentence, for the people at the
+   * table (no seat names), or with `seats` Game.result_sentence (the board's description, as the
+   * server's picture has it). */
+  function endedHow(table, game, seats) {
     const r = result(table, game), what = endedWhat(table, game);
     if (r.how === "resign" || r.how === "agreed") return what;
-    return r.side ? what + ", the " + r.side + " (" + seatOf(table, r.side) + ") won" : what + ", a draw";
+    return r.side ? what + ", the " + r.side + (seats ? " (" + seatOf(table, r.side) + ")" : "") + " won"
+      : what + ", a draw";
   }
 
   /* Game.how_ended: what ended the game, without who won. */
@@ -264,7 +267,7 @@
       const last = shown.ply > 0 ? played(shown, shown.ply) : null;
       const r = result(table, shown);
       const sentence = r ? endedHow(table, shown) : null;
-      const standing = r ? "game over after " + plural(shown.ply, "move") + ": " + sentence
+      const standing = r ? "game over after " + plural(shown.ply, "move") + ": " + endedHow(table, shown, true)
         : shown.side + " (" + seatOf(table, shown.side) + ") to move; ply " + shown.ply;
       const position = shown.position();
       const board = BrandubhBoard.svg({

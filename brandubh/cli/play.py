@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TextIO
 from .. import notation
 from ..errors import ArgumentError
 from ..files import write_whole
-from ..session import HINT_BUDGET, Said, Session
+from ..session import HINT_BUDGET, Said, Session, result_sentence
 from ..views.text import ASCII, UNICODE, diagram
 from ..words import plural
 
@@ -256,7 +256,7 @@ class Terminal:
     def do_moves(self) -> None:
         game = self.game
         if game.status != "active":
-            self.say(f"No moves: the game is over: {game.result_sentence}.")
+            self.say(f"No moves: the game is over: {result_sentence(game)}.")
             return
         shown = [str(game.shown_of(m)) for m in game.legal()]
         self.say(f"Your {len(shown)} moves:")

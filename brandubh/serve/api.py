@@ -68,7 +68,7 @@ from ..core.endgame import rules_key
 from ..endgame import table_view
 from ..errors import ArgumentError, BrandubhError, quote
 from .. import notation
-from ..session import HINT_BUDGET, Said, Session, analyse, table_state
+from ..session import HINT_BUDGET, Said, Session, analyse, result_sentence, table_state
 
 if TYPE_CHECKING:
     from ..bot import Bot
@@ -652,7 +652,7 @@ class Api:
         games = read_games(text, most=MAX_REVIEWS)
         tables = self._keep_all([(game, None, None, label) for label, game in games])
         return {"games": [{"id": table.id, "label": table.label, "plies": table.game.ply,
-                           "variant": table.game.variant.as_string(), "result": table.game.result_sentence}
+                           "variant": table.game.variant.as_string(), "result": result_sentence(table.game)}
                           for table in tables]}
 
     @staticmethod
