@@ -595,6 +595,9 @@ typedef struct bd_solve_status {
     int exact_within;
     int only;               /* bd_solver_within's side, or -1 */
     int within;             /* ... its bound (the limit at most); else the limit */
+    int both;               /* both sides' wins are looked for at once (two
+                               threads, neither settled): prover and bound
+                               are then the attackers' */
 } bd_solve_status;
 
 /* A solver for the game as it stands, with a table of the most entries of

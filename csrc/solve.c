@@ -1258,6 +1258,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->exact_within = s->exact_within;
     out->only = s->only;
     out->within = s->only >= 0 ? s->within : s->limit;
+    out->both = s->threads > 1 && s->stage == BD_STAGE_PROVE && s->only < 0 && s->side_state[0] == SIDE_OPEN
+                && s->side_state[1] == SIDE_OPEN;
     if (s->solved == BD_SOLVED_WIN) {
         out->plies = s->plies;
         /* A game over already (limit 0) is its own shortest win. */

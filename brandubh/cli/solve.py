@@ -110,6 +110,8 @@ def register(subparsers: Any) -> None:
 
 
 def _stage_words(p: Progress) -> str:
+    if p.stage == "prove" and p.both:
+        return "looking for both sides' wins at once"
     if p.stage == "prove":
         return f"looking for the {p.prover}' win within {p.bound} plies"
     if p.stage == "shorten":

@@ -92,13 +92,16 @@ class Progress:
     """Where a solve stands, between two slices: ``stage`` ("prove",
     "shorten", "extract", "done"), the side whose win is looked for
     (``prover``) and within how many plies (``bound``), and the positions
-    expanded so far (``nodes``) of the ``budget``."""
+    expanded so far (``nodes``) of the ``budget``; ``both`` when both
+    sides' wins are looked for at once (``threads=2``: ``prover`` and
+    ``bound`` are then the attackers')."""
 
     stage: str
     prover: str
     bound: int
     nodes: int
     budget: int
+    both: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,7 @@ def _check(budget: object, hash_mb: object) -> None:
 
 
 def _progress(status: Any, budget: int) -> Progress:
-    return Progress(STAGES[status.stage], SIDES[status.prover], status.bound, status.nodes, budget)
+    return Progress(STAGES[status.stage], SIDES[status.prover], status.bound, status.nodes, budget, bool(status.both))
 
 
 PathLike = Union[str, "os.PathLike[str]"]
