@@ -61,8 +61,10 @@
  * search within one ply fewer than the proof needs, until that is
  * refuted: the win is then the shortest).
  *
- * Deterministic: one thread, no clock; the same game, table size and
- * sequence of calls give the same result. */
+ * Deterministic on one thread (the default), with no clock: the same game,
+ * table size and sequence of calls give the same result, counts included.
+ * On two (bd_solver_threads), each side's win is looked for on a thread of
+ * its own while neither is settled (solve_both): as sound, not repeatable. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,17 +421,20 @@ static int hopeless(const sv_worker *w, const bd_pos *p, int r) {
  * at once (`locking`): one thread takes none, and goes exactly as before. */
 
 #define LOCKS 4096u
+/* The ints between two locks: one a cache line, so that two threads
+ * taking locks of different stripes do not pass a line back and forth. */
+#define LOCK_STRIDE 16u
 
 static uint64_t bucket_of(const bd_solver *s, uint64_t key) { return key & s->mask; }
 
 static sv_entry *bucket(const bd_solver *s, uint64_t key) { return &s->tt[bucket_of(s, key) * WAYS]; }
 
 static void lock_bucket(bd_solver *s, uint64_t key) {
-    if (s->locking) bd_spin_lock(&s->locks[bucket_of(s, key) & (LOCKS - 1)]);
+    if (s->locking) bd_spin_lock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
 }
 
 static void unlock_bucket(bd_solver *s, uint64_t key) {
-    if (s->locking) bd_spin_unlock(&s->locks[bucket_of(s, key) & (LOCKS - 1)]);
+    if (s->locking) bd_spin_unlock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
 }
 
 /* The entry for key, copied into *out: 1, or 0 when the table has none. */
@@ -1426,7 +1431,7 @@ int bd_solver_threads(bd_solver *s, int threads) {
     threads = 1;
 #endif
     if (threads >= 2 && !s->locks) {
-        s->locks = (int *)calloc(LOCKS, sizeof *s->locks);
+        s->locks = (int *)calloc((size_t)LOCKS * LOCK_STRIDE, sizeof *s->locks);
         if (!s->locks) threads = 1;
     }
     s->threads = threads >= 2 ? 2 : 1;
