@@ -217,12 +217,14 @@ class Solution:
 def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = DEFAULT_BUDGET,
           hash_mb: Optional[int] = None, stop: Optional[threading.Event] = None,
           progress: Optional[Callable[[Progress], None]] = None, state: Optional[str] = None,
-          save_every: int = SAVE_EVERY, side: Optional[str] = None, within: Optional[int] = None) -> Solution:
+          save_every: int = SAVE_EVERY, side: Optional[str] = None, within: Optional[int] = None,
+          threads: int = 1) -> Solution:
     """Solve a game as it stands (its history counts: repetition and the
     move caps), or a position string under ``variant`` (a game carries its
     own rule set: ``variant`` must then be None). ``budget``, ``hash_mb``,
     ``stop``, ``progress``, ``state`` (a file the solver's state is saved in
-    as it goes, and resumed from) and ``save_every`` are
+    as it goes, and resumed from), ``save_every`` and ``threads`` (1, the
+    default, deterministic; 2 looks for both sides' wins at once) are
     :func:`brandubh.core.solve.solve_rules`'s;
     Ctrl-C raises KeyboardInterrupt within a fraction of a second.
 
@@ -248,5 +250,5 @@ def solve(game: Union[Game, str], variant: VariantLike = None, *, budget: int = 
         rules.play(move)
     ended = outcome_name(rules.outcome) if rules.is_over() else None
     return Solution(solve_rules(rules, budget, hash_mb=hash_mb, stop=stop, progress=progress, state=state,
-                                save_every=save_every, side=side, within=within),
+                                save_every=save_every, side=side, within=within, threads=threads),
                     rules_set, rules.start, moves, budget, ended)

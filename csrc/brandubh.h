@@ -595,6 +595,9 @@ typedef struct bd_solve_status {
     int exact_within;
     int only;               /* bd_solver_within's side, or -1 */
     int within;             /* ... its bound (the limit at most); else the limit */
+    int both;               /* both sides' wins are looked for at once (two
+                               threads, neither settled): prover and bound
+                               are then the attackers' */
 } bd_solve_status;
 
 /* A solver for the game as it stands, with a table of the most entries of
@@ -611,6 +614,18 @@ BD_FN void bd_solver_free(bd_solver *s);
  * (BD_SOLVED_OPEN). 0, or -1 for a side that is none, a bound below 1, or a
  * solver run already or over already. */
 BD_FN int bd_solver_within(bd_solver *s, int prover, int within);
+/* How many threads the solver's next runs use: 1 (the default: the same
+ * game, table size and sequence of calls give the same result, counts
+ * included), or 2 (more count as 2): while neither side's win is settled,
+ * each side's is looked for on a thread of its own, the two sharing the
+ * table and the budget, the other stopped when one is proven; the rest
+ * (one side's question, the proof's extraction, the search for a shorter
+ * win) on one thread. Every result is as sound as one thread's; the
+ * counts, and what a budget reaches, depend on how the threads ran. The
+ * number it will use: 1 where the platform has
+ * no threads (WebAssembly) or memory lacks for the table's locks. Between
+ * calls of bd_solver_run only. */
+BD_FN int bd_solver_threads(bd_solver *s, int threads);
 /* Go on for up to `nodes` more positions, or until done, or until the stop
  * flag (NULL, or the caller's, as bd_search_limits.stop) is raised. A win
  * found has its proof written down at once (which may search again what

@@ -61,8 +61,10 @@
  * search within one ply fewer than the proof needs, until that is
  * refuted: the win is then the shortest).
  *
- * Deterministic: one thread, no clock; the same game, table size and
- * sequence of calls give the same result. */
+ * Deterministic on one thread (the default), with no clock: the same game,
+ * table size and sequence of calls give the same result, counts included.
+ * On two (bd_solver_threads), each side's win is looked for on a thread of
+ * its own while neither is settled (solve_both): as sound, not repeatable. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +159,27 @@ typedef struct sv_saved {
 
 enum { SIDE_OPEN = 0, SIDE_PROVEN = 1, SIDE_DISPROVEN = 2 };
 
+/* One search: whose win it looks for, and everything that changes as it
+ * goes but the table (which the solver holds, shared). Two of them may run
+ * at once, one a thread, each on its own side's win (solve_both). */
+typedef struct sv_worker {
+    struct bd_solver *s;
+    int prover;
+    uint64_t salt;
+    int bound;                  /* the bound being searched */
+    /* The search's frames, one a depth, made when first reached. */
+    sv_frame **frames;
+    int nframes;
+    uint64_t nodes;             /* positions this worker expanded (the work below
+                                   a node is counted by it) */
+    uint64_t pause;             /* the solver's count at which it stops */
+    uint64_t next_stop;         /* its own count at which the flags are looked at */
+    int abort, stopped, oom;
+    /* Two workers side by side in the solver: a line of their own each,
+     * since each writes its counts every position. */
+    char pad[64];
+} sv_worker;
+
 struct bd_solver {
     bd_variant v;
     bd_pos root;
@@ -177,21 +200,27 @@ struct bd_solver {
     sv_entry *tt;
     uint64_t mask;
     size_t tt_bytes;
-    /* The search's frames, one a depth, made when first reached. */
-    sv_frame **frames;
-    int nframes;
-    /* The search now. */
-    int prover;
-    uint64_t salt;
-    uint64_t nodes, pause, next_stop;
+    /* The searches: w[0] on the caller's thread (every search of one
+     * thread, the extraction's included), w[1] on a helper's while both
+     * sides' wins are looked for at once (solve_both). */
+    sv_worker w[2];
+    int threads;                /* bd_solver_threads: 1, or 2 */
+    /* Positions expanded, every call and worker together; while the
+     * workers run at once, added to atomically (bd_add64). */
+    uint64_t nodes;
     const volatile int *stop;
-    int abort, stopped, oom;
+    int stopped, oom;
+    /* While the workers run at once: the table's locks (LOCKS of them, a
+     * bucket's by its number), `locking` raised, and `halt`, the side that
+     * proved its win first plus one (0: none yet), raised once. */
+    int *locks;
+    int locking;
+    uint64_t halt;
     /* The sides' turns: their state, how many turns each had, whose is next,
      * where the turn under way ends (0: none). */
     int side_state[2], level[2], turn;
     uint64_t turn_end;
     int side_bound[2];          /* the bound each side's win is looked for within */
-    int bound;                  /* the bound being searched */
     /* The root's facts for each prover, kept here as well as in the table. */
     int root_proof[2], root_dis[2];
     /* The proof being extracted: its positions, and those with the
@@ -350,14 +379,15 @@ static int wins_at_once(const bd_variant *v, const bd_pos *p) { return threats(v
  * judged first), a losing repetition after one of the other side's moves,
  * or, for the attackers, encirclement (the defenders' own move can shut
  * them in). */
-static int hopeless(const bd_solver *s, const bd_pos *p, int r) {
+static int hopeless(const sv_worker *w, const bd_pos *p, int r) {
+    const bd_solver *s = w->s;
     const bd_variant *v = &s->v;
-    int first = p->side == s->prover;
+    int first = p->side == w->prover;
     int mine = first ? (r + 1) / 2 : r / 2;
     int mine_before_last = first ? r / 2 : (r - 1) / 2;
     if (v->no_move == BD_END_LOSS && (s->horizon ? mine : mine_before_last) > 0) return 0;
     if (v->repetition == BD_END_LOSS && s->npoison && r - mine > 0) return 0;
-    if (s->prover == BD_DEFENDERS) {
+    if (w->prover == BD_DEFENDERS) {
         /* The king needs one move from a line that holds an escape square
          * (an edge, when he escapes at the edge), two from anywhere else;
          * no attacker's move brings him nearer. Taking every attacker needs
@@ -376,16 +406,52 @@ static int hopeless(const bd_solver *s, const bd_pos *p, int r) {
     return mine == 1 && first && r == 1 && !wins_at_once(v, p);
 }
 
-/* ---- The table. */
+/* ---- The table.
+ *
+ * Shared by the two workers while they run at once (solve_both), each on
+ * its own side's entries (kept apart by the salt) but in the same buckets,
+ * where one side's entry may replace the other's. An entry is read and
+ * written only under its bucket's lock then (a lock a stripe of buckets:
+ * LOCKS of them, a bucket's by its number), and read out whole, a copy, so
+ * that no worker ever sees an entry half written by the other: every fact
+ * a worker reads is one a worker stored whole, about a position of its own
+ * side, and true (the other side's entries are never read: their keys
+ * differ by the salt). Replacing may lose a fact, as it does on one
+ * thread, never make one. The locks are taken only while the workers run
+ * at once (`locking`): one thread takes none, and goes exactly as before. */
 
-static sv_entry *bucket(const bd_solver *s, uint64_t key) { return &s->tt[(key & s->mask) * WAYS]; }
+#define LOCKS 4096u
+/* The ints between two locks: one a cache line, so that two threads
+ * taking locks of different stripes do not pass a line back and forth. */
+#define LOCK_STRIDE 16u
 
-static sv_entry *probe(const bd_solver *s, uint64_t key) {
-    sv_entry *b = bucket(s, key);
-    int i;
-    for (i = 0; i < WAYS; i++)
-        if (b[i].key == key) return &b[i];
-    return NULL;
+static uint64_t bucket_of(const bd_solver *s, uint64_t key) { return key & s->mask; }
+
+static sv_entry *bucket(const bd_solver *s, uint64_t key) { return &s->tt[bucket_of(s, key) * WAYS]; }
+
+static void lock_bucket(bd_solver *s, uint64_t key) {
+    if (s->locking) bd_spin_lock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
+}
+
+static void unlock_bucket(bd_solver *s, uint64_t key) {
+    if (s->locking) bd_spin_unlock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
+}
+
+/* The entry for key, copied into *out: 1, or 0 when the table has none. */
+static int probe(bd_solver *s, uint64_t key, sv_entry *out) {
+    const sv_entry *b;
+    int i, found = 0;
+    if (!key) key = 1;   /* 0 marks an empty entry */
+    b = bucket(s, key);
+    lock_bucket(s, key);
+    for (i = 0; i < WAYS && !found; i++) {
+        if (b[i].key == key) {
+            *out = b[i];
+            found = 1;
+        }
+    }
+    unlock_bucket(s, key);
+    return found;
 }
 
 /* How much an entry is worth keeping: a proof most (a proof found is
@@ -400,6 +466,7 @@ static void store(bd_solver *s, uint64_t key, int r, num pn, num dn, int proof, 
     int i;
     if (!key) key = 1;   /* 0 marks an empty entry */
     b = bucket(s, key);
+    lock_bucket(s, key);
     for (i = 0; i < WAYS && !e; i++)
         if (b[i].key == key) e = &b[i];
     if (!e) {
@@ -422,24 +489,25 @@ static void store(bd_solver *s, uint64_t key, int r, num pn, num dn, int proof, 
         e->move = move;
     }
     if (dis > e->dis) e->dis = (uint16_t)dis;
+    unlock_bucket(s, key);
 }
 
 /* ---- Nodes. */
 
 /* The frame of a depth, made when first needed; NULL when out of memory. */
-static sv_frame *frame_at(bd_solver *s, int depth) {
-    if (depth >= s->nframes) {
-        int n = s->nframes ? s->nframes : 64, i;
+static sv_frame *frame_at(sv_worker *w, int depth) {
+    if (depth >= w->nframes) {
+        int n = w->nframes ? w->nframes : 64, i;
         sv_frame **grown;
         while (n <= depth) n *= 2;
-        grown = (sv_frame **)realloc(s->frames, (size_t)n * sizeof *grown);
+        grown = (sv_frame **)realloc(w->frames, (size_t)n * sizeof *grown);
         if (!grown) return NULL;
-        for (i = s->nframes; i < n; i++) grown[i] = NULL;
-        s->frames = grown;
-        s->nframes = n;
+        for (i = w->nframes; i < n; i++) grown[i] = NULL;
+        w->frames = grown;
+        w->nframes = n;
     }
-    if (!s->frames[depth]) s->frames[depth] = (sv_frame *)malloc(sizeof(sv_frame));
-    return s->frames[depth];
+    if (!w->frames[depth]) w->frames[depth] = (sv_frame *)malloc(sizeof(sv_frame));
+    return w->frames[depth];
 }
 
 static void set_proven(sv_child *c, int pr) {
@@ -461,7 +529,8 @@ static int dp_of(int dis) { return dis >= ALL_BOUNDS ? ALL_BOUNDS : dis + 1; }
  * way the model judges it: the ply cap when no ply is left, repetition only
  * for the positions find_poison kept. Sets the child's value when the move
  * ends the game, and returns whether it did. */
-static int judge_move(const bd_solver *s, sv_child *c, int flags, int r) {
+static int judge_move(const sv_worker *w, sv_child *c, int flags, int r) {
+    const bd_solver *s = w->s;
     int winner, outcome, repeats = (s->npoison && poisoned(s, &c->pos)) ? s->v.repeat : 1;
     /* Within a horizon short of the limit (bd_solver_within) the bound is
      * the question's, not the cap: a node with no plies left is only past
@@ -478,7 +547,7 @@ static int judge_move(const bd_solver *s, sv_child *c, int flags, int r) {
         return 1;
     }
     if (!c->end) return 0;
-    if (winner == s->prover) {
+    if (winner == w->prover) {
         /* A blocked side's loss is judged after the ply cap: it needs a ply
          * to spare, where the bound is the cap. */
         c->ends_nine = outcome == BD_BY_NO_MOVE;
@@ -491,21 +560,22 @@ static int judge_move(const bd_solver *s, sv_child *c, int flags, int r) {
 }
 
 /* A child's value from the table, or from its first estimate. */
-static void value_of(bd_solver *s, sv_child *c, int r) {
+static void value_of(sv_worker *w, sv_child *c, int r) {
+    bd_solver *s = w->s;
     int rc = r - 1;
-    const sv_entry *e = probe(s, c->key ? c->key : 1);
-    int prover_moves = c->pos.side == s->prover;
-    if (e) {
-        if (e->proof && rc >= e->proof) { set_proven(c, e->proof + 1); return; }
-        if (e->dis && rc < e->dis) { set_disproven(c, dp_of(e->dis)); return; }
-        if (e->r == rc) { c->pn = e->pn; c->dn = e->dn; return; }
+    sv_entry e;
+    int prover_moves = c->pos.side == w->prover;
+    if (probe(s, c->key, &e)) {
+        if (e.proof && rc >= e.proof) { set_proven(c, e.proof + 1); return; }
+        if (e.dis && rc < e.dis) { set_disproven(c, dp_of(e.dis)); return; }
+        if (e.r == rc) { c->pn = e.pn; c->dn = e.dn; return; }
     }
     if (wins_at_once(&s->v, &c->pos)) {
         if (prover_moves) set_proven(c, 2);
         else set_disproven(c, ALL_BOUNDS);
         return;
     }
-    if (hopeless(s, &c->pos, rc)) { set_disproven(c, r + 1); return; }
+    if (hopeless(w, &c->pos, rc)) { set_disproven(c, r + 1); return; }
     {
         /* Where the prover moves, one good move will do: pn 1, dn the moves
          * to refute. Where the other side does, every move must be answered,
@@ -517,7 +587,7 @@ static void value_of(bd_solver *s, sv_child *c, int r) {
             c->pn = 1;
             c->dn = moves;
         } else {
-            int t = threats(&s->v, &c->pos, s->prover);
+            int t = threats(&s->v, &c->pos, w->prover);
             c->pn = t >= 2 ? 1 : t == 1 ? 1 + moves / 8 : moves;
             c->dn = 1;
         }
@@ -527,38 +597,37 @@ static void value_of(bd_solver *s, sv_child *c, int r) {
 /* The child of p by move m, made and judged within r plies: judge_move's
  * answer (0 when the move ends nothing). The search's expansion and the
  * proof's extraction make their children alike. */
-static int make_child(const bd_solver *s, const bd_pos *p, bd_move m, int r, sv_child *c) {
+static int make_child(const sv_worker *w, const bd_pos *p, bd_move m, int r, sv_child *c) {
     bd_report rep;
     c->pos = *p;
-    rep = bd_pos_make(&s->v, &c->pos, m, BD_MAKE_PLAY);
+    rep = bd_pos_make(&w->s->v, &c->pos, m, BD_MAKE_PLAY);
     c->move = m;
-    c->key = c->pos.key ^ s->salt;
+    c->key = c->pos.key ^ w->salt;
     c->pr = c->dp = 0;
-    return judge_move(s, c, rep.flags, r);
+    return judge_move(w, c, rep.flags, r);
 }
 
 /* Generate the node's moves into f, judged and valued; returns how many. */
-static int expand(bd_solver *s, const bd_pos *p, int r, sv_frame *f) {
+static int expand(sv_worker *w, const bd_pos *p, int r, sv_frame *f) {
     bd_move *moves = f->moves;
-    int n = bd_gen_moves(&s->v, p, moves), i;
+    int n = bd_gen_moves(&w->s->v, p, moves), i;
     for (i = 0; i < n; i++) {
         sv_child *c = &f->c[i];
-        if (!make_child(s, p, moves[i], r, c)) {
+        if (!make_child(w, p, moves[i], r, c)) {
 #if defined(__GNUC__) || defined(__clang__)
-            __builtin_prefetch(bucket(s, c->key));
+            __builtin_prefetch(bucket(w->s, c->key));
 #endif
         }
     }
     for (i = 0; i < n; i++)
-        if (!f->c[i].end) value_of(s, &f->c[i], r);
+        if (!f->c[i].end) value_of(w, &f->c[i], r);
     return n;
 }
 
 /* A node's numbers from its children's. */
-static void numbers(const bd_solver *s, int or_node, const sv_frame *f, int n, num *pn, num *dn) {
+static void numbers(int or_node, const sv_frame *f, int n, num *pn, num *dn) {
     int i;
     num a = or_node ? INF : 0, b = or_node ? 0 : INF;
-    (void)s;
     for (i = 0; i < n; i++) {
         const sv_child *c = &f->c[i];
         if (or_node) {
@@ -573,15 +642,21 @@ static void numbers(const bd_solver *s, int or_node, const sv_frame *f, int n, n
     *dn = b;
 }
 
-static void count_node(bd_solver *s) {
-    s->nodes++;
-    if (s->nodes >= s->pause) s->abort = 1;
-    if (s->nodes >= s->next_stop) {
-        s->next_stop = s->nodes + STOP_CHECK;
+/* Count a position expanded, and cut the search where the count reaches
+ * the pause, the stop flag is raised, or (workers at once) the other
+ * worker proved its side's win. */
+static void count_node(sv_worker *w) {
+    bd_solver *s = w->s;
+    uint64_t total = s->locking ? bd_add64(&s->nodes, 1) : ++s->nodes;
+    w->nodes++;
+    if (total >= w->pause) w->abort = 1;
+    if (w->nodes >= w->next_stop) {
+        w->next_stop = w->nodes + STOP_CHECK;
         if (s->stop && bd_load_flag(s->stop)) {
-            s->stopped = 1;
-            s->abort = 1;
+            w->stopped = 1;
+            w->abort = 1;
         }
+        if (s->locking && bd_load64(&s->halt)) w->abort = 1;
     }
 }
 
@@ -594,27 +669,27 @@ typedef struct sv_result {
 /* The df-pn of node p (key: its key xor the salt) within bound r, until
  * its numbers reach the thresholds or it is settled, or the search is cut
  * (s->abort). Stores what it found, and returns it. */
-static sv_result mid(bd_solver *s, const bd_pos *p, uint64_t key, int r, num thpn, num thdn, int depth) {
+static sv_result mid(sv_worker *w, const bd_pos *p, uint64_t key, int r, num thpn, num thdn, int depth) {
     sv_result out;
-    sv_frame *f = frame_at(s, depth);
-    int or_node = p->side == s->prover, n, i;
-    uint64_t start = s->nodes;
+    sv_frame *f = frame_at(w, depth);
+    int or_node = p->side == w->prover, n, i;
+    uint64_t start = w->nodes;
     num pn, dn;
     bd_move best_move = 0;
     out.proof = out.dis = 0;
     if (!f) {
-        s->oom = s->abort = 1;
+        w->oom = w->abort = 1;
         out.pn = out.dn = 1;
         return out;
     }
-    count_node(s);
-    n = expand(s, p, r, f);
+    count_node(w);
+    n = expand(w, p, r, f);
     for (;;) {
         int best = -1;
         num b1 = INF, b2 = INF, cth_pn, cth_dn;
         sv_result got;
-        numbers(s, or_node, f, n, &pn, &dn);
-        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || s->abort) break;
+        numbers(or_node, f, n, &pn, &dn);
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || w->abort) break;
         /* The most proving child: the least pn where the prover moves, the
          * least dn where the other side does; and the second least. */
         for (i = 0; i < n; i++) {
@@ -634,8 +709,8 @@ static sv_result mid(bd_solver *s, const bd_pos *p, uint64_t key, int r, num thp
                 cth_pn = thpn >= INF ? INF : thpn - pn + f->c[best].pn;
             }
         }
-        got = mid(s, &f->c[best].pos, f->c[best].key, r - 1, cth_pn, cth_dn, depth + 1);
-        f = s->frames[depth];   /* the frames' table may have moved, not the frames */
+        got = mid(w, &f->c[best].pos, f->c[best].key, r - 1, cth_pn, cth_dn, depth + 1);
+        f = w->frames[depth];   /* the frames' table may have moved, not the frames */
         f->c[best].pn = got.pn;
         f->c[best].dn = got.dn;
         if (got.pn == 0) f->c[best].pr = (uint16_t)(got.proof + 1);
@@ -670,7 +745,7 @@ static sv_result mid(bd_solver *s, const bd_pos *p, uint64_t key, int r, num thp
     }
     out.pn = pn;
     out.dn = dn;
-    store(s, key, r, pn, dn, out.proof, out.dis, best_move, s->nodes - start);
+    store(w->s, key, r, pn, dn, out.proof, out.dis, best_move, w->nodes - start);
     return out;
 }
 
@@ -678,35 +753,36 @@ static sv_result mid(bd_solver *s, const bd_pos *p, uint64_t key, int r, num thp
 
 /* What the table and the solver know of the root for the prover now. */
 static void root_facts(bd_solver *s, int prover, int *proof, int *dis) {
-    const sv_entry *e = probe(s, (s->root.key ^ SALT[prover]) ? s->root.key ^ SALT[prover] : 1);
+    sv_entry e;
     *proof = s->root_proof[prover];
     *dis = s->root_dis[prover];
-    if (e) {
-        if (e->proof && (!*proof || e->proof < *proof)) *proof = e->proof;
-        if (e->dis > *dis) *dis = e->dis;
+    if (probe(s, s->root.key ^ SALT[prover], &e)) {
+        if (e.proof && (!*proof || e.proof < *proof)) *proof = e.proof;
+        if (e.dis > *dis) *dis = e.dis;
     }
     s->root_proof[prover] = *proof;
     s->root_dis[prover] = *dis;
 }
 
-static void set_prover(bd_solver *s, int prover) {
-    s->prover = prover;
-    s->salt = SALT[prover];
+static void set_prover(sv_worker *w, int prover) {
+    w->prover = prover;
+    w->salt = SALT[prover];
 }
 
 /* df-pn from node p for the prover within bound r, until it is settled or
  * the search is cut. 1: proven, 0: disproven, -1: cut. */
-static int search_node(bd_solver *s, const bd_pos *p, int r, int depth) {
+static int search_node(sv_worker *w, const bd_pos *p, int r, int depth) {
     for (;;) {
         sv_result got;
-        const sv_entry *e = probe(s, (p->key ^ s->salt) ? p->key ^ s->salt : 1);
-        if (e && e->proof && r >= e->proof) return 1;
-        if (e && e->dis && r < e->dis) return 0;
-        if (s->abort) return -1;
-        got = mid(s, p, p->key ^ s->salt, r, INF, INF, depth);
+        sv_entry e;
+        int known = probe(w->s, p->key ^ w->salt, &e);
+        if (known && e.proof && r >= e.proof) return 1;
+        if (known && e.dis && r < e.dis) return 0;
+        if (w->abort) return -1;
+        got = mid(w, p, p->key ^ w->salt, r, INF, INF, depth);
         if (got.pn == 0) return 1;
         if (got.dn == 0) return 0;
-        if (s->abort) return -1;
+        if (w->abort) return -1;
     }
 }
 
@@ -714,24 +790,25 @@ static int search_node(bd_solver *s, const bd_pos *p, int r, int depth) {
  * fact survived in the table while those of the moves below it were
  * replaced (search_node would take the fact and look no further). 1:
  * proven, 0: not, -1: cut. */
-static int research(bd_solver *s, const bd_pos *p, int r, int depth) {
+static int research(sv_worker *w, const bd_pos *p, int r, int depth) {
     sv_result got;
     do {
-        if (s->abort) return -1;
-        got = mid(s, p, p->key ^ s->salt, r, INF, INF, depth);
-    } while (got.pn != 0 && got.dn != 0 && !s->abort);
+        if (w->abort) return -1;
+        got = mid(w, p, p->key ^ w->salt, r, INF, INF, depth);
+    } while (got.pn != 0 && got.dn != 0 && !w->abort);
     return got.pn == 0 ? 1 : got.dn == 0 ? 0 : -1;
 }
 
-static int search_root(bd_solver *s, int prover, int r) {
+static int search_root(sv_worker *w, int prover, int r) {
+    bd_solver *s = w->s;
     int result, proof, dis;
-    set_prover(s, prover);
-    s->bound = r;
+    set_prover(w, prover);
+    w->bound = r;
     if (r < 1) return 0;   /* the root is not over: no win within no ply */
     root_facts(s, prover, &proof, &dis);
     if (proof && r >= proof) return 1;
     if (dis && r < dis) return 0;
-    result = search_node(s, &s->root, r, 0);
+    result = search_node(w, &s->root, r, 0);
     root_facts(s, prover, &proof, &dis);
     return result;
 }
@@ -814,16 +891,17 @@ enum { EX_OK = 0, EX_FAIL = 1, EX_OOM = 2 };
 
 /* A proven child's need as the table has it, or 0: the parent's bound
  * needed to win by the move (terminal moves: judged). */
-static int child_need(bd_solver *s, sv_child *c, int b) {
+static int child_need(sv_worker *w, sv_child *c, int b) {
     if (c->end) return c->pn == 0 ? c->pr : 0;
-    value_of(s, c, b);
+    value_of(w, c, b);
     return c->pn == 0 ? c->pr : 0;
 }
 
 /* Extract the proof below p, which wins within bound b; *need and *plies
  * get what its proof needs and its longest line. Re-proves what the table
  * has lost, within the search's limit. */
-static int extract(bd_solver *s, const bd_pos *p, int b, int depth, int *need_out, int *plies_out) {
+static int extract(sv_worker *w, const bd_pos *p, int b, int depth, int *need_out, int *plies_out) {
+    bd_solver *s = w->s;
     pm_slot *slot = pm_slot_of(s, p);
     sv_frame *f;
     int n, i, need = 0, plies = 0, line = -1, retried = 0;
@@ -837,26 +915,26 @@ static int extract(bd_solver *s, const bd_pos *p, int b, int depth, int *need_ou
     if (slot->state == 1) return EX_FAIL;   /* a cycle: never part of a proof */
     slot->state = 1;
     s->pm_count++;
-    if (p->side == s->prover) {
+    if (p->side == w->prover) {
         slot->winner_moves = 1;
         line = add_line(s, p);
         if (line < 0) return EX_OOM;
     }
 again:
-    f = frame_at(s, depth);
+    f = frame_at(w, depth);
     if (!f) return EX_OOM;
     {
         bd_move *moves = f->moves;
         n = bd_gen_moves(&s->v, p, moves);
-        for (i = 0; i < n; i++) make_child(s, p, moves[i], b, &f->c[i]);
+        for (i = 0; i < n; i++) make_child(w, p, moves[i], b, &f->c[i]);
     }
-    if (p->side == s->prover) {
+    if (p->side == w->prover) {
         /* The move whose proof needs least; a move to a position on the line
          * being extracted never (it would repeat it). */
         int best = -1, best_need = b + 1, got, cn = 0, cp = 0;
         for (i = 0; i < n; i++) {
             sv_child *c = &f->c[i];
-            int k = child_need(s, c, b);
+            int k = child_need(w, c, b);
             if (!k || k >= best_need) continue;
             if (!c->end) {
                 pm_slot *e = pm_find(s, &c->pos);
@@ -867,9 +945,9 @@ again:
         }
         if (best < 0) {
             /* The table lost this position's proof: search it again. */
-            if (retried || s->abort) return s->oom ? EX_OOM : EX_FAIL;
+            if (retried || w->abort) return w->oom ? EX_OOM : EX_FAIL;
             retried = 1;
-            if (research(s, p, b, depth + 1) != 1) return s->oom ? EX_OOM : EX_FAIL;
+            if (research(w, p, b, depth + 1) != 1) return w->oom ? EX_OOM : EX_FAIL;
             goto again;
         }
         {
@@ -880,7 +958,7 @@ again:
                 need = c.pr;
                 plies = 1;
             } else {
-                got = extract(s, &c.pos, c.pr - 1, depth + 1, &cn, &cp);
+                got = extract(w, &c.pos, c.pr - 1, depth + 1, &cn, &cp);
                 if (got != EX_OK) return got;
                 need = cn + 1;
                 plies = cp + 1;
@@ -893,7 +971,7 @@ again:
         for (i = 0; i < n; i++) {
             sv_child c;
             int k, cn, cp, got;
-            f = s->frames[depth];
+            f = w->frames[depth];
             c = f->c[i];
             if (c.end) {
                 if (c.pn != 0 || c.pr > b) return EX_FAIL;
@@ -901,14 +979,14 @@ again:
                 if (plies < 1) plies = 1;
                 continue;
             }
-            k = child_need(s, &c, b);
+            k = child_need(w, &c, b);
             if (!k || k > b) {
                 /* Lost from the table: prove the reply again within what is left. */
-                if (research(s, &c.pos, b - 1, depth + 1) != 1) return s->oom ? EX_OOM : EX_FAIL;
-                k = child_need(s, &c, b);
+                if (research(w, &c.pos, b - 1, depth + 1) != 1) return w->oom ? EX_OOM : EX_FAIL;
+                k = child_need(w, &c, b);
                 if (!k || k > b) return EX_FAIL;
             }
-            got = extract(s, &c.pos, k - 1, depth + 1, &cn, &cp);
+            got = extract(w, &c.pos, k - 1, depth + 1, &cn, &cp);
             if (got != EX_OK) return got;
             if (cn + 1 > need) need = cn + 1;
             if (cp + 1 > plies) plies = cp + 1;
@@ -929,13 +1007,14 @@ again:
  * table lost facts it needed, and searching them again failed); -1: out
  * of memory. */
 static int extract_root(bd_solver *s) {
+    sv_worker *w = &s->w[0];
     int tries, proof, dis;
-    set_prover(s, s->winner);
+    set_prover(w, s->winner);
     for (tries = 0; tries < EXTRACT_TRIES; tries++) {
         int need = 0, plies = 0, got;
         pm_reset(s);
         root_facts(s, s->winner, &proof, &dis);
-        got = extract(s, &s->root, proof, 0, &need, &plies);
+        got = extract(w, &s->root, proof, 0, &need, &plies);
         if (got == EX_OOM) return -1;
         if (got == EX_OK) {
             pm_line *swap = s->kept;
@@ -952,7 +1031,7 @@ static int extract_root(bd_solver *s) {
             pm_reset(s);
             return 1;
         }
-        if (s->abort) break;
+        if (w->abort) break;
     }
     pm_reset(s);
     return 0;
@@ -968,7 +1047,8 @@ static int extract_root(bd_solver *s) {
  * and gone through again only when met within more plies than before (one
  * on the line above is within more plies already: covered there). What
  * the table lost is searched again. */
-static int refute(bd_solver *s, const bd_pos *p, int r, int depth, uint64_t most) {
+static int refute(sv_worker *w, const bd_pos *p, int r, int depth, uint64_t most) {
+    bd_solver *s = w->s;
     pm_slot *slot = pm_slot_of(s, p);
     sv_frame *f;
     int n, i, retried = 0;
@@ -976,7 +1056,7 @@ static int refute(bd_solver *s, const bd_pos *p, int r, int depth, uint64_t most
     if (slot->state == 1 || (slot->state == 2 && slot->need >= r)) return EX_OK;
     if (!slot->state) {
         if (++s->pm_count > most) return EX_FAIL;
-        if (p->side != s->prover) {
+        if (p->side != w->prover) {
             int line = add_line(s, p);
             if (line < 0) return EX_OOM;
             slot = pm_find(s, p);
@@ -985,25 +1065,25 @@ static int refute(bd_solver *s, const bd_pos *p, int r, int depth, uint64_t most
     }
     slot->state = 1;
 again:
-    f = frame_at(s, depth);
+    f = frame_at(w, depth);
     if (!f) return EX_OOM;
     n = bd_gen_moves(&s->v, p, f->moves);
-    for (i = 0; i < n; i++) make_child(s, p, f->moves[i], r, &f->c[i]);
-    if (p->side == s->prover) {
+    for (i = 0; i < n; i++) make_child(w, p, f->moves[i], r, &f->c[i]);
+    if (p->side == w->prover) {
         for (i = 0; i < n; i++) {
-            sv_child c = s->frames[depth]->c[i];
+            sv_child c = w->frames[depth]->c[i];
             int got;
             if (c.end) {
                 if (c.pn == 0) return EX_FAIL;   /* the prover wins by it */
                 continue;
             }
-            value_of(s, &c, r);
+            value_of(w, &c, r);
             if (!(c.dn == 0 && c.dp > r)) {
-                if (research(s, &c.pos, r - 1, depth + 1) != 0) return s->oom ? EX_OOM : EX_FAIL;
-                value_of(s, &c, r);
+                if (research(w, &c.pos, r - 1, depth + 1) != 0) return w->oom ? EX_OOM : EX_FAIL;
+                value_of(w, &c, r);
                 if (!(c.dn == 0 && c.dp > r)) return EX_FAIL;
             }
-            got = refute(s, &c.pos, r - 1, depth + 1, most);
+            got = refute(w, &c.pos, r - 1, depth + 1, most);
             if (got != EX_OK) return got;
         }
     } else {
@@ -1014,7 +1094,7 @@ again:
             int dp;
             if (d->end) dp = d->pn == 0 ? 0 : d->dp;
             else {
-                value_of(s, d, r);
+                value_of(w, d, r);
                 dp = d->dn == 0 ? d->dp : 0;
             }
             if (dp > best_dp || (dp == best_dp && best >= 0 && d->end && !f->c[best].end)) {
@@ -1023,16 +1103,16 @@ again:
             }
         }
         if (best < 0) {
-            if (retried || s->abort) return s->oom ? EX_OOM : EX_FAIL;
+            if (retried || w->abort) return w->oom ? EX_OOM : EX_FAIL;
             retried = 1;
-            if (research(s, p, r, depth + 1) != 0) return s->oom ? EX_OOM : EX_FAIL;
+            if (research(w, p, r, depth + 1) != 0) return w->oom ? EX_OOM : EX_FAIL;
             goto again;
         }
         c = f->c[best];
         slot = pm_find(s, p);
         s->lines[slot->line].move = c.move;
         if (!c.end) {
-            int got = refute(s, &c.pos, r - 1, depth + 1, most);
+            int got = refute(w, &c.pos, r - 1, depth + 1, most);
             if (got != EX_OK) return got;
         }
     }
@@ -1043,15 +1123,16 @@ again:
 }
 
 int bd_solver_refutation(bd_solver *s, int prover, uint64_t most, uint64_t *lines) {
+    sv_worker *w = &s->w[0];
     int got;
     *lines = 0;
     if (s->solved != BD_SOLVED_DRAW || !s->limit || prover < 0 || prover > 1) return 1;
-    set_prover(s, prover);
+    set_prover(w, prover);
     pm_reset(s);
-    s->abort = s->stopped = 0;
+    w->abort = w->stopped = 0;
     s->stop = NULL;
-    s->pause = (uint64_t)-1;
-    got = refute(s, &s->root, s->limit, 0, most);
+    w->pause = (uint64_t)-1;
+    got = refute(w, &s->root, s->limit, 0, most);
     s->refuted_positions = s->pm_count;
     free(s->pm);
     s->pm = NULL;
@@ -1078,6 +1159,8 @@ bd_solver *bd_solver_new(const bd_game *g, uint64_t tt_bytes) {
     uint64_t buckets = 1u << 10;
     const bd_entry *now;
     if (!s) return NULL;
+    s->w[0].s = s->w[1].s = s;
+    s->threads = 1;
     s->v = g->v;
     now = &g->hist[g->ply];
     s->root = now->pos;
@@ -1138,11 +1221,14 @@ int bd_solver_within(bd_solver *s, int prover, int within) {
 }
 
 void bd_solver_free(bd_solver *s) {
-    int i;
+    int i, k;
     if (!s) return;
     if (s->tt) bd_zeroed_free(s->tt, s->tt_bytes);
-    for (i = 0; i < s->nframes; i++) free(s->frames[i]);
-    free(s->frames);
+    for (k = 0; k < 2; k++) {
+        for (i = 0; i < s->w[k].nframes; i++) free(s->w[k].frames[i]);
+        free(s->w[k].frames);
+    }
+    free(s->locks);
     free(s->poison);
     free(s->pm);
     free(s->lines);
@@ -1167,8 +1253,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->solved = s->solved;
     out->winner = s->solved == BD_SOLVED_WIN ? s->winner : BD_NOBODY;
     out->stage = s->stage;
-    out->prover = s->prover;
-    out->bound = s->bound;
+    out->prover = s->w[0].prover;
+    out->bound = s->w[0].bound;
     out->limit = s->limit;
     out->nodes = s->nodes;
     out->stopped = s->stopped;
@@ -1177,6 +1263,8 @@ static void status(const bd_solver *s, bd_solve_status *out) {
     out->exact_within = s->exact_within;
     out->only = s->only;
     out->within = s->only >= 0 ? s->within : s->limit;
+    out->both = s->threads > 1 && s->stage == BD_STAGE_PROVE && s->only < 0 && s->side_state[0] == SIDE_OPEN
+                && s->side_state[1] == SIDE_OPEN;
     if (s->solved == BD_SOLVED_WIN) {
         out->plies = s->plies;
         /* A game over already (limit 0) is its own shortest win. */
@@ -1203,12 +1291,13 @@ static int bound_after(const bd_solver *s, int b) {
  * side whose turn it is, the two in turn, each turn of a side twice as
  * long as its last. Within a turn, a bound disproven gives way to the next. */
 static void prove_step(bd_solver *s, uint64_t until) {
+    sv_worker *w = &s->w[0];
     int x, got;
     if (s->only >= 0) {
         /* One side's win within one bound: no turns, the bounds up to it. */
         x = s->only;
-        s->pause = until;
-        got = search_root(s, x, s->side_bound[x]);
+        w->pause = until;
+        got = search_root(w, x, s->side_bound[x]);
         if (got == 1) {
             s->side_state[x] = SIDE_PROVEN;
             s->winner = x;
@@ -1227,8 +1316,8 @@ static void prove_step(bd_solver *s, uint64_t until) {
         s->turn_end = s->nodes + ((uint64_t)QUANTUM << s->level[s->turn]);
     }
     x = s->turn;
-    s->pause = until < s->turn_end ? until : s->turn_end;
-    got = search_root(s, x, s->side_bound[x]);
+    w->pause = until < s->turn_end ? until : s->turn_end;
+    got = search_root(w, x, s->side_bound[x]);
     if (got == 1) {
         s->side_state[x] = SIDE_PROVEN;
         s->winner = x;
@@ -1244,7 +1333,7 @@ static void prove_step(bd_solver *s, uint64_t until) {
             s->stage = BD_STAGE_DONE;
             s->solved = s->exact ? BD_SOLVED_DRAW : BD_SOLVED_UNKNOWN;
         }
-    } else if (!s->stopped && !s->oom && s->nodes >= s->turn_end) {
+    } else if (!w->stopped && !w->oom && s->nodes >= s->turn_end) {
         /* The turn is spent: the next is twice as long for this side. */
         s->level[x]++;
         s->turn_end = 0;
@@ -1252,26 +1341,125 @@ static void prove_step(bd_solver *s, uint64_t until) {
     }
 }
 
+/* ---- Both sides at once (bd_solver_threads 2).
+ *
+ * The two sides' searches share nothing but the table (each its own
+ * entries, kept apart by the salt: a position cannot be both sides' win)
+ * and the count of positions, so each runs on its own thread, worker x on
+ * side x's win, within bounds that grow as prove_step's do, until its side
+ * is proven, disproven within the limit, or the count reaches the pause
+ * (an atomic count: the budget is both's), or the stop flag is raised, or
+ * the other worker proves its side's win (`halt`). Each worker writes only
+ * its own side's state, bound and root facts, which the caller reads once
+ * both are joined. No turns: each side's search runs as long as the other
+ * does. The verdict rests on facts of the same kind as one thread's (each
+ * true: the table's comment above), so a win, a disproof and a draw mean
+ * what they mean on one thread; the counts, the proof's shape and what a
+ * budget reaches depend on how the threads ran. */
+
+static void side_search(void *arg) {
+    sv_worker *w = (sv_worker *)arg;
+    bd_solver *s = w->s;
+    int x = (int)(w - s->w);
+    while (!w->abort) {
+        int got = search_root(w, x, s->side_bound[x]);
+        if (got == 1) {
+            s->side_state[x] = SIDE_PROVEN;
+            bd_cas64(&s->halt, 0, (uint64_t)x + 1);
+        } else if (got == 0 && s->side_bound[x] < s->limit) {
+            s->side_bound[x] = bound_after(s, s->side_bound[x]);
+            continue;
+        } else if (got == 0) {
+            s->side_state[x] = SIDE_DISPROVEN;
+        }
+        break;
+    }
+    /* Out of memory: the other worker stops too (the solver is of no more use). */
+    if (w->oom) bd_cas64(&s->halt, 0, 3);
+}
+
+/* Search both sides' wins at once, until `until` positions in all, or one
+ * side proven, or both disproven, or the stop flag. 0 where it cannot (one
+ * thread asked, one side's question, a side settled already, or the
+ * platform gives no thread): prove_step then goes on alone. */
+static int solve_both(bd_solver *s, uint64_t until) {
+    bd_thread *helper;
+    int k, first;
+    if (s->threads < 2 || s->only >= 0 || s->side_state[0] != SIDE_OPEN || s->side_state[1] != SIDE_OPEN)
+        return 0;
+    for (k = 0; k < 2; k++) {
+        sv_worker *w = &s->w[k];
+        w->pause = until;
+        w->abort = w->stopped = w->oom = 0;
+        w->next_stop = w->nodes;
+    }
+    s->halt = 0;
+    s->locking = 1;
+    helper = bd_thread_start(side_search, &s->w[1]);
+    if (!helper) {
+        s->locking = 0;
+        return 0;
+    }
+    side_search(&s->w[0]);
+    bd_thread_join(helper);
+    s->locking = 0;
+    /* A turn prove_step had under way is over: it starts a new one. */
+    s->turn_end = 0;
+    for (k = 0; k < 2; k++) {
+        s->stopped |= s->w[k].stopped;
+        s->oom |= s->w[k].oom;
+    }
+    first = s->halt == 1 || s->halt == 2 ? (int)s->halt - 1 : -1;
+    if (first >= 0) {
+        s->winner = first;
+        s->stage = BD_STAGE_EXTRACT;
+    } else if (s->side_state[0] == SIDE_DISPROVEN && s->side_state[1] == SIDE_DISPROVEN) {
+        s->stage = BD_STAGE_DONE;
+        s->solved = s->exact ? BD_SOLVED_DRAW : BD_SOLVED_UNKNOWN;
+    }
+    /* What the status shows: the win proven, or the side still looked for. */
+    k = first >= 0 ? first : s->side_state[0] != SIDE_OPEN ? 1 : 0;
+    if (k == 1) {
+        set_prover(&s->w[0], 1);
+        s->w[0].bound = s->w[1].bound;
+    }
+    return 1;
+}
+
+int bd_solver_threads(bd_solver *s, int threads) {
+#ifdef BD_NO_THREADS
+    threads = 1;
+#endif
+    if (threads >= 2 && !s->locks) {
+        s->locks = (int *)calloc((size_t)LOCKS * LOCK_STRIDE, sizeof *s->locks);
+        if (!s->locks) threads = 1;
+    }
+    s->threads = threads >= 2 ? 2 : 1;
+    return s->threads;
+}
+
 /* Look for a win shorter than the proof in hand: the same search within
  * one ply fewer than the proof needs. */
 static void shorten_step(bd_solver *s, uint64_t until) {
+    sv_worker *w = &s->w[0];
     int x = s->winner, got;
     if (s->root_dis[x] >= s->kept_need) { s->stage = BD_STAGE_DONE; return; }
-    s->pause = until;
-    got = search_root(s, x, s->kept_need - 1);
+    w->pause = until;
+    got = search_root(w, x, s->kept_need - 1);
     if (got == 1) s->stage = BD_STAGE_EXTRACT;
 }
 
 int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_solve_status *out) {
+    sv_worker *w = &s->w[0];
     uint64_t until = s->nodes + nodes;
     s->stop = stop;
-    s->stopped = 0;
-    s->next_stop = s->nodes;
+    s->stopped = w->stopped = 0;
+    w->next_stop = w->nodes;
     while (s->stage != BD_STAGE_DONE && !s->stopped && !s->oom) {
-        s->abort = 0;
+        w->abort = 0;
         if (s->stage == BD_STAGE_PROVE) {
             if (s->nodes >= until) break;
-            prove_step(s, until);
+            if (!solve_both(s, until)) prove_step(s, until);
         } else if (s->stage == BD_STAGE_SHORTEN) {
             if (s->nodes >= until) break;
             shorten_step(s, until);
@@ -1279,10 +1467,10 @@ int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_sol
             /* Extracting may search again what the table lost: up to as many
              * positions again as the search has expanded, past the budget. */
             int got;
-            s->pause = s->nodes + (s->nodes > (1u << 20) ? s->nodes : (1u << 20));
+            w->pause = s->nodes + (s->nodes > (1u << 20) ? s->nodes : (1u << 20));
             got = extract_root(s);
             if (got < 0) { s->oom = 1; break; }
-            if (s->stopped) break;
+            if (w->stopped) { s->stopped = 1; break; }
             if (got == 1) {
                 s->solved = BD_SOLVED_WIN;
                 /* The question bd_solver_within asked is answered. */
@@ -1293,6 +1481,8 @@ int bd_solver_run(bd_solver *s, uint64_t nodes, const volatile int *stop, bd_sol
                 if (!s->nkept) s->solved = BD_SOLVED_LOST;
             }
         }
+        s->stopped |= w->stopped;
+        s->oom |= w->oom;
     }
     status(s, out);
     return s->oom ? -1 : 0;
@@ -1337,8 +1527,8 @@ uint64_t bd_solver_state(bd_solver *s, int part, void **at) {
         head.solved = s->solved;
         head.winner = s->winner;
         head.stage = s->stage;
-        head.prover = s->prover;
-        head.bound = s->bound;
+        head.prover = s->w[0].prover;
+        head.bound = s->w[0].bound;
         head.turn = s->turn;
         memcpy(head.side_state, s->side_state, sizeof head.side_state);
         memcpy(head.level, s->level, sizeof head.level);
@@ -1391,8 +1581,8 @@ int bd_solver_restore(bd_solver *s, const void *data, uint64_t len) {
     s->solved = head.solved;
     s->winner = head.winner;
     s->stage = head.stage;
-    set_prover(s, head.prover);
-    s->bound = head.bound;
+    set_prover(&s->w[0], head.prover);
+    s->w[0].bound = head.bound;
     s->turn = head.turn;
     memcpy(s->side_state, head.side_state, sizeof head.side_state);
     memcpy(s->level, head.level, sizeof head.level);

@@ -9,9 +9,14 @@
    line past the ply cap.
 3. The solver's verdicts agree with a plain exhaustive minimax over the
    independent rules of tests/reference.py, on small positions with short
-   caps, where repetition (the game's history counted) or the caps decide.
+   caps, where repetition (the game's history counted) or the caps decide,
+   on one thread and on two.
 4. The command: its output, --proof and --check, --json, a saved game,
    the errors, the progress line, Ctrl-C.
+5. The solver's state, saved and resumed; 6. draws proven, and one side's
+   win within a bound.
+7. On two threads (each side's win looked for on its own): the same
+   verdicts, proofs the checker verifies, the budget kept, a stop obeyed.
 """
 
 from __future__ import annotations
@@ -383,37 +388,43 @@ AGAINST_REFERENCE = [
 
 
 def _agrees(variant_text: str, start: str, moves: list[str], limit: int = 1 << 30) -> str:
-    """Solve and minimax one case; the solver's outcome, having checked it
-    against the minimax and its proof with the checker (TooBig when the
-    minimax needs more than ``limit`` positions)."""
+    """Minimax one case and solve it on one thread and on two (each side's
+    win on its own); the solver's outcome on one thread, having checked
+    both against the minimax and their proofs with the checker (TooBig
+    when the minimax needs more than ``limit`` positions)."""
     variant = as_variant(variant_text)
     game = ref.RefGame(start, {f: getattr(variant, f) for f in ref.FIELDS})
     for move in moves:
         game.play(ref.square_index(move[:2]), ref.square_index(move[2:]))
     winner, plies = minimax(game, {}, [0], limit)
     rules = Game.from_text(f"variant {variant.as_string()}\nstart {start}\nmoves {' '.join(moves)}\n").game
-    found = solve(rules, budget=200_000, hash_mb=1)
-    s = found.solved
-    where = (variant_text, start, moves, s, winner, plies)
-    # A repetition that loses, or a quiet cap nearer than the ply cap, the
-    # solver's model does not settle: it may say so, never the wrong thing.
-    exact = variant.repetition == "draw" and (not variant.quiet_cap or variant.quiet_cap >= variant.ply_cap)
-    # What the solver refuted on the way holds too, under the rules up to
-    # exact_within plies (where a repetition loses, past them, short of
-    # forcing one).
-    for side, within in s.no_win_within.items():
-        assert winner != side or plies > within or within > s.exact_within, where
-    assert s.exact_within == s.limit or variant.repetition == "loss", where
-    if s.outcome == "win":
-        assert s.winner == winner and s.shortest and s.plies == plies, where
-        assert check_proof(found.proof_text()).ok, where
-    elif s.outcome == "draw":
-        assert winner is None, where
-        verdict = check_proof(found.proof_text())
-        assert verdict.ok and verdict.winner is None and verdict.plies == s.limit, (where, verdict)
-    else:
-        assert s.outcome == "unknown" and not exact, where
-    return s.outcome
+    outcomes = []
+    for threads in (1, 2):
+        found = solve(rules, budget=200_000, hash_mb=1, threads=threads)
+        s = found.solved
+        where = (variant_text, start, moves, threads, s, winner, plies)
+        # A repetition that loses, or a quiet cap nearer than the ply cap, the
+        # solver's model does not settle: it may say so, never the wrong thing.
+        exact = variant.repetition == "draw" and (not variant.quiet_cap or variant.quiet_cap >= variant.ply_cap)
+        # What the solver refuted on the way holds too, under the rules up to
+        # exact_within plies (where a repetition loses, past them, short of
+        # forcing one).
+        for side, within in s.no_win_within.items():
+            assert winner != side or plies > within or within > s.exact_within, where
+        assert s.exact_within == s.limit or variant.repetition == "loss", where
+        if s.outcome == "win":
+            assert s.winner == winner and s.shortest and s.plies == plies, where
+            assert check_proof(found.proof_text()).ok, where
+        elif s.outcome == "draw":
+            assert winner is None, where
+            verdict = check_proof(found.proof_text())
+            assert verdict.ok and verdict.winner is None and verdict.plies == s.limit, (where, verdict)
+        else:
+            assert s.outcome == "unknown" and not exact, where
+        outcomes.append(s.outcome)
+    # Both settle what the model settles: the same outcome.
+    assert outcomes[0] == outcomes[1], (variant_text, start, moves, outcomes)
+    return outcomes[0]
 
 
 @pytest.mark.parametrize("variant_text, start, moves", AGAINST_REFERENCE)
@@ -509,6 +520,9 @@ def test_the_command_shows_its_progress_on_a_terminal(monkeypatch, capsys):
     assert f"\rsolving: {SLICE:,} of {SLICE + 1000:,} positions; looking for the " in err.getvalue()
     said = capsys.readouterr().out.splitlines()[0]
     assert said.startswith(f"not proven within the budget ({SLICE + 1000:,} positions); the attackers do not win within ")
+    # On two threads, both sides' wins at once.
+    assert main(["solve", SETUP, "--budget", str(SLICE + 1000), "--hash", "4", "--threads", "2"]) == 0
+    assert "positions; looking for both sides' wins at once" in err.getvalue()
 
 
 def ctrl_c_on_a_terminal(command: list[str]) -> tuple[int, bytes]:
@@ -862,3 +876,58 @@ def test_the_command_asks_one_sides_win_within(capsys):
         "defenders win", "defenders", 3, 3, "d4d1")
     assert main(["solve", "7/7/7/3k3/7/7/a6 d", "--within", "3"]) == 2
     assert "--within needs --side" in capsys.readouterr().err
+
+
+# -- 7. on two threads -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", CHOSEN)
+def test_two_threads_prove_the_forced_wins_the_shortest_and_verified(index):
+    case = FORCED[index]
+    found = solve_rules(rules_of(case), 5_000_000, hash_mb=32, threads=2)
+    assert (found.outcome, found.winner, found.plies, found.shortest) == ("win", case["winner"], case["plies"], True)
+    verdict = check_proof(_text(case, found))
+    assert verdict.ok, verdict.sentence()
+    assert (verdict.winner, verdict.plies, verdict.positions) == (case["winner"], case["plies"], found.positions)
+
+
+# Two threads against the exhaustive minimax: _agrees (section 3) solves
+# every case on one thread and on two.
+
+
+def test_two_threads_keep_the_budget_and_one_thread_its_counts():
+    budget = SLICE + 1000
+    two = solve_rules(Rules(), budget, hash_mb=8, threads=2)
+    # Each thread may count the position it stops at: one past the budget each.
+    assert two.outcome == "open" and not two.stopped and budget <= two.nodes <= budget + 2
+    assert two.no_win_within["attackers"] > 0 and two.no_win_within["defenders"] > 0
+    # threads=1 is the default, counts and all (the pinned counts above hold).
+    assert solve_rules(Rules(), budget, hash_mb=8, threads=1) == solve_rules(Rules(), budget, hash_mb=8)
+
+
+def test_two_threads_stopped_by_the_flag_stop_and_go_on(tmp_path):
+    stop = Stop()
+    stop.set()
+    state = tmp_path / "two.state"
+    case = FORCED[QUICK[0]]
+    cut = solve_rules(rules_of(case), 5_000_000, hash_mb=8, threads=2, stop=stop, state=state)
+    assert cut.stopped and cut.outcome == "open" and cut.nodes <= 2 * 1024 + 2
+    # Asked again (the state saved where it stopped), on two threads: to the end.
+    found = solve_rules(rules_of(case), 5_000_000, threads=2, state=state)
+    assert (found.outcome, found.plies, found.shortest, found.resumed) == ("win", case["plies"], True, cut.nodes)
+    assert check_proof(_text(case, found)).ok
+
+
+def test_threads_must_be_a_count():
+    for bad in (0, -1, True, 2.0, "2", 10**6):
+        with pytest.raises(ArgumentError, match="threads must be a whole number"):
+            solve_rules(Rules(), 1000, threads=bad)
+
+
+def test_the_command_takes_threads(capsys):
+    assert main(["solve", "7/7/7/3k3/7/7/a6 a", "--threads", "2", "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["result"], data["plies"], data["shortest"]) == ("defenders win", 4, True)
+    with pytest.raises(SystemExit):
+        main(["solve", "7/7/7/3k3/7/7/a6 a", "--threads", "0"])
+    assert "--threads: must be a whole number" in capsys.readouterr().err

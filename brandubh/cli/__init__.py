@@ -4,7 +4,7 @@
     brandubh selfplay --out FILE [--positions N] [--seed S] [--variant V] [--budget B]
     brandubh train DATA --out NET [--epochs N] [--blend L]
     brandubh perft DEPTH [--variant NAME] [--position STR] [--divide] [--slides] [--full]
-    brandubh solve POSITION_OR_GAME [--variant V] [--budget N] [--proof FILE] [--json [OUT]]
+    brandubh solve POSITION_OR_GAME [--variant V] [--budget N] [--proof FILE] [--json [OUT]] [--threads N]
     brandubh solve --check FILE
     brandubh tables build --pieces N [--variant V] --out DIR
     brandubh tables probe POSITION --dir DIR [--variant V]

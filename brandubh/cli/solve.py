@@ -8,7 +8,8 @@
     brandubh solve "7/7/7/3k3/7/7/a6 d" --side defenders --within 2   # that side's win only
 
 The same position, rules, budget and table size give the same result on
-every machine. A progress line runs on a terminal; Ctrl-C stops it with a
+every machine (on one thread, the default; --threads 2 looks for both
+sides' wins at once, as soundly, the counts not repeatable). A progress line runs on a terminal; Ctrl-C stops it with a
 sentence saying how far it got.
 """
 
@@ -20,6 +21,8 @@ import sys
 import time
 from typing import Any, Optional, TextIO
 
+from ..argtypes import whole
+from ..core.search import MAX_THREADS
 from ..core.solve import DEFAULT_BUDGET, MAX_BUDGET, SAVE_EVERY, Progress
 from ..errors import ArgumentError
 from .perft import _progress
@@ -46,6 +49,7 @@ examples:
   brandubh solve game.txt --budget 10000000 --proof win.proof
   brandubh solve games.txt --game 3 --json -
   brandubh solve d2b2.txt --budget 1000000000 --hash 2048 --state d2b2.state
+  brandubh solve game.txt --budget 50000000 --threads 2
   brandubh solve --check win.proof
   brandubh solve "7/7/7/3k3/7/7/a6 d" --side defenders --within 2
 
@@ -97,11 +101,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--within", type=int, default=None, metavar="PLIES",
                    help="with --side: the plies within which that side's win is looked for (default: the plies "
                         "the rules leave)")
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=1, metavar="N",
+                   help="threads (default 1: the same result everywhere, counts included); with 2 or more, while "
+                        "neither side's win is settled, each side's is looked for on a thread of its own (more "
+                        "than 2 add nothing yet): as sound, the counts not repeatable")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run)
 
 
 def _stage_words(p: Progress) -> str:
+    if p.stage == "prove" and p.both:
+        return "looking for both sides' wins at once"
     if p.stage == "prove":
         return f"looking for the {p.prover}' win within {p.bound} plies"
     if p.stage == "shorten":
@@ -140,7 +150,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     try:
         solution = solve(game, args.variant if isinstance(game, str) else None, budget=args.budget,
                          hash_mb=args.hash, progress=progress, state=args.state, save_every=args.save_every,
-                         side=args.side, within=args.within)
+                         side=args.side, within=args.within, threads=args.threads)
     except KeyboardInterrupt:
         show("")
         done = last[0] if last else None

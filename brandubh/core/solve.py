@@ -35,7 +35,7 @@ from ..errors import ArgumentError, EngineError, quote
 from ..files import WholeFile, check_writable, open_regular
 from ..words import plural
 from .position import SIDES, c_constants, move_text
-from .search import MAX_HASH_MB
+from .search import MAX_HASH_MB, MAX_THREADS
 from .stopping import check_stop
 
 if TYPE_CHECKING:
@@ -92,13 +92,16 @@ class Progress:
     """Where a solve stands, between two slices: ``stage`` ("prove",
     "shorten", "extract", "done"), the side whose win is looked for
     (``prover``) and within how many plies (``bound``), and the positions
-    expanded so far (``nodes``) of the ``budget``."""
+    expanded so far (``nodes``) of the ``budget``; ``both`` when both
+    sides' wins are looked for at once (``threads=2``: ``prover`` and
+    ``bound`` are then the attackers')."""
 
     stage: str
     prover: str
     bound: int
     nodes: int
     budget: int
+    both: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,7 @@ def _check(budget: object, hash_mb: object) -> None:
 
 
 def _progress(status: Any, budget: int) -> Progress:
-    return Progress(STAGES[status.stage], SIDES[status.prover], status.bound, status.nodes, budget)
+    return Progress(STAGES[status.stage], SIDES[status.prover], status.bound, status.nodes, budget, bool(status.both))
 
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -370,7 +373,8 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
                 stop: Optional[threading.Event] = None,
                 progress: Optional[Callable[[Progress], None]] = None,
                 state: Optional[PathLike] = None, save_every: int = SAVE_EVERY,
-                slice_nodes: int = SLICE, side: Optional[str] = None, within: Optional[int] = None) -> Solved:
+                slice_nodes: int = SLICE, side: Optional[str] = None, within: Optional[int] = None,
+                threads: int = 1) -> Solved:
     """Solve the game as it stands, within ``budget`` positions: see
     :class:`Solved`. The record is not changed (the solver copies it).
 
@@ -401,9 +405,21 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     file the budget is rounded up to whole slices, so that every save falls
     where a run straight through passes: a run stopped and resumed gives
     exactly what one run straight through gives.
+
+    ``threads``: 1 (the default) gives the same result, node counts
+    included, for the same arguments on every machine. 2 or more: while
+    neither side's win is settled, each side's is looked for on a thread of
+    its own, the two sharing the table and the budget (more than two add
+    nothing yet); every answer is as sound as one thread's (a win comes
+    with its proof, a draw or a "no" rests on the same kind of facts), but
+    the counts, and so what a budget reaches and where a resumed state goes
+    on from, depend on how the threads ran. One side's question (``side``)
+    runs on one thread.
     """
     _check(budget, hash_mb)
     check_stop(stop)
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= MAX_THREADS:
+        raise ArgumentError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {quote(threads)}")
     if side is None and within is not None:
         raise ArgumentError("within= needs side=: the side whose win is looked for")
     if side is not None and side not in SIDES:
@@ -435,6 +451,7 @@ def solve_rules(rules: Rules, budget: int = DEFAULT_BUDGET, *, hash_mb: Optional
     if raw == ffi.NULL:
         raise EngineError("out of memory for the solver")
     solver = ffi.gc(raw, lib.bd_solver_free)
+    lib.bd_solver_threads(solver, threads)
     if side is not None and not rules.is_over():
         if lib.bd_solver_within(solver, SIDES.index(side), asked["within"]) != 0:  # pragma: no cover - checked above
             raise ArgumentError(f"the solver refused the question: the {side}' win within {within} plies")

@@ -2,8 +2,10 @@
  * wins (one with the smallest table, so that the proof is searched again
  * where the table lost it), a draw, a game whose history makes a
  * repetition, a game over already and a solve stopped by its flag; every
- * proof line read back. Prints "ok" when every answer is the one expected
- * (tests/test_solve.py runs it under valgrind). */
+ * proof line read back; the wins and the stop again on two threads (each
+ * side's win looked for on its own, the table shared). Prints "ok" when
+ * every answer is the one expected (tests/test_solve.py runs it under
+ * valgrind). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +33,9 @@ static bd_game *game_of(bd_variant v, const char *start, const char *moves) {
     return g;
 }
 
-/* Solve to the end; check what was found. */
-static void check(bd_variant v, const char *start, const char *moves, uint64_t table, int solved, int winner,
-                  int plies) {
+/* Solve to the end on `threads` threads; check what was found. */
+static void check_on(int threads, bd_variant v, const char *start, const char *moves, uint64_t table, int solved,
+                     int winner, int plies) {
     bd_game *g = game_of(v, start, moves);
     bd_solver *s;
     bd_solve_status st;
@@ -44,6 +46,7 @@ static void check(bd_variant v, const char *start, const char *moves, uint64_t t
     s = bd_solver_new(g, table);
     bd_game_free(g);   /* the solver keeps a copy of what it needs */
     if (!s) { failures++; return; }
+    if (bd_solver_threads(s, threads) != threads) failures++;
     do {
         if (bd_solver_run(s, 50000, NULL, &st) != 0) { failures++; break; }
     } while (st.stage != BD_STAGE_DONE);
@@ -59,12 +62,19 @@ static void check(bd_variant v, const char *start, const char *moves, uint64_t t
     bd_solver_free(s);
 }
 
+static void check(bd_variant v, const char *start, const char *moves, uint64_t table, int solved, int winner,
+                  int plies) {
+    check_on(1, v, start, moves, table, solved, winner, plies);
+    check_on(2, v, start, moves, table, solved, winner, plies);
+}
+
 int main(void) {
     static const volatile int raised = 1;
     bd_variant capped = BRANDUBH, opentafl_two = OPENTAFL;
     bd_game *g;
     bd_solver *s;
     bd_solve_status st;
+    int threads;
 
     check(BRANDUBH, "7/7/7/3k3/7/7/a6 d", "", 1 << 20, BD_SOLVED_WIN, BD_DEFENDERS, 3);
     check(BRANDUBH, "7/7/7/3k3/7/7/a6 a", "", 1 << 20, BD_SOLVED_WIN, BD_DEFENDERS, 4);
@@ -83,15 +93,18 @@ int main(void) {
     check(opentafl_two, "2k4/1a5/7/7/7/7/7 a", "b6b7 c7d7 b7b3 d7c7", 1 << 20, BD_SOLVED_DRAW, BD_NOBODY, 0);
     /* Over already: no attacker left. */
     check(BRANDUBH, "7/7/7/3k3/7/7/7 a", "", 1 << 20, BD_SOLVED_WIN, BD_DEFENDERS, 0);
-    /* Stopped by its flag: nothing settled, and it goes on when asked. */
-    g = game_of(BRANDUBH, "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", "");
-    s = g ? bd_solver_new(g, 1 << 20) : NULL;
-    if (!s || bd_solver_run(s, 1000000, &raised, &st) != 0 || !st.stopped || st.solved != BD_SOLVED_OPEN ||
-        st.nodes > 2000)
-        failures++;
-    if (s && (bd_solver_run(s, 3000, NULL, &st) != 0 || st.stopped || st.nodes < 3000)) failures++;
-    bd_solver_free(s);
-    bd_game_free(g);
+    /* Stopped by its flag: nothing settled, and it goes on when asked; on
+     * one thread and on two. */
+    for (threads = 1; threads <= 2; threads++) {
+        g = game_of(BRANDUBH, "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", "");
+        s = g ? bd_solver_new(g, 1 << 20) : NULL;
+        if (!s || bd_solver_threads(s, threads) != threads || bd_solver_run(s, 1000000, &raised, &st) != 0 ||
+            !st.stopped || st.solved != BD_SOLVED_OPEN || st.nodes > 2000)
+            failures++;
+        if (s && (bd_solver_run(s, 3000, NULL, &st) != 0 || st.stopped || st.nodes < 3000)) failures++;
+        bd_solver_free(s);
+        bd_game_free(g);
+    }
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

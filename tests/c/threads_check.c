@@ -8,7 +8,10 @@
  *   3. a search on 4 threads with no limit ends when another thread raises
  *      the stop flag, and so does one sharing a caller's table;
  *   4. batched environments stepped with 1 and 3 threads, with random and
- *      searched actions, write the same arrays.
+ *      searched actions, write the same arrays;
+ *   5. the proof solver on 2 threads (each side's win looked for on its own,
+ *      the table shared): a forced win proven as on one thread, an open
+ *      position to a budget, and a solve stopped by its flag.
  *
  * It prints one line a check and exits 1 when any fails. Linux and other
  * POSIX systems (it sleeps with nanosleep).
@@ -240,9 +243,61 @@ static void environments(void) {
     bd_pos_free(start);
 }
 
+/* Solve to the end, or to `budget` positions, on `threads` threads. */
+static bd_solve_status solved(const char *start, const char *moves, int threads, uint64_t budget,
+                              const volatile int *stop) {
+    bd_variant v = PRESETS[0];
+    bd_game *g;
+    bd_solver *s;
+    bd_solve_status st;
+    const char *m;
+    memset(&st, 0, sizeof st);
+    st.solved = -1;
+    if (bd_variant_normalize(&v, v.ply_cap) != 0 || !(g = bd_game_from_string(&v, start))) exit(3);
+    for (m = moves; *m; m += m[4] ? 5 : 4) {
+        bd_move move = (bd_move)(((m[1] - '1') * 7 + (m[0] - 'a')) * 64 + (m[3] - '1') * 7 + (m[2] - 'a'));
+        if (bd_game_play(g, move, NULL) != BD_PLAY_OK) exit(3);
+    }
+    s = bd_solver_new(g, 1 << 20);
+    bd_game_free(g);
+    if (!s) exit(2);
+    if (bd_solver_threads(s, threads) != threads) expect(0, "the solver takes the threads asked for");
+    do {
+        uint64_t before = st.nodes;
+        if (bd_solver_run(s, budget < 20000 ? budget : 20000, stop, &st) != 0) break;
+        budget -= st.nodes - before < budget ? st.nodes - before : budget;
+    } while (st.stage != BD_STAGE_DONE && budget && !st.stopped);
+    bd_solver_free(s);
+    return st;
+}
+
+static void solver(void) {
+    static const volatile int raised = 1;
+    static const char *const START = "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a";
+    /* The defenders win in 7 (tests/c/solve_check.c). */
+    static const char *const WIN = "d7b7 d3c3 b4b2 c4c7 b2b3 c3d3 d2e2 c7d7 f4f5";
+    bd_solve_status one = solved(START, WIN, 1, (uint64_t)1 << 30, NULL);
+    bd_solve_status two = solved(START, WIN, 2, (uint64_t)1 << 30, NULL);
+    char line[160];
+    snprintf(line, sizeof line, "solver, 2 threads: a win in %d proven (%llu positions; one thread %llu)", two.plies,
+             (unsigned long long)two.nodes, (unsigned long long)one.nodes);
+    expect(one.solved == BD_SOLVED_WIN && two.solved == BD_SOLVED_WIN && two.winner == one.winner &&
+               two.plies == one.plies && two.shortest && two.proof_positions > 0,
+           line);
+    two = solved(START, "", 2, 30000, NULL);
+    snprintf(line, sizeof line, "solver, 2 threads, the start to 30000 positions: open, %llu positions",
+             (unsigned long long)two.nodes);
+    expect(two.solved == BD_SOLVED_OPEN && two.nodes >= 30000 && two.nodes <= 30002 && !two.stopped, line);
+    two = solved(START, "", 2, (uint64_t)1 << 30, &raised);
+    snprintf(line, sizeof line, "solver, 2 threads, the stop flag raised: stopped after %llu positions",
+             (unsigned long long)two.nodes);
+    expect(two.stopped && two.solved == BD_SOLVED_OPEN && two.nodes <= 2 * 1024 + 2, line);
+}
+
 int main(void) {
     searches();
     environments();
+    solver();
     printf("%s\n", failures ? "FAILED" : "all ok");
     return failures ? 1 : 0;
 }
