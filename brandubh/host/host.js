@@ -158,8 +158,10 @@
     $("rules").textContent = "rules: " + s.variant + ", " + (s.clock ? "clock " + s.clock : "untimed");
     $("host-title").textContent = title();
     for (const box of document.querySelectorAll(".host-clock")) {
-      box.querySelector(".who").textContent = seatName(box.dataset.side);
-      box.querySelector(".who").title = seatName(box.dataset.side);   // the whole of it, where it is cut short
+      // Written only when it changes, as the clocks' times are: every state names the same seats.
+      const who = box.querySelector(".who"), name = seatName(box.dataset.side);
+      if (who.textContent !== name) who.textContent = name;
+      who.title = name;   // the whole of it, where it is cut short
     }
     $("text").value = s.text;
     $("download").href = "/api/host/games/" + s.id + "/text";
