@@ -286,4 +286,7 @@ def test_a_correspondence_game_survives_a_restart_of_the_server(browser, tmp_pat
             context.close()
         kill(process)
     # While the server was down, the pages' streams could not reconnect: the browser says so, and tries again.
-    assert [e for e in errors if "ERR_CONNECTION_REFUSED" not in e and "EventSource" not in e] == []
+    # A connection the killed server held, or one made to it as it died (a stream's retry), is reset: the
+    # same kill, said otherwise (seen now and then under load).
+    assert [e for e in errors if "ERR_CONNECTION_REFUSED" not in e and "ERR_CONNECTION_RESET" not in e
+            and "EventSource" not in e] == []
