@@ -352,6 +352,47 @@ def test_the_lobby_is_followed_live(club):
     connection.close()
 
 
+def test_the_lobby_last_sent_is_the_newest_when_two_changes_tell_it_at_once(tmp_path):
+    # ann's seek reads the lobby (her seek, no game) and is held before sending it; bob takes the seek
+    # meanwhile and the lobby with the game is sent; then ann's older lobby goes out. A watcher's last
+    # lobby must still show the game (it showed ann's seek, and no game, for good).
+    from brandubh.host.club import Club
+
+    hub = Hub(Store(str(tmp_path / "club.sqlite")), seed="tells")
+    accounts = Accounts(hub.store, cost=2 ** 4)
+    club = Club(hub, accounts)
+    ann = accounts.register("ann", "a long secret", address="192.0.2.1").account
+    bob = accounts.register("bob", "another secret", address="192.0.2.2").account
+    follower, _ = club.follow()
+    read, go_on = threading.Event(), threading.Event()
+    lobby = club.lobby
+
+    def held_lobby() -> dict:
+        now = lobby()
+        if threading.current_thread() is not threading.main_thread() and not read.is_set():
+            read.set()
+            assert go_on.wait(PATIENCE)
+        return now
+
+    club.lobby = held_lobby  # type: ignore[method-assign]
+    poster = threading.Thread(target=club.seek, args=(ann, {"clock": "5+3", "side": "attackers", "rated": True}),
+                              kwargs={"address": "192.0.2.1"})
+    poster.start()
+    try:
+        assert read.wait(PATIENCE)
+        game = club.take(bob, club.lobby()["seeks"][0]["id"], address="192.0.2.2")   # the seek is stored
+    finally:
+        go_on.set()
+        poster.join()
+    sent = []
+    while not follower.queue.empty():
+        sent.append(json.loads(follower.queue.get_nowait().data))
+    assert [g["id"] for g in sent[-1]["playing"]] == [game["id"]] and sent[-1]["seeks"] == [], sent
+    follower.close()
+    hub.close()
+    hub.store.close()
+
+
 def test_a_correspondence_game_keeps_its_clock_and_seats_across_a_restart(tmp_path):
     path = str(tmp_path / "post.sqlite")
     hub = Hub(Store(path), seed="tests")

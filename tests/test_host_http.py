@@ -226,3 +226,46 @@ def test_a_stream_whose_client_stopped_reading_is_closed_and_holds_up_no_one(ser
     assert states[-1]["status"] == "finished"
     reader.close()
     stuck.close()
+
+
+def test_a_state_sent_while_a_stream_is_handed_to_the_fanout_is_written_and_the_fanout_lives_on():
+    # The follower's wake-up is set before the fan-out has the stream: a state sent in between made the
+    # fan-out's thread take a stream it had not yet registered, and die (every stream then stood still).
+    # The test sends the state right there, and lets the thread take its wake-up before the stream is added.
+    import socket
+
+    from brandubh.host.fanout import Fanout, Watch
+    from brandubh.host.hub import Follower, Sent
+
+    class NoHub:
+        def _unfollow(self, follower: Follower) -> None:
+            pass
+
+    fanout = Fanout(lambda watch: None, keepalive=PATIENCE, stuck=PATIENCE)
+
+    class Handed(Follower):
+        """A follower sent a state as the fan-out sets its wake-up."""
+
+        @property  # type: ignore[override]
+        def notify(self):
+            return self._wake
+
+        @notify.setter
+        def notify(self, wake) -> None:
+            self._wake = wake
+            if wake is not None and self.queue.empty():
+                self.put(Sent(b'{"n": 1}', last=False))
+                assert wait_until(lambda: not fanout._ready)   # the thread has taken the wake-up
+
+    ours, theirs = socket.socketpair()
+    try:
+        fanout.add(Watch(ours, Handed(NoHub(), "g"), "192.0.2.1"))   # type: ignore[arg-type]
+        theirs.settimeout(PATIENCE)
+        assert theirs.recv(100) == b'data: {"n": 1}\n\n'
+        watch_follower = next(iter(fanout._watches)).follower
+        watch_follower.put(Sent(b'{"n": 2}', last=False))   # and the streams go on
+        assert theirs.recv(100) == b'data: {"n": 2}\n\n'
+        assert fanout._thread.is_alive()
+    finally:
+        fanout.stop()
+        theirs.close()

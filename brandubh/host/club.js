@@ -8,6 +8,13 @@
   let me = null;          // the name logged in, or null
   let lobbyStream = null;
   const opened = new Set();   // games of mine already seen in play (a new one is opened at once)
+  // Each part of the page (the lobby, the tournaments' list, the view shown) numbers what it asks for:
+  // answers can come back in any order, and one asked for before the part's latest news is older than
+  // it, so it is dropped instead of shown over the newer (a lobby fetched as the page opened, answered
+  // after the stream's news of a game begun, would hide that game for good).
+  const asked = { lobby: 0, tournaments: 0, view: 0 };
+  const ask = (part) => ++asked[part];
+  const newest = (part, number) => asked[part] === number;
 
   function element(tag, attributes, text) {
     const made = document.createElement(tag);
@@ -124,6 +131,7 @@
     if (lobbyStream) return;
     lobbyStream = new EventSource("/api/host/lobby/events");
     lobbyStream.onmessage = (event) => {
+      ask("lobby");   // the lobby now: newer than any asked for before
       showLobby(JSON.parse(event.data));
       if (document.body.dataset.view === "lobby") listTournaments();
     };
@@ -142,7 +150,9 @@
 
   // -- a player's page ------------------------------------------------------------------------------
   async function showPlayer(name) {
+    const number = ask("view");
     const { status, data } = await call("GET", "/api/host/players/" + encodeURIComponent(name));
+    if (!newest("view", number)) return;   // another view was asked for meanwhile
     if (status !== 200) { say(data.error, true); return; }
     $("player-name").textContent = data.name + (data.kind === "bot" ? " (bot)" : "");
     const move = $("your-move");
@@ -191,7 +201,9 @@
 
   // -- tournaments --------------------------------------------------------------------------------
   async function listTournaments() {
+    const number = ask("tournaments");
     const { data } = await call("GET", "/api/host/tournaments");
+    if (!newest("tournaments", number)) return;   // a newer list is on its way
     const body = $("tournament-list").tBodies[0];
     body.replaceChildren();
     for (const t of data.tournaments || []) {
@@ -225,7 +237,9 @@
   }
 
   async function showTournament(id) {
+    const number = ask("view");
     const { status, data } = await call("GET", "/api/host/tournaments/" + encodeURIComponent(id));
+    if (!newest("view", number)) return;
     if (status !== 200) { say(data.error, true); return; }
     $("t-title").textContent = data.name;
     $("t-about").textContent = data.variant + ", " + data.clock + (data.rated ? ", rated" : ", casual") + "; " + data.state +
@@ -267,7 +281,15 @@
     document.body.dataset.view = view;
     if (player) showPlayer(player);
     else if (tournament) showTournament(tournament);
-    else { call("GET", "/api/host/lobby").then(({ data }) => showLobby(data)); listTournaments(); }
+    else {
+      ask("view");
+      const number = ask("lobby");
+      call("GET", "/api/host/lobby").then(({ status, data }) => {
+        if (!newest("lobby", number)) return;   // the stream brought a newer lobby meanwhile
+        if (status === 200) showLobby(data); else say(data.error, true);
+      });
+      listTournaments();
+    }
   }
 
   async function start() {

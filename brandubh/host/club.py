@@ -86,6 +86,10 @@ class Club:
         self._take_lock = threading.RLock()   # one seek taken at a time: never twice
         self._watch_lock = threading.Lock()   # the lobby's followers (never held while a game's lock is taken)
         self._followers: list[_LobbyFollower] = []
+        # The lobby's tells, numbered as they begin (under the watch lock), and the number of the last
+        # one put to the followers: a lobby read before the one put last is older, and is dropped.
+        self._tells_begun = 0
+        self._tell_put = 0
         hub.on_store = self._on_store
         hub.after_change = self._after_change
         from .puzzles import ClubPuzzles
@@ -362,13 +366,26 @@ class Club:
         return follower, Sent(json.dumps(self.lobby()).encode("utf-8"), last=False)
 
     def _tell(self) -> None:
-        """Send the lobby to its followers (once, for all of them)."""
+        """Send the lobby to its followers (once, for all of them), after
+        a change. Changes on several threads tell at once, each reading
+        the lobby after its own change; one read before another's change
+        but put after it would leave the followers with the older lobby
+        last (a game begun, never seen by a watcher of the lobby). So each
+        tell is numbered as it begins, and a lobby begun before the one put
+        last is dropped: that one was read after this one's change, and
+        holds it."""
         with self._watch_lock:
-            followers = list(self._followers)
-        if followers:
-            data = Sent(json.dumps(self.lobby()).encode("utf-8"), last=False)
-            for follower in followers:
-                follower.put(data)
+            if not self._followers:
+                return   # one who follows later is sent the lobby as it is then
+            self._tells_begun += 1
+            number = self._tells_begun
+        data = Sent(json.dumps(self.lobby()).encode("utf-8"), last=False)
+        with self._watch_lock:
+            if number < self._tell_put:
+                return
+            self._tell_put = number
+            for follower in self._followers:
+                follower.put(data)   # never waits: its queue keeps the newest
 
     def player(self, name: Any, viewer: Optional[Account] = None) -> dict[str, Any]:
         """A player's page: ratings by pool, games with their results,

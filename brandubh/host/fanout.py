@@ -147,7 +147,11 @@ class Fanout:
                     self._selector.register(watch.sock, selectors.EVENT_READ, watch)
                     self._take(watch)
                 for watch in ready:
-                    self._take(watch)
+                    # A stream's wake-up is set before it is added: a state sent in between wakes the
+                    # thread for a stream it does not yet hold. It is taken when the stream comes (its
+                    # state waits in its queue), not here, where writing it would meet no registration.
+                    if watch in self._watches:
+                        self._take(watch)
                 now = time.monotonic()
                 for watch in list(self._watches):
                     if watch.out and now - watch.quiet >= self.stuck:

@@ -158,8 +158,10 @@
     $("rules").textContent = "rules: " + s.variant + ", " + (s.clock ? "clock " + s.clock : "untimed");
     $("host-title").textContent = title();
     for (const box of document.querySelectorAll(".host-clock")) {
-      box.querySelector(".who").textContent = seatName(box.dataset.side);
-      box.querySelector(".who").title = seatName(box.dataset.side);   // the whole of it, where it is cut short
+      // Written only when it changes, as the clocks' times are: every state names the same seats.
+      const who = box.querySelector(".who"), name = seatName(box.dataset.side);
+      if (who.textContent !== name) who.textContent = name;
+      who.title = name;   // the whole of it, where it is cut short
     }
     $("text").value = s.text;
     $("download").href = "/api/host/games/" + s.id + "/text";
@@ -296,9 +298,13 @@
     if (status === 201) show(data); else { $("message").textContent = "Refused: " + data.error; $("message").className = "refused"; }
   }
 
+  // One move sent at a time (a click while the last is on its way sends no second). Its own flag, not
+  // the page's busy count, as makeGame's: the finished games' list loading in the background dropped
+  // a move clicked meanwhile without a word.
+  let moving = false;
   async function hostClicked(name) {
     if (state && state.mode === "puzzle") { await clicked(name); return; }   // the page's own puzzle clicks
-    if (!game || busy) return;
+    if (!game || moving) return;
     if (looking !== null) {
       $("message").textContent = "You are looking back at move " + looking + ": press Back to the game (or End) to play.";
       return;
@@ -316,7 +322,8 @@
     const move = selected + name;
     selected = null;
     mark();
-    await act("move", { move });
+    moving = true;
+    try { await act("move", { move }); } finally { moving = false; }
   }
 
   async function loadFinished() {
