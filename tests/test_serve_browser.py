@@ -23,6 +23,7 @@ import pytest
 from brandubh import Game
 from brandubh.session import result_sentence
 from brandubh.serve import Api, Server
+from conftest import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -170,6 +171,36 @@ def test_a_refused_click_says_why_and_changes_nothing(page):
                                  "and it is the attackers' move", timeout=60_000)
     settle(page, 0)
     assert pieces_shown(page) == setup and page.locator("#moves .move").count() == 0
+
+
+def test_a_button_pressed_while_the_engine_thinks_says_to_wait_and_changes_nothing(page):
+    """New game pressed while the engine's move is on its way is not acted
+    on (it would act on a board about to change), and the page says so
+    instead of doing nothing without a word; pressed again once the answer
+    has come, it makes the new game."""
+    from playwright.sync_api import expect
+
+    held: list = []
+
+    def hold_the_reply(route) -> None:
+        if route.request.url.endswith("/reply") and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    start_game(page, "defenders", 1)   # the engine (the attackers) moves first
+    settle(page, 1)
+    page.route("**/api/games/**", hold_the_reply)
+    page.click("#new")   # a second game: its engine's first move is asked, and held
+    assert wait_until(lambda: bool(held) or page.evaluate("() => false")), "no reply was asked for"
+    first = page.evaluate("() => state.id")
+    page.click("#new")
+    expect(page.locator("#message")).to_contain_text("One moment: an answer is on its way", timeout=60_000)
+    assert page.evaluate("() => state.id") == first
+    held[0].continue_()
+    settle(page, 1)
+    page.click("#new")
+    page.wait_for_function("(first) => state.id !== first && document.body.dataset.busy === '0'", arg=first)
 
 
 def test_a_saved_game_stepped_through(page, tmp_path):
