@@ -206,14 +206,16 @@ struct bd_solver {
     sv_worker w[2];
     int threads;                /* bd_solver_threads: 1, or 2 */
     /* Positions expanded, every call and worker together; while the
-     * workers run at once, added to atomically (bd_add64). */
+     * workers run at once, added to atomically (add_node). */
     uint64_t nodes;
     const volatile int *stop;
     int stopped, oom;
     /* While the workers run at once: the table's locks (LOCKS of them, a
      * bucket's by its number), `locking` raised, and `halt`, the side that
      * proved its win first plus one (0: none yet), raised once. */
-    int *locks;
+#ifndef BD_NO_THREADS
+    bd_locks *locks;
+#endif
     int locking;
     uint64_t halt;
     /* The sides' turns: their state, how many turns each had, whose is next,
@@ -418,23 +420,33 @@ static int hopeless(const sv_worker *w, const bd_pos *p, int r) {
  * side, and true (the other side's entries are never read: their keys
  * differ by the salt). Replacing may lose a fact, as it does on one
  * thread, never make one. The locks are taken only while the workers run
- * at once (`locking`): one thread takes none, and goes exactly as before. */
+ * at once (`locking`): one thread takes none, and goes exactly as before.
+ * A worker that finds a lock taken sleeps (thread.h's bd_locks): a spin
+ * lock, tried first, spent more than half of two threads' processor time
+ * on a loaded machine, spinning while the holder waited for a core. */
 
 #define LOCKS 4096u
-/* The ints between two locks: one a cache line, so that two threads
- * taking locks of different stripes do not pass a line back and forth. */
-#define LOCK_STRIDE 16u
 
 static uint64_t bucket_of(const bd_solver *s, uint64_t key) { return key & s->mask; }
 
 static sv_entry *bucket(const bd_solver *s, uint64_t key) { return &s->tt[bucket_of(s, key) * WAYS]; }
 
 static void lock_bucket(bd_solver *s, uint64_t key) {
-    if (s->locking) bd_spin_lock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
+#ifndef BD_NO_THREADS
+    if (s->locking) bd_locks_take(s->locks, (unsigned)(bucket_of(s, key) & (LOCKS - 1)));
+#else
+    (void)s;
+    (void)key;
+#endif
 }
 
 static void unlock_bucket(bd_solver *s, uint64_t key) {
-    if (s->locking) bd_spin_unlock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
+#ifndef BD_NO_THREADS
+    if (s->locking) bd_locks_leave(s->locks, (unsigned)(bucket_of(s, key) & (LOCKS - 1)));
+#else
+    (void)s;
+    (void)key;
+#endif
 }
 
 /* The entry for key, copied into *out: 1, or 0 when the table has none. */
@@ -642,12 +654,20 @@ static void numbers(int or_node, const sv_frame *f, int n, num *pn, num *dn) {
     *dn = b;
 }
 
+/* One more position on the count both workers add to at once; the sum. */
+static uint64_t add_node(uint64_t *count) {
+    uint64_t seen;
+    do seen = bd_load64(count);
+    while (!bd_cas64(count, seen, seen + 1));
+    return seen + 1;
+}
+
 /* Count a position expanded, and cut the search where the count reaches
  * the pause, the stop flag is raised, or (workers at once) the other
  * worker proved its side's win. */
 static void count_node(sv_worker *w) {
     bd_solver *s = w->s;
-    uint64_t total = s->locking ? bd_add64(&s->nodes, 1) : ++s->nodes;
+    uint64_t total = s->locking ? add_node(&s->nodes) : ++s->nodes;
     w->nodes++;
     if (total >= w->pause) w->abort = 1;
     if (w->nodes >= w->next_stop) {
@@ -1228,7 +1248,9 @@ void bd_solver_free(bd_solver *s) {
         for (i = 0; i < s->w[k].nframes; i++) free(s->w[k].frames[i]);
         free(s->w[k].frames);
     }
-    free(s->locks);
+#ifndef BD_NO_THREADS
+    bd_locks_free(s->locks);
+#endif
     free(s->poison);
     free(s->pm);
     free(s->lines);
@@ -1429,11 +1451,12 @@ static int solve_both(bd_solver *s, uint64_t until) {
 int bd_solver_threads(bd_solver *s, int threads) {
 #ifdef BD_NO_THREADS
     threads = 1;
-#endif
+#else
     if (threads >= 2 && !s->locks) {
-        s->locks = (int *)calloc((size_t)LOCKS * LOCK_STRIDE, sizeof *s->locks);
+        s->locks = bd_locks_new(LOCKS);
         if (!s->locks) threads = 1;
     }
+#endif
     s->threads = threads >= 2 ? 2 : 1;
     return s->threads;
 }

@@ -76,19 +76,27 @@ BD_FN void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *
 BD_FN void bd_pool_free(bd_pool *pool);
 #endif
 
+#ifndef BD_NO_THREADS
+/* Locks by number, for data that threads share in many small pieces (the
+ * solver's table, solve.c: a lock a stripe of its buckets), each on a
+ * cache line of its own. A thread that finds one taken waits asleep, not
+ * spinning: on a machine with more threads than cores, the thread holding
+ * it may be waiting for a core. What one thread wrote under a lock, the
+ * next to take it sees whole. With no threads there is nothing to lock,
+ * and no such lock (the caller takes none). NULL when memory lacks. */
+typedef struct bd_locks bd_locks;
+BD_FN bd_locks *bd_locks_new(unsigned count);
+BD_FN void bd_locks_free(bd_locks *locks);
+BD_FN void bd_locks_take(bd_locks *locks, unsigned i);
+BD_FN void bd_locks_leave(bd_locks *locks, unsigned i);
+#endif
+
 /* Relaxed atomic loads and stores of a word that another thread may write
  * at the same time: each reads or writes the whole word at once (so a
  * reader never sees half of one write), and the compiler may not keep it
  * in a register. They order nothing else: the transposition table checks
  * each entry instead (tt.h), and the flags are only ever raised. On x86
- * and ARM each is one plain load or store. bd_add64 adds to a count that
- * several threads add to, and gives the sum (relaxed too).
- *
- * bd_spin_lock and bd_spin_unlock: a lock in an int (0 when free) for a
- * few loads and stores at a time (the solver's table, solve.c): taking it
- * is an acquire, leaving it a release, so what one thread wrote under it
- * the next thread to take it sees whole. It spins, so it is only for work
- * far shorter than a thread's time slice. */
+ * and ARM each is one plain load or store. */
 #if defined(__GNUC__) || defined(__clang__)
 static inline uint64_t bd_load64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void bd_store64(uint64_t *p, uint64_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
@@ -98,13 +106,6 @@ static inline void bd_store_flag(volatile int *p, int x) { __atomic_store_n(p, x
 static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     return __atomic_compare_exchange_n(p, &seen, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
-static inline uint64_t bd_add64(uint64_t *p, uint64_t x) { return __atomic_add_fetch(p, x, __ATOMIC_RELAXED); }
-static inline void bd_spin_lock(int *p) {
-    while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(p, __ATOMIC_RELAXED)) {
-        }
-}
-static inline void bd_spin_unlock(int *p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
 #elif defined(_MSC_VER)
 #include <intrin.h>
 /* MSVC: aligned volatile 64-bit accesses are single loads and stores on
@@ -116,16 +117,6 @@ static inline void bd_store_flag(volatile int *p, int x) { *p = x; }
 static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, (__int64)want, (__int64)seen) == seen;
 }
-static inline uint64_t bd_add64(uint64_t *p, uint64_t x) {
-    return (uint64_t)_InterlockedExchangeAdd64((volatile __int64 *)p, (__int64)x) + x;
-}
-/* The Interlocked functions are full barriers: acquire and release both. */
-static inline void bd_spin_lock(int *p) {
-    while (_InterlockedExchange((volatile long *)p, 1))
-        while (*(volatile int *)p) {
-        }
-}
-static inline void bd_spin_unlock(int *p) { _InterlockedExchange((volatile long *)p, 0); }
 #else
 /* Elsewhere: volatile accesses, enough for one thread; BD_NO_THREADS is the
  * safe choice for such a compiler. */
@@ -138,9 +129,6 @@ static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     *p = want;
     return 1;
 }
-static inline uint64_t bd_add64(uint64_t *p, uint64_t x) { return *(volatile uint64_t *)p += x; }
-static inline void bd_spin_lock(int *p) { *(volatile int *)p = 1; }
-static inline void bd_spin_unlock(int *p) { *(volatile int *)p = 0; }
 #endif
 
 #endif
