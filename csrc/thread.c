@@ -11,6 +11,7 @@
 #include <windows.h>
 #else
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #endif
 
@@ -256,42 +257,12 @@ void bd_pool_free(bd_pool *pool) {
     free(pool);
 }
 
-/* ---- Locks by number (thread.h): each padded to a cache line. */
-
-typedef union lock_line {
-    bd_lock lock;
-    char line[64];
-} lock_line;
-
-struct bd_locks {
-    unsigned count;
-    lock_line *line;
-};
-
-bd_locks *bd_locks_new(unsigned count) {
-    bd_locks *locks = (bd_locks *)calloc(1, sizeof *locks);
-    unsigned i;
-    if (!locks) return NULL;
-    locks->line = (lock_line *)calloc(count, sizeof *locks->line);
-    if (!locks->line) {
-        free(locks);
-        return NULL;
-    }
-    locks->count = count;
-    for (i = 0; i < count; i++) lock_init(&locks->line[i].lock);
-    return locks;
+void bd_thread_yield(void) {
+#ifdef _WIN32
+    SwitchToThread();
+#else
+    sched_yield();
+#endif
 }
-
-void bd_locks_free(bd_locks *locks) {
-    unsigned i;
-    if (!locks) return;
-    for (i = 0; i < locks->count; i++) lock_free(&locks->line[i].lock);
-    free(locks->line);
-    free(locks);
-}
-
-void bd_locks_take(bd_locks *locks, unsigned i) { lock(&locks->line[i].lock); }
-
-void bd_locks_leave(bd_locks *locks, unsigned i) { unlock(&locks->line[i].lock); }
 
 #endif

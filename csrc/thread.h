@@ -76,21 +76,6 @@ BD_FN void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *
 BD_FN void bd_pool_free(bd_pool *pool);
 #endif
 
-#ifndef BD_NO_THREADS
-/* Locks by number, for data that threads share in many small pieces (the
- * solver's table, solve.c: a lock a stripe of its buckets), each on a
- * cache line of its own. A thread that finds one taken waits asleep, not
- * spinning: on a machine with more threads than cores, the thread holding
- * it may be waiting for a core. What one thread wrote under a lock, the
- * next to take it sees whole. With no threads there is nothing to lock,
- * and no such lock (the caller takes none). NULL when memory lacks. */
-typedef struct bd_locks bd_locks;
-BD_FN bd_locks *bd_locks_new(unsigned count);
-BD_FN void bd_locks_free(bd_locks *locks);
-BD_FN void bd_locks_take(bd_locks *locks, unsigned i);
-BD_FN void bd_locks_leave(bd_locks *locks, unsigned i);
-#endif
-
 /* Relaxed atomic loads and stores of a word that another thread may write
  * at the same time: each reads or writes the whole word at once (so a
  * reader never sees half of one write), and the compiler may not keep it
@@ -128,6 +113,46 @@ static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     if (*p != seen) return 0;
     *p = want;
     return 1;
+}
+#endif
+
+#ifndef BD_NO_THREADS
+/* Give the processor to another thread that is ready to run (thread.c). */
+BD_FN void bd_thread_yield(void);
+
+/* A lock in an int (0 when free), for a few loads and stores at a time
+ * (the solver's table, solve.c: one in each bucket, on the line the bucket
+ * is read from, so that taking it costs no more memory traffic): taking it
+ * is an acquire, leaving it a release, so what one thread wrote under it
+ * the next to take it sees whole. It spins a while, then yields: on a
+ * machine with more threads than cores, the holder may be waiting for a
+ * core. With no threads there is nothing to lock (the caller takes none). */
+#if defined(__GNUC__) || defined(__clang__)
+static inline int bd_spin_try(int *p) { return !__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE); }
+static inline int bd_spin_held(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void bd_spin_unlock(int *p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
+#elif defined(_MSC_VER)
+/* The Interlocked functions are full barriers: acquire and release both. */
+static inline int bd_spin_try(int *p) { return !_InterlockedExchange((volatile long *)p, 1); }
+static inline int bd_spin_held(const int *p) { return *(const volatile int *)p; }
+static inline void bd_spin_unlock(int *p) { _InterlockedExchange((volatile long *)p, 0); }
+#else
+static inline int bd_spin_try(int *p) {
+    if (*(volatile int *)p) return 0;
+    *(volatile int *)p = 1;
+    return 1;
+}
+static inline int bd_spin_held(const int *p) { return *(const volatile int *)p; }
+static inline void bd_spin_unlock(int *p) { *(volatile int *)p = 0; }
+#endif
+static inline void bd_spin_lock(int *p) {
+    int spins = 0;
+    while (!bd_spin_try(p))
+        while (bd_spin_held(p))
+            if (++spins >= 64) {
+                bd_thread_yield();
+                spins = 0;
+            }
 }
 #endif
 
