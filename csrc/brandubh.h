@@ -622,9 +622,8 @@ BD_FN int bd_solver_within(bd_solver *s, int prover, int within);
  * (one side's question, the proof's extraction, the search for a shorter
  * win) on one thread. Every result is as sound as one thread's; the
  * counts, and what a budget reaches, depend on how the threads ran. The
- * number it will use: 1 where the platform has
- * no threads (WebAssembly) or memory lacks for the table's locks. Between
- * calls of bd_solver_run only. */
+ * number it will use: 1 where the platform has no threads (WebAssembly).
+ * Between calls of bd_solver_run only. */
 BD_FN int bd_solver_threads(bd_solver *s, int threads);
 /* Go on for up to `nodes` more positions, or until done, or until the stop
  * flag (NULL, or the caller's, as bd_search_limits.stop) is raised. A win

@@ -100,6 +100,9 @@ typedef struct sv_entry {
     uint16_t proof;     /* won within every bound >= proof; 0: not known */
     uint16_t dis;       /* not won within any bound < dis; 0: not known */
     bd_move move;       /* a prover's position: the move of the proof */
+    int lock;           /* a bucket's first entry: the bucket's lock while two
+                           workers run (in what was padding: 0 between calls,
+                           as states saved before it hold) */
 } sv_entry;
 
 /* One move of a node being searched, as its parent sees it. */
@@ -206,14 +209,13 @@ struct bd_solver {
     sv_worker w[2];
     int threads;                /* bd_solver_threads: 1, or 2 */
     /* Positions expanded, every call and worker together; while the
-     * workers run at once, added to atomically (bd_add64). */
+     * workers run at once, added to atomically (add_node). */
     uint64_t nodes;
     const volatile int *stop;
     int stopped, oom;
-    /* While the workers run at once: the table's locks (LOCKS of them, a
-     * bucket's by its number), `locking` raised, and `halt`, the side that
-     * proved its win first plus one (0: none yet), raised once. */
-    int *locks;
+    /* While the workers run at once: `locking` raised (the buckets' locks
+     * taken), and `halt`, the side that proved its win first plus one, 3
+     * for out of memory (0: none yet), raised once. */
     int locking;
     uint64_t halt;
     /* The sides' turns: their state, how many turns each had, whose is next,
@@ -411,30 +413,42 @@ static int hopeless(const sv_worker *w, const bd_pos *p, int r) {
  * Shared by the two workers while they run at once (solve_both), each on
  * its own side's entries (kept apart by the salt) but in the same buckets,
  * where one side's entry may replace the other's. An entry is read and
- * written only under its bucket's lock then (a lock a stripe of buckets:
- * LOCKS of them, a bucket's by its number), and read out whole, a copy, so
+ * written only under its bucket's lock then (in the bucket's first entry,
+ * on the line the bucket is read from; never read or written but as the
+ * lock), and read out whole, a copy, so
  * that no worker ever sees an entry half written by the other: every fact
  * a worker reads is one a worker stored whole, about a position of its own
  * side, and true (the other side's entries are never read: their keys
  * differ by the salt). Replacing may lose a fact, as it does on one
  * thread, never make one. The locks are taken only while the workers run
- * at once (`locking`): one thread takes none, and goes exactly as before. */
+ * at once (`locking`): one thread takes none, and goes exactly as before.
+ * A worker that finds a lock taken spins a while, then yields (bd_spin_lock):
+ * a plain spin lock spent more than half of two threads' processor time on
+ * a loaded machine, spinning while the holder waited for a core; a lock
+ * array apart from the table (pthread mutexes, a line each) cost 45% of
+ * one thread's time in its cache misses, the bucket's own 9%. */
 
-#define LOCKS 4096u
-/* The ints between two locks: one a cache line, so that two threads
- * taking locks of different stripes do not pass a line back and forth. */
-#define LOCK_STRIDE 16u
 
 static uint64_t bucket_of(const bd_solver *s, uint64_t key) { return key & s->mask; }
 
 static sv_entry *bucket(const bd_solver *s, uint64_t key) { return &s->tt[bucket_of(s, key) * WAYS]; }
 
 static void lock_bucket(bd_solver *s, uint64_t key) {
-    if (s->locking) bd_spin_lock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
+#ifndef BD_NO_THREADS
+    if (s->locking) bd_spin_lock(&bucket(s, key)->lock);
+#else
+    (void)s;
+    (void)key;
+#endif
 }
 
 static void unlock_bucket(bd_solver *s, uint64_t key) {
-    if (s->locking) bd_spin_unlock(&s->locks[(bucket_of(s, key) & (LOCKS - 1)) * LOCK_STRIDE]);
+#ifndef BD_NO_THREADS
+    if (s->locking) bd_spin_unlock(&bucket(s, key)->lock);
+#else
+    (void)s;
+    (void)key;
+#endif
 }
 
 /* The entry for key, copied into *out: 1, or 0 when the table has none. */
@@ -446,7 +460,15 @@ static int probe(bd_solver *s, uint64_t key, sv_entry *out) {
     lock_bucket(s, key);
     for (i = 0; i < WAYS && !found; i++) {
         if (b[i].key == key) {
-            *out = b[i];
+            /* Field by field: the lock is the other worker's to touch. */
+            out->key = b[i].key;
+            out->pn = b[i].pn;
+            out->dn = b[i].dn;
+            out->work = b[i].work;
+            out->r = b[i].r;
+            out->proof = b[i].proof;
+            out->dis = b[i].dis;
+            out->move = b[i].move;
             found = 1;
         }
     }
@@ -477,8 +499,10 @@ static void store(bd_solver *s, uint64_t key, int r, num pn, num dn, int proof, 
             for (i = 1; i < WAYS; i++)
                 if (worth(&b[i]) < worth(e)) e = &b[i];
         }
-        memset(e, 0, sizeof *e);
+        /* A new entry (its lock left alone; the rest set below). */
         e->key = key;
+        e->proof = e->dis = 0;
+        e->move = 0;
     }
     e->pn = pn;
     e->dn = dn;
@@ -642,12 +666,20 @@ static void numbers(int or_node, const sv_frame *f, int n, num *pn, num *dn) {
     *dn = b;
 }
 
+/* One more position on the count both workers add to at once; the sum. */
+static uint64_t add_node(uint64_t *count) {
+    uint64_t seen;
+    do seen = bd_load64(count);
+    while (!bd_cas64(count, seen, seen + 1));
+    return seen + 1;
+}
+
 /* Count a position expanded, and cut the search where the count reaches
  * the pause, the stop flag is raised, or (workers at once) the other
  * worker proved its side's win. */
 static void count_node(sv_worker *w) {
     bd_solver *s = w->s;
-    uint64_t total = s->locking ? bd_add64(&s->nodes, 1) : ++s->nodes;
+    uint64_t total = s->locking ? add_node(&s->nodes) : ++s->nodes;
     w->nodes++;
     if (total >= w->pause) w->abort = 1;
     if (w->nodes >= w->next_stop) {
@@ -1228,7 +1260,6 @@ void bd_solver_free(bd_solver *s) {
         for (i = 0; i < s->w[k].nframes; i++) free(s->w[k].frames[i]);
         free(s->w[k].frames);
     }
-    free(s->locks);
     free(s->poison);
     free(s->pm);
     free(s->lines);
@@ -1430,10 +1461,6 @@ int bd_solver_threads(bd_solver *s, int threads) {
 #ifdef BD_NO_THREADS
     threads = 1;
 #endif
-    if (threads >= 2 && !s->locks) {
-        s->locks = (int *)calloc((size_t)LOCKS * LOCK_STRIDE, sizeof *s->locks);
-        if (!s->locks) threads = 1;
-    }
     s->threads = threads >= 2 ? 2 : 1;
     return s->threads;
 }

@@ -11,6 +11,7 @@
 #include <windows.h>
 #else
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #endif
 
@@ -254,6 +255,14 @@ void bd_pool_free(bd_pool *pool) {
     lock_free(&pool->lock);
     free(pool->worker);
     free(pool);
+}
+
+void bd_thread_yield(void) {
+#ifdef _WIN32
+    SwitchToThread();
+#else
+    sched_yield();
+#endif
 }
 
 #endif

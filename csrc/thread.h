@@ -81,14 +81,7 @@ BD_FN void bd_pool_free(bd_pool *pool);
  * reader never sees half of one write), and the compiler may not keep it
  * in a register. They order nothing else: the transposition table checks
  * each entry instead (tt.h), and the flags are only ever raised. On x86
- * and ARM each is one plain load or store. bd_add64 adds to a count that
- * several threads add to, and gives the sum (relaxed too).
- *
- * bd_spin_lock and bd_spin_unlock: a lock in an int (0 when free) for a
- * few loads and stores at a time (the solver's table, solve.c): taking it
- * is an acquire, leaving it a release, so what one thread wrote under it
- * the next thread to take it sees whole. It spins, so it is only for work
- * far shorter than a thread's time slice. */
+ * and ARM each is one plain load or store. */
 #if defined(__GNUC__) || defined(__clang__)
 static inline uint64_t bd_load64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void bd_store64(uint64_t *p, uint64_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
@@ -98,13 +91,6 @@ static inline void bd_store_flag(volatile int *p, int x) { __atomic_store_n(p, x
 static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     return __atomic_compare_exchange_n(p, &seen, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
-static inline uint64_t bd_add64(uint64_t *p, uint64_t x) { return __atomic_add_fetch(p, x, __ATOMIC_RELAXED); }
-static inline void bd_spin_lock(int *p) {
-    while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(p, __ATOMIC_RELAXED)) {
-        }
-}
-static inline void bd_spin_unlock(int *p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
 #elif defined(_MSC_VER)
 #include <intrin.h>
 /* MSVC: aligned volatile 64-bit accesses are single loads and stores on
@@ -116,16 +102,6 @@ static inline void bd_store_flag(volatile int *p, int x) { *p = x; }
 static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, (__int64)want, (__int64)seen) == seen;
 }
-static inline uint64_t bd_add64(uint64_t *p, uint64_t x) {
-    return (uint64_t)_InterlockedExchangeAdd64((volatile __int64 *)p, (__int64)x) + x;
-}
-/* The Interlocked functions are full barriers: acquire and release both. */
-static inline void bd_spin_lock(int *p) {
-    while (_InterlockedExchange((volatile long *)p, 1))
-        while (*(volatile int *)p) {
-        }
-}
-static inline void bd_spin_unlock(int *p) { _InterlockedExchange((volatile long *)p, 0); }
 #else
 /* Elsewhere: volatile accesses, enough for one thread; BD_NO_THREADS is the
  * safe choice for such a compiler. */
@@ -138,9 +114,46 @@ static inline int bd_cas64(uint64_t *p, uint64_t seen, uint64_t want) {
     *p = want;
     return 1;
 }
-static inline uint64_t bd_add64(uint64_t *p, uint64_t x) { return *(volatile uint64_t *)p += x; }
-static inline void bd_spin_lock(int *p) { *(volatile int *)p = 1; }
+#endif
+
+#ifndef BD_NO_THREADS
+/* Give the processor to another thread that is ready to run (thread.c). */
+BD_FN void bd_thread_yield(void);
+
+/* A lock in an int (0 when free), for a few loads and stores at a time
+ * (the solver's table, solve.c: one in each bucket, on the line the bucket
+ * is read from, so that taking it costs no more memory traffic): taking it
+ * is an acquire, leaving it a release, so what one thread wrote under it
+ * the next to take it sees whole. It spins a while, then yields: on a
+ * machine with more threads than cores, the holder may be waiting for a
+ * core. With no threads there is nothing to lock (the caller takes none). */
+#if defined(__GNUC__) || defined(__clang__)
+static inline int bd_spin_try(int *p) { return !__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE); }
+static inline int bd_spin_held(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void bd_spin_unlock(int *p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
+#elif defined(_MSC_VER)
+/* The Interlocked functions are full barriers: acquire and release both. */
+static inline int bd_spin_try(int *p) { return !_InterlockedExchange((volatile long *)p, 1); }
+static inline int bd_spin_held(const int *p) { return *(const volatile int *)p; }
+static inline void bd_spin_unlock(int *p) { _InterlockedExchange((volatile long *)p, 0); }
+#else
+static inline int bd_spin_try(int *p) {
+    if (*(volatile int *)p) return 0;
+    *(volatile int *)p = 1;
+    return 1;
+}
+static inline int bd_spin_held(const int *p) { return *(const volatile int *)p; }
 static inline void bd_spin_unlock(int *p) { *(volatile int *)p = 0; }
+#endif
+static inline void bd_spin_lock(int *p) {
+    int spins = 0;
+    while (!bd_spin_try(p))
+        while (bd_spin_held(p))
+            if (++spins >= 64) {
+                bd_thread_yield();
+                spins = 0;
+            }
+}
 #endif
 
 #endif

@@ -912,10 +912,14 @@ def test_two_threads_stopped_by_the_flag_stop_and_go_on(tmp_path):
     case = FORCED[QUICK[0]]
     cut = solve_rules(rules_of(case), 5_000_000, hash_mb=8, threads=2, stop=stop, state=state)
     assert cut.stopped and cut.outcome == "open" and cut.nodes <= 2 * 1024 + 2
-    # Asked again (the state saved where it stopped), on two threads: to the end.
-    found = solve_rules(rules_of(case), 5_000_000, threads=2, state=state)
-    assert (found.outcome, found.plies, found.shortest, found.resumed) == ("win", case["plies"], True, cut.nodes)
-    assert check_proof(_text(case, found)).ok
+    # Asked again (the state saved where it stopped), on two threads and,
+    # from a copy, on one: to the end.
+    copy = tmp_path / "one.state"
+    shutil.copyfile(state, copy)
+    for threads, saved in ((2, state), (1, copy)):
+        found = solve_rules(rules_of(case), 5_000_000, threads=threads, state=saved)
+        assert (found.outcome, found.plies, found.shortest, found.resumed) == ("win", case["plies"], True, cut.nodes)
+        assert check_proof(_text(case, found)).ok
 
 
 def test_threads_must_be_a_count():
