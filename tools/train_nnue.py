@@ -18,7 +18,9 @@ Each batch's positions are turned by a random one of the board's eight
 symmetries (the rules do not change under them). Adam with a cosine decay
 of the step, every step from --seed: the same data and seed, the same net.
 Every tenth game is held out and its loss reported, the float net's and
-the integer one's.
+the integer one's. --init NET starts from a net file's weights (its
+integers read back as floats in the first file's units) instead of random
+ones: the net trained further on new data.
 """
 
 from __future__ import annotations
@@ -109,6 +111,17 @@ def quantise(p: dict, k: float) -> dict:
             "b2": int(np.rint(p["b2"] * k * ONE * OUT_SCALE))}
 
 
+def dequantise(net: dict, k: float, hidden: int) -> dict:
+    """A net file's integers as the float net whose output is in units of
+    ``k`` (quantise's inverse, up to the rounding): where --init starts."""
+    if net.get("format") != FORMAT or net.get("hidden") != hidden or net.get("inputs") != INPUTS:
+        raise SystemExit(f"--init: not a {FORMAT} net of {INPUTS} inputs and {hidden} hidden units")
+    return {"w1": (np.array(net["w1"], dtype=np.float64) / ONE).astype(np.float32),
+            "b1": (np.array(net["b1"], dtype=np.float64) / ONE).astype(np.float32),
+            "w2": (np.array(net["w2"], dtype=np.float64) / (OUT_SCALE * k)).astype(np.float32),
+            "b2": np.float32(net["b2"] / (k * ONE * OUT_SCALE))}
+
+
 def int_forward(q: dict, x: np.ndarray) -> np.ndarray:
     """The engine's integer arithmetic (csrc/nnue.c), on dense inputs."""
     acc = x.astype(np.int64) @ q["w1"] + q["b1"]
@@ -147,6 +160,8 @@ def main() -> int:
     ap.add_argument("--blend", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--held-out", type=int, default=10)
+    ap.add_argument("--init", metavar="NET", help="start from this net file's weights (the same --hidden) instead of "
+                    "random ones: a net trained further on new data")
     args = ap.parse_args()
     if not 1 <= args.hidden <= 1024 or not 1 <= args.epochs <= 10_000 or not 0 <= args.blend <= 1 \
             or not args.lr > 0 or not 1 <= args.batch or not 1 <= args.held_out:
@@ -192,6 +207,8 @@ def main() -> int:
     h = args.hidden
     p = {"w1": rng.normal(0, 0.1, (INPUTS, h)).astype(np.float32), "b1": np.full(h, 0.5, dtype=np.float32),
          "w2": rng.normal(0, 0.3, h).astype(np.float32), "b2": np.zeros((), dtype=np.float32)}
+    if args.init:
+        p = dequantise(json.loads(Path(args.init).read_text(encoding="utf-8")), k, h)
     m = {n: np.zeros_like(v) for n, v in p.items()}
     v2 = {n: np.zeros_like(v) for n, v in p.items()}
     ident = lambda idx: np.zeros(len(idx), dtype=np.int64)  # noqa: E731
@@ -238,7 +255,8 @@ def main() -> int:
     net["notes"] = {
         "command": "python tools/train_nnue.py " + " ".join(os.path.basename(d) for d in args.data)
                    + f" --out {os.path.basename(args.out)} --hidden {h} --epochs {args.epochs} --lr {args.lr:g}"
-                     f" --batch {args.batch} --blend {args.blend:g} --seed {args.seed}",
+                     f" --batch {args.batch} --blend {args.blend:g} --seed {args.seed}"
+                   + (f" --init {os.path.basename(args.init)}" if args.init else ""),
         "data": [{"file": os.path.basename(path), "positions": info.count, "seed": info.seed, "budget": info.budget,
                   "random_plies": list(info.random_plies), "scale": round(kk, 3), "centre": round(cc, 3)}
                  for path, info, (kk, cc) in zip(args.data, infos, fitted)],
