@@ -922,6 +922,28 @@ def test_two_threads_stopped_by_the_flag_stop_and_go_on(tmp_path):
         assert check_proof(_text(case, found)).ok
 
 
+def test_a_stop_set_before_the_call_is_raised_before_the_solver_starts(tmp_path):
+    """A stop already set when a saved solve is asked stops it at its first
+    position: the flag is raised before the worker starts, not by the loop
+    that waits for it, which on a busy machine came thousands of positions
+    late (a flaky count in the test above). The stand-in for a busy machine:
+    an Event whose every look takes 0.3 s, long enough for the whole forced
+    win to be proven before the old loop raised the flag."""
+
+    class SlowToAsk(threading.Event):
+        def is_set(self) -> bool:
+            time.sleep(0.3)
+            return super().is_set()
+
+    stop = SlowToAsk()
+    stop.set()
+    case = FORCED[QUICK[0]]
+    for threads in (1, 2):
+        cut = solve_rules(rules_of(case), 5_000_000, hash_mb=8, threads=threads, stop=stop,
+                          state=tmp_path / f"{threads}.state")
+        assert (cut.stopped, cut.outcome) == (True, "open") and cut.nodes <= threads, (threads, cut)
+
+
 def test_threads_must_be_a_count():
     for bad in (0, -1, True, 2.0, "2", 10**6):
         with pytest.raises(ArgumentError, match="threads must be a whole number"):

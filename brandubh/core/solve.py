@@ -321,7 +321,10 @@ def _run_slice(job: Callable[[Any], int], stop: Optional[threading.Event], inter
     """``job(flag)`` in a worker while this thread waits, raising the flag
     when ``stop`` is set or Ctrl-C comes twice."""
     flag = interrupts.flag = ffi.new("int *")
-    if interrupts.count > 1:
+    # A stop set already is raised before the worker starts, as stopping.run
+    # does: raised by the loop below, it came as late as this thread was next
+    # given a core (thousands of positions later on a busy machine).
+    if interrupts.count > 1 or (stop is not None and stop.is_set()):
         flag[0] = 1
     box: list[int] = []
     done = threading.Event()
