@@ -27,7 +27,7 @@ def _misplaced_marks(source: str) -> list[str]:
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             text = ast.unparse(target)
-            if text.startswith("pytest.mark.") and not text.startswith(("pytest.mark.parametrize",)):
+            if text.startswith("pytest.mark."):
                 found.append(f"line {node.lineno}: {node.name} (@{text})")
     return found
 
