@@ -12,7 +12,7 @@ tree (its arena, its balanced books).
     python bench/nets.py match /tmp/cand /tmp/base --budget 20000 --games 200 --openings balanced
     python bench/nets.py match /tmp/cand /tmp/base --clock --sprt 0,5 --games 6000 --jobs 2 \\
         --games-out sprt.games
-    python bench/nets.py tally sprt.games --sprt 0,5                  # where a run stands
+    python bench/nets.py tally sprt.games [more.games] --sprt 0,5     # where a run stands
 
 ``make`` copies the revision's files (``git archive``), sets the hidden
 layer's width in csrc/nnue.h, writes the net's weights (tools/gen_nnue.py),
@@ -23,7 +23,8 @@ games on any machine) or ``--clock``: the CodinGame bot's own clock,
 game: the puzzle's limits); the other options go to `brandubh match`
 as they are. ``tally`` counts a ``--games-out`` file's pairs (games 2k-1 and
 2k, one opening, the sides swapped) as the arena's SPRT does: for a run
-stopped before it decided, or one still going.
+stopped before it decided, or one still going, or one continued in
+further files.
 """
 
 from __future__ import annotations
@@ -81,23 +82,29 @@ def player(tree: Path, variant: str, budget: Optional[int]) -> str:
     return f"rules={variant},cmd={shlex.join(cmd)}"
 
 
-def tally(path: Path, bounds: tuple[float, float]) -> None:
-    """Print a --games-out file's pairs, Elo and SPRT, and each side's results."""
-    points: dict[int, float] = {}
-    sides: dict[str, list[int]] = {"A": [0, 0, 0], "B": [0, 0, 0]}  # attacking: wins, draws, losses
-    for line in path.read_text(encoding="utf-8").splitlines():
-        found = LABEL.match(line)
-        if found is None:
-            continue
-        game, attacker, winner = int(found[1]), found[2], found[4]
-        points[game] = 0.5 if winner is None else float(winner == "A")
-        sides[attacker][1 if winner is None else 0 if winner == attacker else 2] += 1
+def tally(paths: list[Path], bounds: tuple[float, float]) -> None:
+    """Print the pairs, Elo and SPRT of --games-out files, and each side's
+    results. Several files are one run continued: a test stopped before it
+    decided goes on in a new match and a new file, and the pairs of all of
+    them count together (a sequential test may take more pairs at any time)."""
     counts = [0] * 5
-    for k in range(1, max(points, default=0) // 2 + 1):
-        if 2 * k - 1 in points and 2 * k in points:
-            counts[round(2 * (points[2 * k - 1] + points[2 * k]))] += 1
+    sides: dict[str, list[int]] = {"A": [0, 0, 0], "B": [0, 0, 0]}  # attacking: wins, draws, losses
+    games = 0
+    for path in paths:
+        points: dict[int, float] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found = LABEL.match(line)
+            if found is None:
+                continue
+            game, attacker, winner = int(found[1]), found[2], found[4]
+            points[game] = 0.5 if winner is None else float(winner == "A")
+            sides[attacker][1 if winner is None else 0 if winner == attacker else 2] += 1
+        games += len(points)
+        for k in range(1, max(points, default=0) // 2 + 1):
+            if 2 * k - 1 in points and 2 * k in points:
+                counts[round(2 * (points[2 * k - 1] + points[2 * k]))] += 1
     elo, test = elo_estimate_pairs(counts), sprt_pairs(counts, *bounds)
-    print(f"{len(points)} games, {sum(counts)} pairs; A's points of 2 (0, 1/2, 1, 3/2, 2): {counts}")
+    print(f"{games} games, {sum(counts)} pairs; A's points of 2 (0, 1/2, 1, 3/2, 2): {counts}")
     print(f"attacking, wins-draws-losses: A {'-'.join(map(str, sides['A']))}, B {'-'.join(map(str, sides['B']))}")
     print(f"Elo A - B: {elo.elo:+.1f} (95%: {elo.low:+.1f} to {elo.high:+.1f})")
     print(f"SPRT {bounds[0]:g},{bounds[1]:g}: LLR {test.llr:.2f} ({test.lower:.2f}, {test.upper:.2f}), "
@@ -121,7 +128,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     limit.add_argument("--clock", action="store_true",
                        help="the CodinGame puzzle's clock: 100 ms the first move, 50 ms each later one")
     p = sub.add_parser("tally", help="a --games-out file's pairs and SPRT")
-    p.add_argument("games", type=Path)
+    p.add_argument("games", type=Path, nargs="+", help="one run's files, in any order")
     p.add_argument("--sprt", type=parse_sprt, default=(0.0, 5.0))
     args, rest = parser.parse_known_args(argv)
     if args.command != "match" and rest:
