@@ -421,8 +421,21 @@ class Game:
         >>> _ = game.resign('p1'); game.result_sentence
         'the attackers resigned'
         """
+        return self.describe_result()
+
+    def describe_result(self, seats: bool = True) -> Optional[str]:
+        """How the game ended, as :attr:`result_sentence` says it, or with
+        ``seats=False`` without the seats' names (``p1``, ``p2``: the API's,
+        which a person at a page or a terminal never chose); None while the
+        game is active.
+
+        >>> game = Game(position='7/7/7/a6/7/6k/7 d')
+        >>> _ = game.play('g2g1')
+        >>> game.describe_result(), game.describe_result(seats=False)
+        ('the king reached a corner, the defenders (p2) won', 'the king reached a corner, the defenders won')
+        """
         with self._lock:
-            return self._ended_how() if self._over() else None
+            return self._ended_how(seats) if self._over() else None
 
     @property
     def how_ended(self) -> Optional[str]:
@@ -1276,16 +1289,16 @@ class Game:
     def _game_over(self) -> Refusal:
         return Refusal(RefusalCode.GAME_OVER, "the game is over: " + self._ended_how())
 
-    def _ended_how(self) -> str:
+    def _ended_how(self, seats: bool = True) -> str:
+        """What ended the game and who won (:meth:`describe_result`)."""
         result = self.result
         assert result is not None
         what = self._what_ended()
         if result.how in ("resign", "agreed"):
             return what
-        if result.how in FAULTS:
-            won = f"the {result.side} ({result.winner}) won" if result.winner else "drawn"
-            return f"{what}, {won}"
-        return f"{what}, the {result.side} ({result.winner}) won" if result.winner else f"{what}, a draw"
+        if not result.winner:
+            return f"{what}, a draw"
+        return f"{what}, the {result.side} ({result.winner}) won" if seats else f"{what}, the {result.side} won"
 
     def _what_ended(self) -> str:
         """What ended the game, without who won (:attr:`how_ended`)."""

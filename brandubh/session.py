@@ -154,8 +154,9 @@ class ClockLike(Protocol):
 
 def result_sentence(game: "Game", clocked: bool = False) -> Optional[str]:
     """How ``game`` ended, for the people at its table (None while it is
-    on): the game's own sentence without the seats' names (``p1``, ``p2``:
-    the API's, which a person at a page or a terminal never chose), and, at
+    on): the game's own sentence without the seats' names
+    (:meth:`Game.describe_result` with ``seats=False``: ``p1`` and ``p2``
+    are the API's, which a person at a page or a terminal never chose), and, at
     a table with a clock (``clocked``), a timeout is the clock that ran
     out, not a program that answered too late.
 
@@ -170,14 +171,9 @@ def result_sentence(game: "Game", clocked: bool = False) -> Optional[str]:
     'the defenders ran out of time (timeout), the attackers (p1) won'
     """
     result = game.result
-    if result is None:
-        return None
-    if clocked and result.how == "timeout" and result.side is not None:
+    if clocked and result is not None and result.how == "timeout" and result.side is not None:
         return f"the {_other(str(result.side))}' time ran out, the {result.side} won"
-    what = game.how_ended
-    if result.how in ("resign", "agreed"):
-        return what
-    return f"{what}, the {result.side} won" if result.side else f"{what}, a draw"
+    return game.describe_result(seats=False)
 
 
 def table_state(game: "Game", ply: Optional[int] = None, *, said: str = "", movers: Iterable[str] = (),
