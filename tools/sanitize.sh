@@ -4,16 +4,16 @@
 #
 #     bash tools/sanitize.sh [pytest arguments]
 #
-# The sanitized build replaces the in-place one; the script rebuilds the
-# normal engine when it ends.
+# The sanitized build replaces this tree's in-place one (tools/build-inplace,
+# which leaves any installed copy of the package, and where an editable
+# install points, alone); the script rebuilds the normal engine when it
+# ends. The tests run this tree's package (PYTHONPATH), with the test extra
+# already installed (tools/setup-tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# setuptools skips an extension it thinks is up to date: remove the built
-# engine so that each build really happens, with the flags asked for.
-rebuild() { rm -f brandubh/_engine*.so brandubh/_engine*.pyd; python -m pip install -e "$@" -q; }
-restore() { rebuild . >/dev/null 2>&1 || true; }
+restore() { python tools/build-inplace >/dev/null 2>&1 || true; }
 trap restore EXIT
-BRANDUBH_SANITIZE=1 rebuild ".[test]"
+BRANDUBH_SANITIZE=1 python tools/build-inplace
 # Refuse to report a clean run of an engine that was not instrumented.
 if ! nm -D brandubh/_engine*.so | grep __asan_init > /dev/null; then
     echo "sanitize.sh: the engine was not built with AddressSanitizer" >&2
@@ -27,4 +27,5 @@ BRANDUBH_SANITIZED=1 \
 LD_PRELOAD="$asan $ubsan" \
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" \
 python -m pytest -q -p no:cacheprovider "$@"
