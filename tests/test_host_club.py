@@ -348,7 +348,12 @@ def test_the_lobby_is_followed_live(club):
     seek = ann.ask("POST", "/api/host/seeks", {"clock": "2d"})[1]
     assert [s["id"] for s in next_state()["seeks"]] == [seek["id"]]
     game = bob.ask("POST", f"/api/host/seeks/{seek['id']}/take")[1]
-    assert next_state()["playing"][0]["id"] == game["id"]
+    playing = next_state()["playing"]
+    assert [g["id"] for g in playing] == [game["id"]] and playing[0]["plies"] == 0
+    # Each move is news: the lobby shows every game's move count.
+    mover = ann if game["seats"]["attackers"]["name"] == "ann" else bob
+    assert mover.ask("POST", f"/api/host/games/{game['id']}/move", {"move": "d2c2"})[0] == 200
+    assert next_state()["playing"][0]["plies"] == 1
     connection.close()
 
 

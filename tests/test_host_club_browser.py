@@ -93,6 +93,12 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         for page, side in ((bob, "defenders"), (ann, "attackers")):
             page.wait_for_function(f"() => document.body.dataset.side === '{side}'")
         watcher.wait_for_selector("#playing li a")
+        # A second page of the watcher's stays on the lobby: each move comes to it as news, and the
+        # game's row is updated in place, not made again (a row made again under the pointer loses a click).
+        lobby = contexts[2].new_page()
+        lobby.goto(club)
+        lobby.wait_for_selector("#playing li .plies")
+        lobby.evaluate("() => { document.querySelector('#playing li').dataset.kept = 'yes'; }")
         watcher.click("#playing li a")
         at(watcher, 0)
         # The players' names and ratings as the game began, on every page.
@@ -105,11 +111,14 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
             bob.screenshot(path=str(Path(SHOTS) / "club-game.png"))
         own = Game()
         play_by_clicks(own, {"attackers": ann, "defenders": bob}, (ann, bob, watcher), 4)
+        lobby.wait_for_function("() => document.querySelector('#playing li .plies').textContent.endsWith(', 4 moves')")
+        assert lobby.evaluate("() => document.querySelector('#playing li').dataset.kept") == "yes"
         ann.click("#host-resign")
         own.resign("p1")
         for everyone in (ann, bob, watcher):
             at(everyone, own.ply, "finished")
             assert everyone.locator("#text").input_value() == own.as_text()
+        lobby.wait_for_selector("#playing + p.empty")   # the game ended leaves the lobby
         for page, name, rating in ((ann, "ann", "1338 ± 290"), (bob, "bob", "1662 ± 290")):
             page.goto(f"{club}#player={name}")
             page.wait_for_function(f"() => document.body.dataset.shown === '{name}'")

@@ -8,6 +8,10 @@
   let me = null;          // the name logged in, or null
   let lobbyStream = null;
   const opened = new Set();   // games of mine already seen in play (a new one is opened at once)
+  // The lobby comes again at every move of every game in play: what is shown is rebuilt only where it
+  // changed (a button replaced under the pointer loses its click), and the tournaments are listed
+  // again only when the lobby's count of other news moves.
+  let seeksShown = null, playingShown = null, newsSeen = null;
   // Each part of the page (the lobby, the tournaments' list, the view shown) numbers what it asks for:
   // answers can come back in any order, and one asked for before the part's latest news is older than
   // it, so it is dropped instead of shown over the newer (a lobby fetched as the page opened, answered
@@ -83,9 +87,16 @@
 
   function showLobby(lobby) {
     showDaily(lobby.daily);
+    const seeks = JSON.stringify([me, lobby.seeks]);
+    if (seeks !== seeksShown) { seeksShown = seeks; showSeeks(lobby.seeks); }
+    showPlaying(lobby.playing);
+    document.body.dataset.loaded = "1";
+  }
+
+  function showSeeks(seeks) {
     const body = $("seeks").tBodies[0];
     body.replaceChildren();
-    for (const seek of lobby.seeks) {
+    for (const seek of seeks) {
       const row = element("tr", { "data-seek": seek.id });
       row.append(element("td", {}, seek.name), element("td", {}, seek.rating || ""), element("td", {}, seek.variant),
                  element("td", {}, seek.clock), element("td", {}, seek.side === "random" ? "by lot" : seek.side),
@@ -104,13 +115,23 @@
       body.append(row);
     }
     sayIfEmpty($("seeks"));
+  }
+
+  // The games in play: the list rebuilt when a game begins or ends, else each one's move count set.
+  function showPlaying(playing) {
     const list = $("playing");
+    const games = JSON.stringify([me, playing.map((game) => ({ ...game, plies: 0 }))]);
+    if (games === playingShown) {
+      playing.forEach((game, i) => { list.children[i].querySelector(".plies").textContent = movesText(game); });
+      return;
+    }
+    playingShown = games;
     list.replaceChildren();
-    for (const game of lobby.playing) {
+    for (const game of playing) {
       const a = game.seats.attackers.name || "a bot", d = game.seats.defenders.name || "a bot";
       const item = element("li", { "data-game": game.id });
       item.append(element("a", { href: "/#watch=" + game.id }, a + " (attackers) v " + d + " (defenders)"),
-                  document.createTextNode(" " + (game.clock || "untimed") + (game.rated ? ", rated" : "") + ", " + game.plies + " moves"));
+                  element("span", { class: "plies" }, movesText(game)));
       list.append(item);
       if (me && (a === me || d === me) && !opened.has(game.id)) {
         opened.add(game.id);
@@ -118,8 +139,10 @@
       }
     }
     sayIfEmpty(list);
-    document.body.dataset.loaded = "1";
   }
+
+  const movesText = (game) => " " + (game.clock || "untimed") + (game.rated ? ", rated" : "") + ", " + game.plies
+    + (game.plies === 1 ? " move" : " moves");
 
   async function seekAction(id, action) {
     const { status, data } = await call("POST", "/api/host/seeks/" + id + "/" + action);
@@ -132,8 +155,10 @@
     lobbyStream = new EventSource("/api/host/lobby/events");
     lobbyStream.onmessage = (event) => {
       ask("lobby");   // the lobby now: newer than any asked for before
-      showLobby(JSON.parse(event.data));
-      if (document.body.dataset.view === "lobby") listTournaments();
+      const lobby = JSON.parse(event.data);
+      showLobby(lobby);
+      if (lobby.news !== newsSeen && document.body.dataset.view === "lobby") listTournaments();
+      newsSeen = lobby.news;
     };
   }
 

@@ -90,6 +90,7 @@ class Club:
         # one put to the followers: a lobby read before the one put last is older, and is dropped.
         self._tells_begun = 0
         self._tell_put = 0
+        self._news = 0   # the lobby's changes but moves (_tell)
         hub.on_store = self._on_store
         hub.after_change = self._after_change
         from .puzzles import ClubPuzzles
@@ -317,8 +318,11 @@ class Club:
         return Rating(*row) if row else DEFAULT
 
     def _after_change(self, hg: HostGame) -> None:
-        if hg.version == 1 or hg.finished is not None:
-            self._tell()
+        # Every change of a club game is the lobby's news, each move too:
+        # the lobby shows each game's move count (its followers keep only
+        # the newest lobby, so a burst of moves sends what is last). A move
+        # alone is not counted as news of the rest (``news``).
+        self._tell(move=hg.version != 1 and hg.finished is None)
         if hg.finished is not None:
             self.tournaments.finished_game(hg)
 
@@ -347,7 +351,7 @@ class Club:
                 continue
             playing.append({"id": hg.id, "seats": state["seats"], "clock": state["clock"], "rated": state["rated"],
                             "plies": len(state.get("moves") or [])})
-        return {"seeks": seeks, "playing": playing, "daily": self._daily()}
+        return {"seeks": seeks, "playing": playing, "daily": self._daily(), "news": self._news}
 
     def _daily(self) -> Optional[dict[str, Any]]:
         """Today's puzzle as the lobby shows it (None for a server with no brandubh puzzles)."""
@@ -365,9 +369,12 @@ class Club:
             self._followers.append(follower)
         return follower, Sent(json.dumps(self.lobby()).encode("utf-8"), last=False)
 
-    def _tell(self) -> None:
+    def _tell(self, move: bool = False) -> None:
         """Send the lobby to its followers (once, for all of them), after
-        a change. Changes on several threads tell at once, each reading
+        a change. Each change but a ``move`` in a game in play (a seek, a
+        game begun or ended, a tournament's change) is counted in the
+        lobby's ``news``: the page lists the tournaments again only when
+        that count moves, not at every move of every game. Changes on several threads tell at once, each reading
         the lobby after its own change; one read before another's change
         but put after it would leave the followers with the older lobby
         last (a game begun, never seen by a watcher of the lobby). So each
@@ -375,6 +382,8 @@ class Club:
         last is dropped: that one was read after this one's change, and
         holds it."""
         with self._watch_lock:
+            if not move:
+                self._news += 1
             if not self._followers:
                 return   # one who follows later is sent the lobby as it is then
             self._tells_begun += 1
