@@ -155,7 +155,7 @@ class ClockLike(Protocol):
 def result_sentence(game: "Game", clocked: bool = False) -> Optional[str]:
     """How ``game`` ended, for the people at its table (None while it is
     on): the game's own sentence without the seats' names
-    (:meth:`Game.describe_result` with ``seats=False``: ``p1`` and ``p2``
+    (:meth:`brandubh.Game.describe_result` with ``seats=False``: ``p1`` and ``p2``
     are the API's, which a person at a page or a terminal never chose), and, at
     a table with a clock (``clocked``), a timeout is the clock that ran
     out, not a program that answered too late.
