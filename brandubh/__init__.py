@@ -7,7 +7,7 @@
 >>> r.play('d2c2'), r.side
 (0, 'defenders')
 >>> print(r.search(budget=2_000).move)
-d3d2
+e4e2
 
 The names below load the compiled engine on first use, so that
 ``import brandubh.notation`` works without it.

@@ -4,7 +4,7 @@
 >>> game = Rules()
 >>> m = Bot(3, seed=1).choose(game)
 >>> m in game.moves(), m
-(True, Move('d2c2'))
+(True, Move('b4b3'))
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ class Bot:
         >>> Bot(2, seed=7).choose(Game()) == Bot(2, seed=7).choose(Game())
         True
         >>> print(Bot(2, seed=7).choose(Game()))
-        b4b3
+        f4f3
         >>> Bot(1).choose(None)
         Traceback (most recent call last):
         ...

@@ -770,7 +770,7 @@ class Game:
         >>> game = Game()
         >>> found = game.search(budget=5_000, salt='me')
         >>> print(found.move)
-        d2c2
+        b4b3
         >>> str(found.move) in {m.move for m in game.legal()}, found.nodes <= 5_000
         (True, True)
         >>> game.play(found.move) is None

@@ -34,7 +34,7 @@ other way round.
 >>> game = Game.from_text('variant brandubh\\nstart 7/7/7/3k3/7/7/a6 d\\nmoves d4d2 a1a2 d2g2\\n').game
 >>> review = analyse_game(game, budget=2_000)
 >>> [(m.shown, m.best_shown, str(m.before), str(m.after), m.mark) for m in review.moves]
-[('Kd4-d2', 'Kd4-d7', 'wins in 2', 'wins in 2', ''), ('a1-a2', 'a1-f1', 'loses in 2', 'loses in 2', ''), ('Kd2-g2', 'Kd2-d1', 'wins in 2', 'wins in 1', '')]
+[('Kd4-d2', 'Kd4-d7', 'wins in 2', 'wins in 2', ''), ('a1-a2', 'a1-d1', 'loses in 2', 'loses in 2', ''), ('Kd2-g2', 'Kd2-d1', 'wins in 2', 'wins in 1', '')]
 """
 
 from __future__ import annotations

@@ -440,8 +440,10 @@ def prolonging(game: Game):
 def own_server():
     """A server of its own for one test: its engine's moves are the same
     every run (a server's bots are seeded by its seed and how many games it
-    made before), whatever ran before it."""
-    running = Server(port=0, api=Api(seed="forty moves"))
+    made before), whatever ran before it. The seed is one with which the
+    engine's moves let the test's game run forty moves: a new net plays
+    other moves, and may need another seed."""
+    running = Server(port=0, api=Api(seed="forty moves 2"))
     threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True).start()
     yield running
     running.shutdown()

@@ -5,6 +5,7 @@ write them into that file (between its "fitted by" markers).
     brandubh selfplay --out learned.bin --positions 1000000 --budget 5000 --seed 11 --eval learned
     brandubh selfplay --out classical.bin --positions 400000 --budget 5000 --seed 12 --eval classical
     python tools/fit_chances.py --nnue nnue.bin --learned learned.bin --classical classical.bin
+    python tools/fit_chances.py --nnue new-net-1.bin new-net-2.bin   # a new net: its curves only
 
 For each evaluation and preset, a logistic regression of the game's result
 for the attackers (1 a win, 1/2 a draw, 0 a loss) on the search's score
@@ -27,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from brandubh.chances import EVALUATIONS  # noqa: E402
 from brandubh.learn.selfplay import HEADER, RECORD, TAGS, read_header  # noqa: E402
 
 TARGET = ROOT / "brandubh" / "chances.py"
@@ -63,8 +65,9 @@ def fit(score: np.ndarray, defenders_to_move: np.ndarray, y: np.ndarray) -> tupl
     return slope, -w[1] / slope, -w[2] / slope, loss, base
 
 
-def curves(path: str, evaluation: str) -> dict[tuple[str, str], str]:
-    rows = load(path)
+def curves(paths: list[str], evaluation: str) -> dict[tuple[str, str], str]:
+    rows = np.concatenate([load(path) for path in paths])
+    path = ", ".join(paths)
     out = {}
     for tag, preset in enumerate(TAGS):
         mine = rows[((rows["flags"] >> 4) == tag) & (np.abs(rows["score"].astype(np.int32)) < WIN)]
@@ -81,20 +84,29 @@ def curves(path: str, evaluation: str) -> dict[tuple[str, str], str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--nnue", required=True, help="self-play data searched with the NNUE (the default)")
-    parser.add_argument("--learned", required=True, help="self-play data searched with the learned tables")
-    parser.add_argument("--classical", required=True, help="self-play data searched with the classical one")
+    for evaluation, searched in (("nnue", "the NNUE (the default)"), ("learned", "the learned tables"),
+                                 ("classical", "the classical one")):
+        parser.add_argument(f"--{evaluation}", nargs="+", metavar="DATA",
+                            help=f"self-play data searched with {searched}: its curves are fitted again "
+                                 "(an evaluation not given keeps its curves)")
     parser.add_argument("--check", action="store_true", help="print the fit; write nothing")
     args = parser.parse_args()
-    fitted = {**curves(args.nnue, "nnue"), **curves(args.learned, "learned"), **curves(args.classical, "classical")}
+    text = TARGET.read_text(encoding="utf-8")
+    block = re.compile(r"(CURVES: dict\[tuple\[str, str\], Curve\] = \{\n)(.*?)(\}\n# -- end of the fitted)", re.S)
+    found = block.search(text)
+    if not found:
+        raise SystemExit(f"{TARGET}: the fitted block's markers are gone")
+    kept = {(m[1], m[2]): m[3] for m in re.finditer(r'\("(\w+)", "(\w+)"\): (Curve\([^)]*\)),', found[2])}
+    given = [e for e in EVALUATIONS if getattr(args, e)]
+    if not given:
+        parser.error("give the data of at least one evaluation")
+    fitted = {key: kept[key] for key in kept}
+    for evaluation in given:
+        fitted.update(curves(getattr(args, evaluation), evaluation))
     if args.check:
         return 0
-    text = TARGET.read_text(encoding="utf-8")
     lines = "".join(f"    ({e!r}, {p!r}): {c},\n".replace("'", '"') for (e, p), c in fitted.items())
-    block = re.compile(r"(CURVES: dict\[tuple\[str, str\], Curve\] = \{\n).*?(\}\n# -- end of the fitted)", re.S)
-    if not block.search(text):
-        raise SystemExit(f"{TARGET}: the fitted block's markers are gone")
-    TARGET.write_text(block.sub(lambda m: m.group(1) + lines + m.group(2), text), encoding="utf-8")
+    TARGET.write_text(text[:found.start(2)] + lines + text[found.end(2):], encoding="utf-8")
     print(f"wrote {TARGET.relative_to(ROOT)}")
     return 0
 
