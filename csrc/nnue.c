@@ -26,46 +26,94 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-/* bd_nnue_score's body, which each copy inlines (nnue.h: BD_NNUE_BODY). */
-BD_NNUE_BODY int score_of(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
-    const int16_t *one = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE],
-                  *two = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO],
-                  *freedom = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM],
-                  *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];
-    int32_t out = 0;
-    int in[BD_LEARNED_INPUTS], j, score;
-    /* No king: the game is over before any search asks; material only, as
-     * the learned evaluation does. */
-    if (p->king == BD_NONE) return 100 * (bd_popcount(p->att) - bd_popcount(p->dfn));
-    bd_learned_counts(v, p, reach, in);
-    /* The counts' rows, then the clipped ReLU and the output layer, in one
-     * pass a vector at a time: 16-bit sums (add_row says why they fit),
-     * their products summed in 32 bits. The two counts most often 0 (an
-     * escape in one move: no stand pat then; the attackers to move: half
-     * the time) are tested outside the loop, which the compiler writes once
-     * for each case; the other two are seldom 0. */
-    for (j = 0; j < BD_NNUE_HIDDEN; j++) {
-        int16_t a = (int16_t)(sums->s[j] + in[BD_INPUT_LANE_TWO] * two[j] + in[BD_INPUT_FREEDOM] * freedom[j]), h;
-        if (in[BD_INPUT_LANE_ONE]) a = (int16_t)(a + in[BD_INPUT_LANE_ONE] * one[j]);
-        if (in[BD_INPUT_TO_MOVE]) a = (int16_t)(a + to_move[j]);
-        h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;
-        out += (int32_t)h * BD_NNUE_W2[j];
-    }
+/* What hidden unit j gives the output, its sum over the pieces and the rule
+ * being `sum`: the counts' rows added, the clipped ReLU, its output weight.
+ * 16-bit sums (add_row says why they fit), the product in 32 bits. The two
+ * counts most often 0 (an escape in one move: no stand pat then; the
+ * attackers to move: half the time) are tested in the callers' loops,
+ * which the compiler writes once for each case; the other two are seldom
+ * 0. */
+BD_NNUE_BODY int32_t unit_out(int16_t sum, int j, int lane_one, int lane_two, int freedom, int attackers) {
+    int16_t a = (int16_t)(sum + lane_two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +
+                          freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j]),
+            h;
+    if (lane_one) a = (int16_t)(a + lane_one * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE][j]);
+    if (attackers) a = (int16_t)(a + BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE][j]);
+    h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;
+    return (int32_t)h * BD_NNUE_W2[j];
+}
+
+/* The score of the output layer's sum `out` of the units. */
+BD_NNUE_BODY int score_from(int32_t out) {
     /* Division truncates toward zero in C99: the same on every machine. */
-    score = (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE));
+    int score = (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE));
     if (score > BD_WIN - 1) score = BD_WIN - 1;
     if (score < -(BD_WIN - 1)) score = -(BD_WIN - 1);
     return score;
 }
 
-int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
-    return score_of(v, p, reach, sums);
+/* No king: the game is over before any search asks; material only, as
+ * the learned evaluation does. */
+static inline int kingless_score(const bd_pos *p) { return 100 * (bd_popcount(p->att) - bd_popcount(p->dfn)); }
+
+/* bd_nnue_score's body, given the counts (bd_nnue_move_score). */
+BD_NNUE_BODY int score_of(const bd_pos *p, int lane_one, int lane_two, int freedom, const bd_nnue_sums *sums) {
+    int32_t out = 0;
+    int j, attackers = p->side == BD_ATTACKERS;
+    if (p->king == BD_NONE) return kingless_score(p);
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) out += unit_out(sums->s[j], j, lane_one, lane_two, freedom, attackers);
+    return score_from(out);
 }
 
-int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
-                       bd_nnue_sums *after) {
-    bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
-    return score_of(v, &e->pos, reach, after);
+int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums) {
+    int in[BD_LEARNED_INPUTS];
+    bd_learned_counts(v, p, reach, in);
+    return score_of(p, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], sums);
+}
+
+/* A row of zeros: what a move that takes nothing takes out, and what the
+ * side to move adds when it is the defenders (bd_nnue_move_score). */
+static const int16_t NO_ROW[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
+
+/* bd_nnue_move_score's body, which each copy inlines: most positions in
+ * one pass, each sum made and weighed at once, with no call, so that it
+ * needs no frame, and with no case of its own either, so that the
+ * compiler writes the loop once and keeps few values in registers: the
+ * taken piece's row and the side to move's are NO_ROW when they add
+ * nothing. The rows by the side that moved (bd_nnue_moved_rows). The rest
+ * through `other`, a call out of line that ends it: a move that takes more
+ * than one piece (a few in a thousand), a position without the king, or
+ * one where the king reaches an escape square (no stand pat there:
+ * seldom evaluated). */
+#define MOVE_SCORE_BODY(other)                                                                                     \
+    const int16_t *left, *reached, *taken, *side;                                                                  \
+    int32_t out = 0;                                                                                               \
+    int j;                                                                                                         \
+    if ((e->captured & (e->captured - 1)) || e->pos.king == BD_NONE || one)                                        \
+        return other(e, one, two, freedom, sums);                                                                  \
+    bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);                                                      \
+    taken = e->captured ? bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured)) : NO_ROW;                             \
+    side = e->pos.side == BD_ATTACKERS ? BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE] : NO_ROW;                   \
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) {                                                                         \
+        int16_t sum = (int16_t)(sums[0].s[j] - left[j] + reached[j] - taken[j]), a, h;                             \
+        sums[1].s[j] = sum;                                                                                        \
+        a = (int16_t)(sum + two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +                              \
+                      freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j] + side[j]);                       \
+        h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;                                                         \
+        out += (int32_t)h * BD_NNUE_W2[j];                                                                         \
+    }                                                                                                              \
+    return score_from(out)
+
+/* A move that takes, or a position without the king: the sums, then the
+ * score from them. */
+static BD_NOINLINE int move_score_other(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
+    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
+    if (e->pos.king == BD_NONE) return kingless_score(&e->pos);
+    return score_of(&e->pos, one, two, freedom, &sums[1]);
+}
+
+int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums) {
+    MOVE_SCORE_BODY(move_score_other);
 }
 
 #ifdef BD_NNUE_AVX2
@@ -79,11 +127,18 @@ __attribute__((target("avx2,popcnt"))) void bd_nnue_move_avx2(const bd_nnue_sums
     bd_nnue_move(before, p, m, captured, after);
 }
 
-__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
-                                                                   const bd_nnue_sums *restrict before,
-                                                                   bd_nnue_sums *restrict after) {
-    bd_nnue_move(before, &e[-1].pos, e->move, e->captured, after);
-    return score_of(v, &e->pos, reach, after);
+/* move_score_other, compiled for AVX2. */
+static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, int one,
+                                                                                     int two, int freedom,
+                                                                                     bd_nnue_sums *restrict sums) {
+    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
+    if (e->pos.king == BD_NONE) return kingless_score(&e->pos);
+    return score_of(&e->pos, one, two, freedom, &sums[1]);
+}
+
+__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom,
+                                                                   bd_nnue_sums *restrict sums) {
+    MOVE_SCORE_BODY(move_score_other_avx2);
 }
 #endif
 

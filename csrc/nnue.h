@@ -92,6 +92,23 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
 #define BD_NNUE_BODY static inline
 #endif
 
+/* The rows of the piece that the move `m` of the side to move in `p` (the
+ * position before it) moves: `left`, its input's on the square it left,
+ * and `reached`, on the one it reached. The side to move says whose it is,
+ * the king's square which of the defenders'. */
+static inline void bd_nnue_moved_rows(const bd_pos *p, bd_move m, const int16_t **left, const int16_t **reached) {
+    int kind = p->side == BD_ATTACKERS ? 0 : BD_FROM(m) == p->king ? BD_NNUE_KING : BD_NNUE_DEFENDER;
+    *left = BD_NNUE_W1[kind + BD_FROM(m)];
+    *reached = BD_NNUE_W1[kind + BD_TO(m)];
+}
+
+/* The row of a piece that the move of the side to move in `p` took on
+ * `sq`: always the other side's, and never the king (whose capture ends
+ * the game; bd_nnue_input has him). */
+static inline const int16_t *bd_nnue_taken_row(const bd_pos *p, int sq) {
+    return BD_NNUE_W1[(p->side == BD_ATTACKERS ? BD_NNUE_DEFENDER : 0) + sq];
+}
+
 /* The sums after the move `m` of the side to move in `p` (the position
  * before it), which took the pieces on `captured` (bd_report.captured),
  * from `before`, the sums of `p`: the mover's row out of the square it
@@ -102,8 +119,9 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
  * Inline: the search makes every move with it. */
 BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_move m, bd_bb captured,
                                bd_nnue_sums *after) {
-    int from = bd_nnue_input(p, BD_FROM(m)), j;
-    const int16_t *left = BD_NNUE_W1[from], *reached = BD_NNUE_W1[from + BD_TO(m) - BD_FROM(m)];
+    const int16_t *left, *reached;
+    int j;
+    bd_nnue_moved_rows(p, m, &left, &reached);
     for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
     /* Captures are a few moves in a hundred: rows one at a time. */
     for (; captured; captured &= captured - 1) {
@@ -117,13 +135,17 @@ BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_m
  * position not yet won. */
 BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
 
-/* The sums of the position of the record's entry `e` (e->pos), made from
- * `before`, those of the position before it (e[-1].pos), with the move
- * that reached it, into `after` (bd_nnue_move), and its score from them
- * (bd_nnue_score, given the king's reach): in one pass where the search
- * evaluates a position it has just entered. */
-BD_FN int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
-                             bd_nnue_sums *after);
+/* The sums of the position of the record's entry `e` (e->pos), made into
+ * sums[1] from sums[0], those of the position before it (e[-1].pos), with
+ * the move that reached it (bd_nnue_move), and its score from them, in one
+ * pass where the search evaluates a position it has just entered. Its
+ * counts come from the caller (bd_learned_counts's first three: the
+ * escapes in one move, in two, the king's squares to move to; the fourth,
+ * the side to move, it reads from the position), so that this is a leaf:
+ * with the counts made inside, it saved and restored four registers and
+ * aligned a frame for their call, and read them back from memory. The
+ * same score as bd_nnue_score. */
+BD_FN int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums);
 
 /* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
@@ -135,8 +157,7 @@ BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
 BD_FN int bd_nnue_avx2(void);
 BD_FN void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p, bd_move m, bd_bb captured,
                              bd_nnue_sums *restrict after);
-BD_FN int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
-                                  const bd_nnue_sums *restrict before, bd_nnue_sums *restrict after);
+BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums);
 #endif
 
 #endif

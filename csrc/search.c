@@ -79,8 +79,8 @@ typedef struct ctx {
 #ifdef BD_NNUE_AVX2
     int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
 #endif
-    int (*move_score)(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
-                      bd_nnue_sums *after);   /* bd_nnue_move_score or its AVX2 copy */
+    int (*move_score)(const bd_entry *e, int one, int two, int freedom,
+                      bd_nnue_sums *sums);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
 } ctx;
@@ -237,23 +237,29 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
     return bd_evaluate_with(&c->g->v, p, c->w, king_reach);
 }
 
-/* The NNUE's sums of the position now, made from those of the position
- * before (make_sums), and its score from them, in one pass. */
-static BD_NOINLINE int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int k = c->g->ply - c->root;
-    int s = c->move_score(&c->g->v, &c->g->hist[c->g->ply], king_reach, &c->sums[k - 1], &c->sums[k]);
+/* The NNUE's sums of the position now, `p`, `ply` moves from the root,
+ * made from those of the position before (make_sums), and its score from
+ * them, in one pass. The counts the NNUE adds are made here, so that the
+ * NNUE's call is a leaf (nnue.h: bd_nnue_move_score); inline, where the
+ * search evaluates. */
+static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
+    const bd_variant *v = &c->g->v;
+    /* p is the record's entry's position, its first member. */
+    const bd_entry *e = (const bd_entry *)(const void *)p;
+    int s = c->move_score(e, bd_popcount(king_reach & bd_escapes(v)), bd_popcount(bd_king_lanes_two(v, p, king_reach)),
+                          bd_popcount(king_reach), &c->sums[ply - 1]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
-    if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
-#else
-    (void)p;
+    if (ply != c->g->ply - c->root || e != &c->g->hist[c->g->ply] ||
+        s != bd_evaluate_with(&c->g->v, p, c->w, king_reach))
+        abort();
 #endif
     return s;
 }
 
-/* The evaluation of the position now, for the side to move, its NNUE sums
- * made on the way (make_sums). */
-static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int s = c->incremental ? nnue_now(c, p, king_reach) : evaluate_now(c, p, king_reach);
+/* The evaluation of the position now, `p`, `ply` moves from the root, for
+ * the side to move, its NNUE sums made on the way (make_sums). */
+static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
+    int s = c->incremental ? nnue_now(c, p, king_reach, ply) : evaluate_now(c, p, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
 
@@ -330,13 +336,13 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     threatened = threatened && p->side == BD_ATTACKERS && !(c->off & BD_OFF_THREATS);
     /* 4. Stand pat, unless threatened. (The NNUE's sums are made here, by
      *    the evaluation or for the moves.) */
-    if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, king_reach);
+    if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, king_reach, ply);
     if (!threatened) {
-        best = relative_eval(c, p, king_reach);
+        best = relative_eval(c, p, king_reach, ply);
         if (best >= beta || qply >= QMAX || ply >= BD_MAX_PLY - 1) return best;
         if (best > alpha) alpha = best;
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
-        return relative_eval(c, p, king_reach);
+        return relative_eval(c, p, king_reach, ply);
     } else {
         make_sums(c);
     }
