@@ -75,34 +75,46 @@ int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nn
  * side to move adds when it is the defenders (bd_nnue_move_score). */
 static const int16_t NO_ROW[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
 
+/* The score of a position whose sums are sums[0] with the row `left` taken
+ * out and `reached` added (and `taken` taken out), its sums written into
+ * sums[1], given the counts and the side to move's row: each sum made and
+ * weighed at once. Called with NO_ROW for a row that adds nothing, which
+ * the compiler folds away: the loop written once for each case. */
+BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, const int16_t *reached,
+                             const int16_t *taken, const int16_t *side, int two, int freedom) {
+    int32_t out = 0;
+    int j;
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) {
+        int16_t sum = (int16_t)(sums[0].s[j] - left[j] + reached[j] - taken[j]), a, h;
+        sums[1].s[j] = sum;
+        a = (int16_t)(sum + two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +
+                      freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j] + side[j]);
+        h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;
+        out += (int32_t)h * BD_NNUE_W2[j];
+    }
+    return score_from(out);
+}
+
 /* bd_nnue_move_score's body, which each copy inlines: most positions in
- * one pass, each sum made and weighed at once, with no call, so that it
- * needs no frame, and with no case of its own either, so that the
- * compiler writes the loop once and keeps few values in registers: the
- * taken piece's row and the side to move's are NO_ROW when they add
- * nothing. The rows by the side that moved (bd_nnue_moved_rows). The rest
+ * one pass (fused_score), with no call, so that it needs no frame: a move
+ * that takes one piece or none, the side to move's row added or not, four
+ * cases. The rows by the side that moved (bd_nnue_moved_rows). The rest
  * through `other`, a call out of line that ends it: a move that takes more
  * than one piece (a few in a thousand), a position without the king, or
  * one where the king reaches an escape square (no stand pat there:
  * seldom evaluated). */
 #define MOVE_SCORE_BODY(other)                                                                                     \
-    const int16_t *left, *reached, *taken, *side;                                                                  \
-    int32_t out = 0;                                                                                               \
-    int j;                                                                                                         \
+    const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];                       \
     if ((e->captured & (e->captured - 1)) || e->pos.king == BD_NONE || one)                                        \
         return other(e, one, two, freedom, sums);                                                                  \
     bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);                                                      \
-    taken = e->captured ? bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured)) : NO_ROW;                             \
-    side = e->pos.side == BD_ATTACKERS ? BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE] : NO_ROW;                   \
-    for (j = 0; j < BD_NNUE_HIDDEN; j++) {                                                                         \
-        int16_t sum = (int16_t)(sums[0].s[j] - left[j] + reached[j] - taken[j]), a, h;                             \
-        sums[1].s[j] = sum;                                                                                        \
-        a = (int16_t)(sum + two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +                              \
-                      freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j] + side[j]);                       \
-        h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;                                                         \
-        out += (int32_t)h * BD_NNUE_W2[j];                                                                         \
+    if (e->captured) {                                                                                             \
+        const int16_t *taken = bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured));                                \
+        if (e->pos.side == BD_ATTACKERS) return fused_score(sums, left, reached, taken, to_move, two, freedom);    \
+        return fused_score(sums, left, reached, taken, NO_ROW, two, freedom);                                      \
     }                                                                                                              \
-    return score_from(out)
+    if (e->pos.side == BD_ATTACKERS) return fused_score(sums, left, reached, NO_ROW, to_move, two, freedom);       \
+    return fused_score(sums, left, reached, NO_ROW, NO_ROW, two, freedom)
 
 /* A move that takes, or a position without the king: the sums, then the
  * score from them. */
