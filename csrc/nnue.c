@@ -43,14 +43,12 @@ BD_NNUE_BODY int32_t unit_out(int16_t sum, int j, int lane_one, int lane_two, in
     return (int32_t)h * BD_NNUE_W2[j];
 }
 
-/* The score of the output layer's sum `out` of the units. */
-BD_NNUE_BODY int score_from(int32_t out) {
-    /* Division truncates toward zero in C99: the same on every machine. */
-    int score = (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE));
-    if (score > BD_WIN - 1) score = BD_WIN - 1;
-    if (score < -(BD_WIN - 1)) score = -(BD_WIN - 1);
-    return score;
-}
+/* The score of the output layer's sum `out` of the units. Division
+ * truncates toward zero in C99: the same on every machine. Within the
+ * scores of a position not yet won with no clamp: tools/gen_nnue.py
+ * refuses an output layer that could reach BD_WIN (the clamp cost four
+ * instructions an evaluation and never acted). */
+BD_NNUE_BODY int score_from(int32_t out) { return (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE)); }
 
 /* No king: the game is over before any search asks; material only, as
  * the learned evaluation does. */
