@@ -122,6 +122,10 @@ static BD_NOINLINE int move_score_other(const bd_entry *e, int one, int two, int
     return score_of(&e->pos, one, two, freedom, &sums[1]);
 }
 
+void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *restrict sums) {
+    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
+}
+
 int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums) {
     MOVE_SCORE_BODY(move_score_other);
 }
@@ -132,9 +136,8 @@ int bd_nnue_avx2(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
 }
 
-__attribute__((target("avx2,popcnt"))) void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p,
-                                                              bd_move m, bd_bb captured, bd_nnue_sums *restrict after) {
-    bd_nnue_move(before, p, m, captured, after);
+__attribute__((target("avx2,popcnt"))) void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums) {
+    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
 }
 
 /* move_score_other, compiled for AVX2. */

@@ -135,6 +135,14 @@ BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_m
  * position not yet won. */
 BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
 
+/* The sums of the position of the record's entry `e` (e->pos) into
+ * sums[1], made from sums[0], those of the position before it (e[-1].pos),
+ * with the move that reached it (bd_nnue_move): where the search goes on
+ * to a position's moves without evaluating it. Its arguments the record
+ * and the search's row of sums, two registers, where bd_nnue_move's are
+ * five and a sixth on the stack. */
+BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
+
 /* The sums of the position of the record's entry `e` (e->pos), made into
  * sums[1] from sums[0], those of the position before it (e[-1].pos), with
  * the move that reached it (bd_nnue_move), and its score from them, in one
@@ -155,8 +163,7 @@ BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
  * copy may use too): then the search calls the two below in place of
  * bd_nnue_move and bd_nnue_move_score, which they equal. */
 BD_FN int bd_nnue_avx2(void);
-BD_FN void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p, bd_move m, bd_bb captured,
-                             bd_nnue_sums *restrict after);
+BD_FN void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums);
 BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums);
 #endif
 

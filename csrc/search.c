@@ -76,9 +76,7 @@ typedef struct ctx {
      * evaluated, from the last ply whose sums were made, they cost more
      * than they saved: most positions are.) */
     int incremental;
-#ifdef BD_NNUE_AVX2
-    int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
-#endif
+    void (*carry)(const bd_entry *e, bd_nnue_sums *sums); /* bd_nnue_carry or its AVX2 copy */
     int (*move_score)(const bd_entry *e, int one, int two, int freedom,
                       bd_nnue_sums *sums);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
@@ -169,29 +167,16 @@ static inline int visit(ctx *c) {
 
 static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].pos; }
 
-/* The NNUE's sums of the position the last move reached, from the one
- * before, by what the record says of that move. */
-static inline void carry_sums(ctx *c) {
-    int k = c->g->ply - c->root;
-    const bd_entry *e = &c->g->hist[c->g->ply];
-#ifdef BD_NNUE_AVX2
-    if (c->avx2) {
-        bd_nnue_move_avx2(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
-        return;
-    }
-#endif
-    bd_nnue_move(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
-}
-
-/* The NNUE's sums of the position now, a move below the root, when the
- * search carries them: search() and qsearch() make them once the node is
- * past the tests that may end it at once (the game over, the king's line
- * home, the table's cut-off), so that those positions, 13% of the
- * bench's, never pay for them (1.4% fewer instructions than making them
- * with the move). The position before is always one that went on to its
- * moves, so its sums are made. */
-static inline void make_sums(ctx *c) {
-    if (c->incremental) carry_sums(c);
+/* The NNUE's sums of the position now, `ply` moves from the root, when the
+ * search carries them, made from those of the position before with the
+ * move: search() and qsearch() make them once the node is past the tests
+ * that may end it at once (the game over, the king's line home, the
+ * table's cut-off), so that those positions, 13% of the bench's, never pay
+ * for them (1.4% fewer instructions than making them with the move). The
+ * position before is always one that went on to its moves, so its sums
+ * are made. */
+static inline void make_sums(ctx *c, int ply) {
+    if (c->incremental) c->carry(&c->g->hist[c->g->ply], &c->sums[ply - 1]);
 }
 
 /* Play a move on the private record and judge it as the game would:
@@ -344,7 +329,7 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
         return relative_eval(c, p, king_reach, ply);
     } else {
-        make_sums(c);
+        make_sums(c, ply);
     }
     /* 5. The moves: captures, best first; threatened, only the moves that
      *    can save the king's opponents: into his open line, or beside him
@@ -425,7 +410,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     /* 7. The moves, best first (movepick.h): the table move, the special
      *    ones, the killers, then the rest, each stage worked out only when
      *    the moves before it have not cut the node off. */
-    make_sums(c);
+    make_sums(c, ply);
     bd_picker_init(&pk, v, p, tt_move, killers_at(c, ply), history_of(c, p), with_blocks(c));
     for (i = 0; (m = bd_next_move(&pk)) != 0; i++) {
         int s;
@@ -535,9 +520,12 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
     c->move_score = bd_nnue_move_score;
+    c->carry = bd_nnue_carry;
 #ifdef BD_NNUE_AVX2
-    c->avx2 = c->incremental && bd_nnue_avx2();
-    if (c->avx2) c->move_score = bd_nnue_move_score_avx2;
+    if (c->incremental && bd_nnue_avx2()) {
+        c->move_score = bd_nnue_move_score_avx2;
+        c->carry = bd_nnue_carry_avx2;
+    }
 #endif
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
     c->asked = c->budget = limits->budget ? limits->budget : 1;

@@ -146,10 +146,10 @@ int main(int argc, char **argv) {
             }
 #ifdef BD_NNUE_AVX2
             if (avx2) {
-                bd_nnue_sums wide;
                 int differ;
-                bd_nnue_move_avx2(&sums, &before, m, r.captured, &wide);
-                differ = memcmp(&wide, &fresh, sizeof fresh) != 0;
+                pair[0] = sums;
+                bd_nnue_carry_avx2(entry, pair);
+                differ = memcmp(&pair[1], &fresh, sizeof fresh) != 0;
                 if (now->king != BD_NONE) {
                     memset(&pair[1], 0, sizeof pair[1]);
                     differ |= bd_nnue_move_score_avx2(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO],
