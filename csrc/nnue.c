@@ -50,15 +50,13 @@ BD_NNUE_BODY int32_t unit_out(int16_t sum, int j, int lane_one, int lane_two, in
  * instructions an evaluation and never acted). */
 BD_NNUE_BODY int score_from(int32_t out) { return (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE)); }
 
-/* No king: the game is over before any search asks; material only, as
- * the learned evaluation does. */
-static inline int kingless_score(const bd_pos *p) { return 100 * (bd_popcount(p->att) - bd_popcount(p->dfn)); }
-
 /* bd_nnue_score's body, given the counts (bd_nnue_move_score). */
 BD_NNUE_BODY int score_of(const bd_pos *p, int lane_one, int lane_two, int freedom, const bd_nnue_sums *sums) {
     int32_t out = 0;
     int j, attackers = p->side == BD_ATTACKERS;
-    if (p->king == BD_NONE) return kingless_score(p);
+    /* No king: the game is over before any search asks; material only, as
+     * the learned evaluation does. */
+    if (p->king == BD_NONE) return 100 * (bd_popcount(p->att) - bd_popcount(p->dfn));
     for (j = 0; j < BD_NNUE_HIDDEN; j++) out += unit_out(sums->s[j], j, lane_one, lane_two, freedom, attackers);
     return score_from(out);
 }
@@ -98,13 +96,12 @@ BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, c
  * that takes one piece or none, the side to move's row added or not, four
  * cases. The rows by the side that moved (bd_nnue_moved_rows). The rest
  * through `other`, a call out of line that ends it: a move that takes more
- * than one piece (a few in a thousand), a position without the king, or
- * one where the king reaches an escape square (no stand pat there:
- * seldom evaluated). */
+ * than one piece (a few in a thousand), or a position where the king
+ * reaches an escape square (no stand pat there: seldom evaluated). Never a
+ * position without the king (nnue.h). */
 #define MOVE_SCORE_BODY(other)                                                                                     \
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];                       \
-    if ((e->captured & (e->captured - 1)) || e->pos.king == BD_NONE || one)                                        \
-        return other(e, one, two, freedom, sums);                                                                  \
+    if ((e->captured & (e->captured - 1)) | (bd_bb)one) return other(e, one, two, freedom, sums);                  \
     bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);                                                      \
     if (e->captured) {                                                                                             \
         const int16_t *taken = bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured));                                \
@@ -114,11 +111,10 @@ BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, c
     if (e->pos.side == BD_ATTACKERS) return fused_score(sums, left, reached, NO_ROW, to_move, two, freedom);       \
     return fused_score(sums, left, reached, NO_ROW, NO_ROW, two, freedom)
 
-/* A move that takes, or a position without the king: the sums, then the
- * score from them. */
+/* A move that takes more than one piece, or a position where the king
+ * reaches an escape square: the sums, then the score from them. */
 static BD_NOINLINE int move_score_other(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    if (e->pos.king == BD_NONE) return kingless_score(&e->pos);
     return score_of(&e->pos, one, two, freedom, &sums[1]);
 }
 
@@ -145,7 +141,6 @@ static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_a
                                                                                      int two, int freedom,
                                                                                      bd_nnue_sums *restrict sums) {
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    if (e->pos.king == BD_NONE) return kingless_score(&e->pos);
     return score_of(&e->pos, one, two, freedom, &sums[1]);
 }
 
