@@ -6,6 +6,10 @@
 
 #include "learned.h"
 
+#ifdef BD_NNUE_AVX2
+#include <immintrin.h>
+#endif
+
 /* Adds input row `f` to the sums. The sums are 16 bits wide, twice as
  * many to a vector as 32: tools/gen_nnue.py refuses weights whose sums
  * could leave the range of int16_t on any position at all (48 soldiers,
@@ -67,24 +71,23 @@ int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nn
     return score_of(p, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], sums);
 }
 
-/* A row of zeros: what a move that takes nothing takes out, and what the
- * side to move adds when it is the defenders (bd_nnue_move_score). */
-static const int16_t NO_ROW[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
-
 /* The score of a position whose sums are sums[0] with the row `left` taken
- * out and `reached` added (and `taken` taken out), its sums written into
- * sums[1], given the counts and the side to move's row: each sum made and
- * weighed at once. Called with NO_ROW for a row that adds nothing, which
- * the compiler folds away: the loop written once for each case. */
+ * out and `reached` added (and `taken` taken out, unless 0), its sums
+ * written into sums[1], given the counts (and the side to move's row
+ * `side` added, unless 0): each sum made and weighed at once. Inline, and
+ * called with 0 written out for a row that adds nothing: the loop written
+ * once for each case, with no test inside. */
 BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, const int16_t *reached,
                              const int16_t *taken, const int16_t *side, int two, int freedom) {
     int32_t out = 0;
     int j;
     for (j = 0; j < BD_NNUE_HIDDEN; j++) {
-        int16_t sum = (int16_t)(sums[0].s[j] - left[j] + reached[j] - taken[j]), a, h;
+        int16_t sum = (int16_t)(sums[0].s[j] - left[j] + reached[j]), a, h;
+        if (taken) sum = (int16_t)(sum - taken[j]);
         sums[1].s[j] = sum;
         a = (int16_t)(sum + two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +
-                      freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j] + side[j]);
+                      freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j]);
+        if (side) a = (int16_t)(a + side[j]);
         h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;
         out += (int32_t)h * BD_NNUE_W2[j];
     }
@@ -92,24 +95,24 @@ BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, c
 }
 
 /* bd_nnue_move_score's body, which each copy inlines: most positions in
- * one pass (fused_score), with no call, so that it needs no frame: a move
- * that takes one piece or none, the side to move's row added or not, four
- * cases. The rows by the side that moved (bd_nnue_moved_rows). The rest
- * through `other`, a call out of line that ends it: a move that takes more
- * than one piece (a few in a thousand), or a position where the king
- * reaches an escape square (no stand pat there: seldom evaluated). Never a
- * position without the king (nnue.h). */
-#define MOVE_SCORE_BODY(other)                                                                                     \
+ * one pass (`fused`: fused_score or its AVX2 form), with no call, so that
+ * it needs no frame: a move that takes one piece or none, the side to
+ * move's row added or not, four cases. The rows by the side that moved
+ * (bd_nnue_moved_rows). The rest through `other`, a call out of line that
+ * ends it: a move that takes more than one piece (a few in a thousand), or
+ * a position where the king reaches an escape square (no stand pat there:
+ * seldom evaluated). Never a position without the king (nnue.h). */
+#define MOVE_SCORE_BODY(other, fused)                                                                              \
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];                       \
     if ((e->captured & (e->captured - 1)) | (bd_bb)one) return other(e, one, two, freedom, sums);                  \
     bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);                                                      \
     if (e->captured) {                                                                                             \
         const int16_t *taken = bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured));                                \
-        if (e->pos.side == BD_ATTACKERS) return fused_score(sums, left, reached, taken, to_move, two, freedom);    \
-        return fused_score(sums, left, reached, taken, NO_ROW, two, freedom);                                      \
+        if (e->pos.side == BD_ATTACKERS) return fused(sums, left, reached, taken, to_move, two, freedom);          \
+        return fused(sums, left, reached, taken, 0, two, freedom);                                                 \
     }                                                                                                              \
-    if (e->pos.side == BD_ATTACKERS) return fused_score(sums, left, reached, NO_ROW, to_move, two, freedom);       \
-    return fused_score(sums, left, reached, NO_ROW, NO_ROW, two, freedom)
+    if (e->pos.side == BD_ATTACKERS) return fused(sums, left, reached, 0, to_move, two, freedom);                  \
+    return fused(sums, left, reached, 0, 0, two, freedom)
 
 /* A move that takes more than one piece, or a position where the king
  * reaches an escape square: the sums, then the score from them. */
@@ -123,7 +126,7 @@ void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *restrict sums) {
 }
 
 int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums) {
-    MOVE_SCORE_BODY(move_score_other);
+    MOVE_SCORE_BODY(move_score_other, fused_score);
 }
 
 #ifdef BD_NNUE_AVX2
@@ -136,6 +139,50 @@ __attribute__((target("avx2,popcnt"))) void bd_nnue_carry_avx2(const bd_entry *e
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
 }
 
+/* fused_score for AVX2, in its intrinsics: sixteen sums to a vector, and
+ * the clip to [0, BD_NNUE_ONE] of two vectors at once by a pack to
+ * unsigned bytes with saturation (BD_NNUE_ONE is a byte's largest), which
+ * unpacking with zeros widens back in the units' order (both work within
+ * each half of a vector): seven instructions where the compiler's minimum
+ * and maximum of each vector, with their constants, were twelve. The same
+ * integers: the same sums and score as fused_score, bit for bit. */
+__attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue_sums *restrict sums,
+                                                                         const int16_t *left, const int16_t *reached,
+                                                                         const int16_t *taken, const int16_t *side,
+                                                                         int two, int freedom) {
+    const __m256i *before = (const __m256i *)(const void *)sums[0].s;
+    __m256i *after = (__m256i *)(void *)sums[1].s;
+    const __m256i *out_w = (const __m256i *)(const void *)BD_NNUE_W2,
+                  *two_w = (const __m256i *)(const void *)BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO],
+                  *free_w = (const __m256i *)(const void *)BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM];
+    __m256i twos = _mm256_set1_epi16((short)two), frees = _mm256_set1_epi16((short)freedom);
+    __m256i zero = _mm256_setzero_si256(), acc = zero;
+    __m128i half;
+    int k, i;
+    for (k = 0; k < BD_NNUE_HIDDEN / 16; k += 2) {
+        __m256i a[2], bytes;
+        for (i = 0; i < 2; i++) {
+            __m256i sum = _mm256_add_epi16(
+                _mm256_sub_epi16(_mm256_loadu_si256(&before[k + i]), _mm256_loadu_si256((const __m256i *)(const void *)left + k + i)),
+                _mm256_loadu_si256((const __m256i *)(const void *)reached + k + i));
+            if (taken) sum = _mm256_sub_epi16(sum, _mm256_loadu_si256((const __m256i *)(const void *)taken + k + i));
+            _mm256_storeu_si256(&after[k + i], sum);
+            sum = _mm256_add_epi16(sum, _mm256_add_epi16(_mm256_mullo_epi16(twos, _mm256_loadu_si256(&two_w[k + i])),
+                                                         _mm256_mullo_epi16(frees, _mm256_loadu_si256(&free_w[k + i]))));
+            if (side) sum = _mm256_add_epi16(sum, _mm256_loadu_si256((const __m256i *)(const void *)side + k + i));
+            a[i] = sum;
+        }
+        bytes = _mm256_packus_epi16(a[0], a[1]);
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_unpacklo_epi8(bytes, zero), _mm256_loadu_si256(&out_w[k])));
+        acc = _mm256_add_epi32(acc,
+                               _mm256_madd_epi16(_mm256_unpackhi_epi8(bytes, zero), _mm256_loadu_si256(&out_w[k + 1])));
+    }
+    half = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0x4e));
+    half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0xb1));
+    return score_from(_mm_cvtsi128_si32(half));
+}
+
 /* move_score_other, compiled for AVX2. */
 static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, int one,
                                                                                      int two, int freedom,
@@ -146,7 +193,7 @@ static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_a
 
 __attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom,
                                                                    bd_nnue_sums *restrict sums) {
-    MOVE_SCORE_BODY(move_score_other_avx2);
+    MOVE_SCORE_BODY(move_score_other_avx2, fused_score_avx2);
 }
 #endif
 
