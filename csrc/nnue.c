@@ -101,7 +101,8 @@ BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, c
  * (bd_nnue_moved_rows). The rest through `other`, a call out of line that
  * ends it: a move that takes more than one piece (a few in a thousand), or
  * a position where the king reaches an escape square (no stand pat there:
- * seldom evaluated). Never a position without the king (nnue.h). */
+ * seldom evaluated). Never a position without the king (nnue.h). The
+ * score for the side to move: each case knows it. */
 #define MOVE_SCORE_BODY(other, fused)                                                                              \
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];                       \
     if ((e->captured & (e->captured - 1)) | (bd_bb)one) return other(e, one, two, freedom, sums);                  \
@@ -109,16 +110,18 @@ BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, c
     if (e->captured) {                                                                                             \
         const int16_t *taken = bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured));                                \
         if (e->pos.side == BD_ATTACKERS) return fused(sums, left, reached, taken, to_move, two, freedom);          \
-        return fused(sums, left, reached, taken, 0, two, freedom);                                                 \
+        return -fused(sums, left, reached, taken, 0, two, freedom);                                                \
     }                                                                                                              \
     if (e->pos.side == BD_ATTACKERS) return fused(sums, left, reached, 0, to_move, two, freedom);                  \
-    return fused(sums, left, reached, 0, 0, two, freedom)
+    return -fused(sums, left, reached, 0, 0, two, freedom)
 
 /* A move that takes more than one piece, or a position where the king
  * reaches an escape square: the sums, then the score from them. */
 static BD_NOINLINE int move_score_other(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
+    int score;
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    return score_of(&e->pos, one, two, freedom, &sums[1]);
+    score = score_of(&e->pos, one, two, freedom, &sums[1]);
+    return e->pos.side == BD_ATTACKERS ? score : -score;
 }
 
 void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *restrict sums) {
@@ -187,8 +190,10 @@ __attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue
 static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, int one,
                                                                                      int two, int freedom,
                                                                                      bd_nnue_sums *restrict sums) {
+    int score;
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    return score_of(&e->pos, one, two, freedom, &sums[1]);
+    score = score_of(&e->pos, one, two, freedom, &sums[1]);
+    return e->pos.side == BD_ATTACKERS ? score : -score;
 }
 
 __attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom,

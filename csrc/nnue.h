@@ -152,8 +152,10 @@ BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
  * the side to move, it reads from the position), so that this is a leaf:
  * with the counts made inside, it saved and restored four registers and
  * aligned a frame for their call, and read them back from memory. The
- * same score as bd_nnue_score. Never for a position without the king: the
- * game is over there, and no search evaluates it. */
+ * score for the side to move, as the search takes it (bd_nnue_score's,
+ * negated when the defenders are to move): each of its cases knows the
+ * side. Never for a position without the king: the game is over there,
+ * and no search evaluates it. */
 BD_FN int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums);
 
 /* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */

@@ -224,7 +224,7 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
 
 /* The NNUE's sums of the position now, `p`, `ply` moves from the root,
  * made from those of the position before (make_sums), and its score from
- * them, in one pass. The counts the NNUE adds are made here, so that the
+ * them for the side to move, in one pass. The counts the NNUE adds are made here, so that the
  * NNUE's call is a leaf (nnue.h: bd_nnue_move_score); inline, where the
  * search evaluates. */
 static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
@@ -235,16 +235,19 @@ static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
                           bd_popcount(king_reach), &c->sums[ply - 1]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
     if (ply != c->g->ply - c->root || e != &c->g->hist[c->g->ply] ||
-        s != bd_evaluate_with(&c->g->v, p, c->w, king_reach))
+        s != (p->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_with(&c->g->v, p, c->w, king_reach))
         abort();
 #endif
     return s;
 }
 
 /* The evaluation of the position now, `p`, `ply` moves from the root, for
- * the side to move, its NNUE sums made on the way (make_sums). */
+ * the side to move, its NNUE sums made on the way (make_sums); the NNUE's
+ * comes for the side to move. */
 static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
-    int s = c->incremental ? nnue_now(c, p, king_reach, ply) : evaluate_now(c, p, king_reach);
+    int s;
+    if (c->incremental) return nnue_now(c, p, king_reach, ply);
+    s = evaluate_now(c, p, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
 

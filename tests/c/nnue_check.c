@@ -132,7 +132,8 @@ int main(int argc, char **argv) {
                 pair[0] = sums;
                 score = bd_nnue_move_score(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
                                            pair);
-                if (memcmp(&pair[1], &fresh, sizeof fresh) != 0 || score != bd_evaluate_nnue(&v, now, reach)) {
+                if (memcmp(&pair[1], &fresh, sizeof fresh) != 0 ||
+                    score != (now->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_nnue(&v, now, reach)) {
                     printf("the score with the sums made differs in game %ld at ply %d\n", game, bd_game_ply(g));
                     return 1;
                 }
