@@ -30,23 +30,6 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-/* What hidden unit j gives the output, its sum over the pieces and the rule
- * being `sum`: the counts' rows added, the clipped ReLU, its output weight.
- * 16-bit sums (add_row says why they fit), the product in 32 bits. The two
- * counts most often 0 (an escape in one move: no stand pat then; the
- * attackers to move: half the time) are tested in the callers' loops,
- * which the compiler writes once for each case; the other two are seldom
- * 0. */
-BD_NNUE_BODY int32_t unit_out(int16_t sum, int j, int lane_one, int lane_two, int freedom, int attackers) {
-    int16_t a = (int16_t)(sum + lane_two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +
-                          freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j]),
-            h;
-    if (lane_one) a = (int16_t)(a + lane_one * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE][j]);
-    if (attackers) a = (int16_t)(a + BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE][j]);
-    h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;
-    return (int32_t)h * BD_NNUE_W2[j];
-}
-
 /* The score of the output layer's sum `out` of the units. Division
  * truncates toward zero in C99: the same on every machine. Within the
  * scores of a position not yet won with no clamp: tools/gen_nnue.py
@@ -54,14 +37,25 @@ BD_NNUE_BODY int32_t unit_out(int16_t sum, int j, int lane_one, int lane_two, in
  * instructions an evaluation and never acted). */
 BD_NNUE_BODY int score_from(int32_t out) { return (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE)); }
 
-/* bd_nnue_score's body, given the counts (bd_nnue_move_score). */
+/* bd_nnue_score's body, given the counts (bd_nnue_move_score): the
+ * counts' rows added, the clipped ReLU, the output layer. 16-bit sums
+ * (add_row says why they fit), their products summed in 32 bits. The two
+ * counts most often 0 (an escape in one move: no stand pat then; the
+ * attackers to move: half the time) are tested in the loop, which the
+ * compiler writes once for each case; the other two are seldom 0. */
 BD_NNUE_BODY int score_of(const bd_pos *p, int lane_one, int lane_two, int freedom, const bd_nnue_sums *sums) {
     int32_t out = 0;
     int j, attackers = p->side == BD_ATTACKERS;
     /* No king: the game is over before any search asks; material only, as
      * the learned evaluation does. */
     if (p->king == BD_NONE) return 100 * (bd_popcount(p->att) - bd_popcount(p->dfn));
-    for (j = 0; j < BD_NNUE_HIDDEN; j++) out += unit_out(sums->s[j], j, lane_one, lane_two, freedom, attackers);
+    for (j = 0; j < BD_NNUE_HIDDEN; j++) {
+        int16_t a = (int16_t)(sums->s[j] + lane_two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +
+                              freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j]);
+        if (lane_one) a = (int16_t)(a + lane_one * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_ONE][j]);
+        if (attackers) a = (int16_t)(a + BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE][j]);
+        out += (int32_t)(a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a) * BD_NNUE_W2[j];
+    }
     return score_from(out);
 }
 
@@ -71,65 +65,24 @@ int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nn
     return score_of(p, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], sums);
 }
 
-/* The score of a position whose sums are sums[0] with the row `left` taken
- * out and `reached` added (and `taken` taken out, unless 0), its sums
- * written into sums[1], given the counts (and the side to move's row
- * `side` added, unless 0): each sum made and weighed at once. Inline, and
- * called with 0 written out for a row that adds nothing: the loop written
- * once for each case, with no test inside. */
-BD_NNUE_BODY int fused_score(bd_nnue_sums *restrict sums, const int16_t *left, const int16_t *reached,
-                             const int16_t *taken, const int16_t *side, int two, int freedom) {
-    int32_t out = 0;
-    int j;
-    for (j = 0; j < BD_NNUE_HIDDEN; j++) {
-        int16_t sum = (int16_t)(sums[0].s[j] - left[j] + reached[j]), a, h;
-        if (taken) sum = (int16_t)(sum - taken[j]);
-        sums[1].s[j] = sum;
-        a = (int16_t)(sum + two * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_LANE_TWO][j] +
-                      freedom * BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_FREEDOM][j]);
-        if (side) a = (int16_t)(a + side[j]);
-        h = a < 0 ? 0 : a > BD_NNUE_ONE ? BD_NNUE_ONE : a;
-        out += (int32_t)h * BD_NNUE_W2[j];
-    }
-    return score_from(out);
+void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums) {
+    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
 }
 
-/* bd_nnue_move_score's body, which each copy inlines: most positions in
- * one pass (`fused`: fused_score or its AVX2 form), with no call, so that
- * it needs no frame: a move that takes one piece or none, the side to
- * move's row added or not, four cases. The rows by the side that moved
- * (bd_nnue_moved_rows). The rest through `other`, a call out of line that
- * ends it: a move that takes more than one piece (a few in a thousand), or
- * a position where the king reaches an escape square (no stand pat there:
- * seldom evaluated). Never a position without the king (nnue.h). The
- * score for the side to move: each case knows it. */
-#define MOVE_SCORE_BODY(other, fused)                                                                              \
-    const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];                       \
-    if ((e->captured & (e->captured - 1)) | (bd_bb)one) return other(e, one, two, freedom, sums);                  \
-    bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);                                                      \
-    if (e->captured) {                                                                                             \
-        const int16_t *taken = bd_nnue_taken_row(&e[-1].pos, bd_lsb(e->captured));                                \
-        if (e->pos.side == BD_ATTACKERS) return fused(sums, left, reached, taken, to_move, two, freedom);          \
-        return -fused(sums, left, reached, taken, 0, two, freedom);                                                \
-    }                                                                                                              \
-    if (e->pos.side == BD_ATTACKERS) return fused(sums, left, reached, 0, to_move, two, freedom);                  \
-    return -fused(sums, left, reached, 0, 0, two, freedom)
-
-/* A move that takes more than one piece, or a position where the king
- * reaches an escape square: the sums, then the score from them. */
-static BD_NOINLINE int move_score_other(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
+/* The baseline copy: the sums, then the score from them (the AVX2 copy's
+ * one pass, written for the baseline's vectors of eight, cost the
+ * CodinGame export 1,300 characters of its 100,000; where the processor
+ * has AVX2 the search runs that copy). Inline in the AVX2 copy too, for
+ * the positions it leaves to it. */
+BD_NNUE_BODY int move_score_of(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
     int score;
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
     score = score_of(&e->pos, one, two, freedom, &sums[1]);
     return e->pos.side == BD_ATTACKERS ? score : -score;
 }
 
-void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *restrict sums) {
-    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-}
-
-int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums) {
-    MOVE_SCORE_BODY(move_score_other, fused_score);
+int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
+    return move_score_of(e, one, two, freedom, sums);
 }
 
 #ifdef BD_NNUE_AVX2
@@ -142,13 +95,18 @@ __attribute__((target("avx2,popcnt"))) void bd_nnue_carry_avx2(const bd_entry *e
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
 }
 
-/* fused_score for AVX2, in its intrinsics: sixteen sums to a vector, and
- * the clip to [0, BD_NNUE_ONE] of two vectors at once by a pack to
+/* The score of a position whose sums are sums[0] with the row `left` taken
+ * out and `reached` added (and `taken` taken out, unless 0), its sums
+ * written into sums[1], given the counts (and the side to move's row
+ * `side` added, unless 0): each sum made and weighed at once, in AVX2's
+ * intrinsics. Inline, and called with 0 written out for a row that adds
+ * nothing: the loop written once for each case, with no test inside.
+ * Sixteen sums to a vector, and the clip to [0, BD_NNUE_ONE] of two vectors at once by a pack to
  * unsigned bytes with saturation (BD_NNUE_ONE is a byte's largest), which
  * unpacking with zeros widens back in the units' order (both work within
  * each half of a vector): seven instructions where the compiler's minimum
  * and maximum of each vector, with their constants, were twelve. The same
- * integers: the same sums and score as fused_score, bit for bit. */
+ * integers: the same sums and score as the baseline's, bit for bit. */
 __attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue_sums *restrict sums,
                                                                          const int16_t *left, const int16_t *reached,
                                                                          const int16_t *taken, const int16_t *side,
@@ -186,19 +144,34 @@ __attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue
     return score_from(_mm_cvtsi128_si32(half));
 }
 
-/* move_score_other, compiled for AVX2. */
+/* move_score_of, compiled for AVX2, out of line. */
 static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, int one,
                                                                                      int two, int freedom,
                                                                                      bd_nnue_sums *restrict sums) {
-    int score;
-    bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    score = score_of(&e->pos, one, two, freedom, &sums[1]);
-    return e->pos.side == BD_ATTACKERS ? score : -score;
+    return move_score_of(e, one, two, freedom, sums);
 }
 
+/* Most positions in one pass (fused_score_avx2), with no call, so that it
+ * needs no frame: a move that takes one piece or none, the side to move's
+ * row added or not, four cases. The rest through move_score_other_avx2, a
+ * call out of line that ends it: a move that takes more than one piece (a
+ * few in a thousand), or a position where the king reaches an escape
+ * square (no stand pat there: seldom evaluated). Never a position without
+ * the king (nnue.h). Each case knows the side to move, whose score it is. */
 __attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom,
                                                                    bd_nnue_sums *restrict sums) {
-    MOVE_SCORE_BODY(move_score_other_avx2, fused_score_avx2);
+    const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];
+    if ((e->captured & (e->captured - 1)) | (bd_bb)one) return move_score_other_avx2(e, one, two, freedom, sums);
+    bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);
+    /* A piece taken is always of the side to move now, never the king
+     * (whose capture ends the game). */
+    if (e->captured && e->pos.side == BD_ATTACKERS)
+        return fused_score_avx2(sums, left, reached, BD_NNUE_W1[bd_lsb(e->captured)], to_move, two, freedom);
+    if (e->captured)
+        return -fused_score_avx2(sums, left, reached, BD_NNUE_W1[BD_NNUE_DEFENDER + bd_lsb(e->captured)], 0, two,
+                                 freedom);
+    if (e->pos.side == BD_ATTACKERS) return fused_score_avx2(sums, left, reached, 0, to_move, two, freedom);
+    return -fused_score_avx2(sums, left, reached, 0, 0, two, freedom);
 }
 #endif
 

@@ -102,13 +102,6 @@ static inline void bd_nnue_moved_rows(const bd_pos *p, bd_move m, const int16_t 
     *reached = BD_NNUE_W1[kind + BD_TO(m)];
 }
 
-/* The row of a piece that the move of the side to move in `p` took on
- * `sq`: always the other side's, and never the king (whose capture ends
- * the game; bd_nnue_input has him). */
-static inline const int16_t *bd_nnue_taken_row(const bd_pos *p, int sq) {
-    return BD_NNUE_W1[(p->side == BD_ATTACKERS ? BD_NNUE_DEFENDER : 0) + sq];
-}
-
 /* The sums after the move `m` of the side to move in `p` (the position
  * before it), which took the pieces on `captured` (bd_report.captured),
  * from `before`, the sums of `p`: the mover's row out of the square it
