@@ -68,11 +68,13 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
     return (sq == p->king ? BD_NNUE_KING : (p->att >> sq) & 1 ? 0 : BD_NNUE_DEFENDER) + sq;
 }
 
-/* A second copy of the NNUE's two loops, the sums' update below and
- * bd_nnue_score's, compiled for AVX2 (sixteen 16-bit sums to a vector where
+/* A second copy of the NNUE's loops, the sums' update below and the
+ * evaluation's, compiled for AVX2 (sixteen 16-bit sums to a vector where
  * x86-64's baseline, SSE2, has eight), which the search runs when the
- * processor has it (bd_nnue_avx2): the same integers added in the same
- * order, so the same sums and scores bit for bit (tests/c/nnue_check.c
+ * processor has it (bd_nnue_avx2); its evaluation of a position the search
+ * has just entered makes the sums and weighs them in one pass, written in
+ * AVX2's intrinsics (nnue.c). The same integers, so the same sums and
+ * scores bit for bit (tests/c/nnue_check.c
  * holds them to the baseline copy's after every move of its games, and
  * each of the search's scores to the full refresh's). Only the NNUE's loops:
  * the rest of the engine built for AVX2 ran more instructions, not fewer
@@ -138,8 +140,9 @@ BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
 
 /* The sums of the position of the record's entry `e` (e->pos), made into
  * sums[1] from sums[0], those of the position before it (e[-1].pos), with
- * the move that reached it (bd_nnue_move), and its score from them, in one
- * pass where the search evaluates a position it has just entered. Its
+ * the move that reached it (bd_nnue_move), and its score from them (in one
+ * pass in the AVX2 copy), where the search evaluates a position it has
+ * just entered. Its
  * counts come from the caller (bd_learned_counts's first three: the
  * escapes in one move, in two, the king's squares to move to; the fourth,
  * the side to move, it reads from the position), so that this is a leaf:
@@ -151,13 +154,14 @@ BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
  * and no search evaluates it. */
 BD_FN int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums);
 
-/* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
+/* The NNUE evaluation of `p` from the attackers' side, its sums built
+ * afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
 
 #ifdef BD_NNUE_AVX2
 /* 1 when the processor runs AVX2 (and the popcount instruction, which the
  * copy may use too): then the search calls the two below in place of
- * bd_nnue_move and bd_nnue_move_score, which they equal. */
+ * bd_nnue_carry and bd_nnue_move_score, which they equal. */
 BD_FN int bd_nnue_avx2(void);
 BD_FN void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums);
 BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums);
