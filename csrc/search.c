@@ -224,9 +224,9 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
 
 /* The NNUE's sums of the position now, `p`, `ply` moves from the root,
  * made from those of the position before (make_sums), and its score from
- * them for the side to move, in one pass. The counts the NNUE adds are made here, so that the
- * NNUE's call is a leaf (nnue.h: bd_nnue_move_score); inline, where the
- * search evaluates. */
+ * them for the side to move, in one call (one pass in the AVX2 copy). The
+ * counts the NNUE adds are made here, so that the NNUE's call is a leaf
+ * (nnue.h: bd_nnue_move_score); inline, where the search evaluates. */
 static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
     const bd_variant *v = &c->g->v;
     /* p is the record's entry's position, its first member. */
