@@ -68,11 +68,13 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
     return (sq == p->king ? BD_NNUE_KING : (p->att >> sq) & 1 ? 0 : BD_NNUE_DEFENDER) + sq;
 }
 
-/* A second copy of the NNUE's two loops, the sums' update below and
- * bd_nnue_score's, compiled for AVX2 (sixteen 16-bit sums to a vector where
+/* A second copy of the NNUE's loops, the sums' update below and the
+ * evaluation's, compiled for AVX2 (sixteen 16-bit sums to a vector where
  * x86-64's baseline, SSE2, has eight), which the search runs when the
- * processor has it (bd_nnue_avx2): the same integers added in the same
- * order, so the same sums and scores bit for bit (tests/c/nnue_check.c
+ * processor has it (bd_nnue_avx2); its evaluation of a position the search
+ * has just entered makes the sums and weighs them in one pass, written in
+ * AVX2's intrinsics (nnue.c). The same integers, so the same sums and
+ * scores bit for bit (tests/c/nnue_check.c
  * holds them to the baseline copy's after every move of its games, and
  * each of the search's scores to the full refresh's). Only the NNUE's loops:
  * the rest of the engine built for AVX2 ran more instructions, not fewer
@@ -92,6 +94,16 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
 #define BD_NNUE_BODY static inline
 #endif
 
+/* The rows of the piece that the move `m` of the side to move in `p` (the
+ * position before it) moves: `left`, its input's on the square it left,
+ * and `reached`, on the one it reached. The side to move says whose it is,
+ * the king's square which of the defenders'. */
+static inline void bd_nnue_moved_rows(const bd_pos *p, bd_move m, const int16_t **left, const int16_t **reached) {
+    int kind = p->side == BD_ATTACKERS ? 0 : BD_FROM(m) == p->king ? BD_NNUE_KING : BD_NNUE_DEFENDER;
+    *left = BD_NNUE_W1[kind + BD_FROM(m)];
+    *reached = BD_NNUE_W1[kind + BD_TO(m)];
+}
+
 /* The sums after the move `m` of the side to move in `p` (the position
  * before it), which took the pieces on `captured` (bd_report.captured),
  * from `before`, the sums of `p`: the mover's row out of the square it
@@ -102,8 +114,9 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
  * Inline: the search makes every move with it. */
 BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_move m, bd_bb captured,
                                bd_nnue_sums *after) {
-    int from = bd_nnue_input(p, BD_FROM(m)), j;
-    const int16_t *left = BD_NNUE_W1[from], *reached = BD_NNUE_W1[from + BD_TO(m) - BD_FROM(m)];
+    const int16_t *left, *reached;
+    int j;
+    bd_nnue_moved_rows(p, m, &left, &reached);
     for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
     /* Captures are a few moves in a hundred: rows one at a time. */
     for (; captured; captured &= captured - 1) {
@@ -117,26 +130,41 @@ BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_m
  * position not yet won. */
 BD_FN int bd_nnue_score(const bd_variant *v, const bd_pos *p, bd_bb reach, const bd_nnue_sums *sums);
 
-/* The sums of the position of the record's entry `e` (e->pos), made from
- * `before`, those of the position before it (e[-1].pos), with the move
- * that reached it, into `after` (bd_nnue_move), and its score from them
- * (bd_nnue_score, given the king's reach): in one pass where the search
- * evaluates a position it has just entered. */
-BD_FN int bd_nnue_move_score(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
-                             bd_nnue_sums *after);
+/* The sums of the position of the record's entry `e` (e->pos) into
+ * sums[1], made from sums[0], those of the position before it (e[-1].pos),
+ * with the move that reached it (bd_nnue_move): where the search goes on
+ * to a position's moves without evaluating it. Its arguments the record
+ * and the search's row of sums, two registers, where bd_nnue_move's are
+ * five and a sixth on the stack. */
+BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
 
-/* The same, its sums built afresh: bd_nnue_refresh, then bd_nnue_score. */
+/* The sums of the position of the record's entry `e` (e->pos), made into
+ * sums[1] from sums[0], those of the position before it (e[-1].pos), with
+ * the move that reached it (bd_nnue_move), and its score from them (in one
+ * pass in the AVX2 copy), where the search evaluates a position it has
+ * just entered. Its
+ * counts come from the caller (bd_learned_counts's first three: the
+ * escapes in one move, in two, the king's squares to move to; the fourth,
+ * the side to move, it reads from the position), so that this is a leaf:
+ * with the counts made inside, it saved and restored four registers and
+ * aligned a frame for their call, and read them back from memory. The
+ * score for the side to move, as the search takes it (bd_nnue_score's,
+ * negated when the defenders are to move): each of its cases knows the
+ * side. Never for a position without the king: the game is over there,
+ * and no search evaluates it. */
+BD_FN int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums);
+
+/* The NNUE evaluation of `p` from the attackers' side, its sums built
+ * afresh: bd_nnue_refresh, then bd_nnue_score. */
 BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
 
 #ifdef BD_NNUE_AVX2
 /* 1 when the processor runs AVX2 (and the popcount instruction, which the
  * copy may use too): then the search calls the two below in place of
- * bd_nnue_move and bd_nnue_move_score, which they equal. */
+ * bd_nnue_carry and bd_nnue_move_score, which they equal. */
 BD_FN int bd_nnue_avx2(void);
-BD_FN void bd_nnue_move_avx2(const bd_nnue_sums *restrict before, const bd_pos *p, bd_move m, bd_bb captured,
-                             bd_nnue_sums *restrict after);
-BD_FN int bd_nnue_move_score_avx2(const bd_variant *v, const bd_entry *e, bd_bb reach,
-                                  const bd_nnue_sums *restrict before, bd_nnue_sums *restrict after);
+BD_FN void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums);
+BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums);
 #endif
 
 #endif

@@ -76,11 +76,9 @@ typedef struct ctx {
      * evaluated, from the last ply whose sums were made, they cost more
      * than they saved: most positions are.) */
     int incremental;
-#ifdef BD_NNUE_AVX2
-    int avx2;                   /* bd_nnue_avx2(): the AVX2 copy of the NNUE's loops */
-#endif
-    int (*move_score)(const bd_variant *v, const bd_entry *e, bd_bb reach, const bd_nnue_sums *before,
-                      bd_nnue_sums *after);   /* bd_nnue_move_score or its AVX2 copy */
+    void (*carry)(const bd_entry *e, bd_nnue_sums *sums); /* bd_nnue_carry or its AVX2 copy */
+    int (*move_score)(const bd_entry *e, int one, int two, int freedom,
+                      bd_nnue_sums *sums);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
 } ctx;
@@ -169,29 +167,16 @@ static inline int visit(ctx *c) {
 
 static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].pos; }
 
-/* The NNUE's sums of the position the last move reached, from the one
- * before, by what the record says of that move. */
-static inline void carry_sums(ctx *c) {
-    int k = c->g->ply - c->root;
-    const bd_entry *e = &c->g->hist[c->g->ply];
-#ifdef BD_NNUE_AVX2
-    if (c->avx2) {
-        bd_nnue_move_avx2(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
-        return;
-    }
-#endif
-    bd_nnue_move(&c->sums[k - 1], &e[-1].pos, e->move, e->captured, &c->sums[k]);
-}
-
-/* The NNUE's sums of the position now, a move below the root, when the
- * search carries them: search() and qsearch() make them once the node is
- * past the tests that may end it at once (the game over, the king's line
- * home, the table's cut-off), so that those positions, 13% of the
- * bench's, never pay for them (1.4% fewer instructions than making them
- * with the move). The position before is always one that went on to its
- * moves, so its sums are made. */
-static inline void make_sums(ctx *c) {
-    if (c->incremental) carry_sums(c);
+/* The NNUE's sums of the position now, `ply` moves from the root, when the
+ * search carries them, made from those of the position before with the
+ * move: search() and qsearch() make them once the node is past the tests
+ * that may end it at once (the game over, the king's line home, the
+ * table's cut-off), so that those positions, 13% of the bench's, never pay
+ * for them (1.4% fewer instructions than making them with the move). The
+ * position before is always one that went on to its moves, so its sums
+ * are made. */
+static inline void make_sums(ctx *c, int ply) {
+    if (c->incremental) c->carry(&c->g->hist[c->g->ply], &c->sums[ply - 1]);
 }
 
 /* Play a move on the private record and judge it as the game would:
@@ -237,23 +222,32 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
     return bd_evaluate_with(&c->g->v, p, c->w, king_reach);
 }
 
-/* The NNUE's sums of the position now, made from those of the position
- * before (make_sums), and its score from them, in one pass. */
-static BD_NOINLINE int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int k = c->g->ply - c->root;
-    int s = c->move_score(&c->g->v, &c->g->hist[c->g->ply], king_reach, &c->sums[k - 1], &c->sums[k]);
+/* The NNUE's sums of the position now, `p`, `ply` moves from the root,
+ * made from those of the position before (make_sums), and its score from
+ * them for the side to move, in one call (one pass in the AVX2 copy). The
+ * counts the NNUE adds are made here, so that the NNUE's call is a leaf
+ * (nnue.h: bd_nnue_move_score); inline, where the search evaluates. */
+static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
+    const bd_variant *v = &c->g->v;
+    /* p is the record's entry's position, its first member. */
+    const bd_entry *e = (const bd_entry *)(const void *)p;
+    int s = c->move_score(e, bd_popcount(king_reach & bd_escapes(v)), bd_popcount(bd_king_lanes_two(v, p, king_reach)),
+                          bd_popcount(king_reach), &c->sums[ply - 1]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
-    if (s != bd_evaluate_with(&c->g->v, p, c->w, king_reach)) abort();
-#else
-    (void)p;
+    if (ply != c->g->ply - c->root || e != &c->g->hist[c->g->ply] ||
+        s != (p->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_with(&c->g->v, p, c->w, king_reach))
+        abort();
 #endif
     return s;
 }
 
-/* The evaluation of the position now, for the side to move, its NNUE sums
- * made on the way (make_sums). */
-static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach) {
-    int s = c->incremental ? nnue_now(c, p, king_reach) : evaluate_now(c, p, king_reach);
+/* The evaluation of the position now, `p`, `ply` moves from the root, for
+ * the side to move, its NNUE sums made on the way (make_sums); the NNUE's
+ * comes for the side to move. */
+static inline int relative_eval(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
+    int s;
+    if (c->incremental) return nnue_now(c, p, king_reach, ply);
+    s = evaluate_now(c, p, king_reach);
     return p->side == BD_ATTACKERS ? s : -s;
 }
 
@@ -330,15 +324,15 @@ static int qsearch(ctx *c, int alpha, int beta, int ply, int qply) {
     threatened = threatened && p->side == BD_ATTACKERS && !(c->off & BD_OFF_THREATS);
     /* 4. Stand pat, unless threatened. (The NNUE's sums are made here, by
      *    the evaluation or for the moves.) */
-    if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, king_reach);
+    if (c->off & BD_OFF_QSEARCH) return relative_eval(c, p, king_reach, ply);
     if (!threatened) {
-        best = relative_eval(c, p, king_reach);
+        best = relative_eval(c, p, king_reach, ply);
         if (best >= beta || qply >= QMAX || ply >= BD_MAX_PLY - 1) return best;
         if (best > alpha) alpha = best;
     } else if (qply >= QMAX || ply >= BD_MAX_PLY - 1) {
-        return relative_eval(c, p, king_reach);
+        return relative_eval(c, p, king_reach, ply);
     } else {
-        make_sums(c);
+        make_sums(c, ply);
     }
     /* 5. The moves: captures, best first; threatened, only the moves that
      *    can save the king's opponents: into his open line, or beside him
@@ -419,7 +413,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     /* 7. The moves, best first (movepick.h): the table move, the special
      *    ones, the killers, then the rest, each stage worked out only when
      *    the moves before it have not cut the node off. */
-    make_sums(c);
+    make_sums(c, ply);
     bd_picker_init(&pk, v, p, tt_move, killers_at(c, ply), history_of(c, p), with_blocks(c));
     for (i = 0; (m = bd_next_move(&pk)) != 0; i++) {
         int s;
@@ -529,9 +523,12 @@ static ctx *new_ctx(const bd_game *g, const bd_search_limits *limits, const bd_w
     c->incremental = w->eval == BD_EVAL_NNUE && !(c->off & BD_OFF_INCREMENTAL);
     c->root = c->g->ply;
     c->move_score = bd_nnue_move_score;
+    c->carry = bd_nnue_carry;
 #ifdef BD_NNUE_AVX2
-    c->avx2 = c->incremental && bd_nnue_avx2();
-    if (c->avx2) c->move_score = bd_nnue_move_score_avx2;
+    if (c->incremental && bd_nnue_avx2()) {
+        c->move_score = bd_nnue_move_score_avx2;
+        c->carry = bd_nnue_carry_avx2;
+    }
 #endif
     if (c->incremental) bd_nnue_refresh(&c->g->v, now(c), &c->sums[0]);
     c->asked = c->budget = limits->budget ? limits->budget : 1;

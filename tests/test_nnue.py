@@ -205,3 +205,18 @@ def test_generator_refuses_sums_that_could_overflow(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 2 and "16 bits" in run.stderr, run.stderr
     assert (ROOT / "csrc" / "nnue_weights.c").read_bytes() == before
+
+
+def test_generator_refuses_scores_that_could_reach_a_win(tmp_path):
+    """csrc/nnue.c leaves its score unclamped: a net whose output layer
+    could score a position as won (BD_WIN) is refused, and the compiled
+    file is left alone."""
+    net = _net()
+    net["w2"] = [32767] * len(net["w2"])  # 64 units of 255 * 32767 / 4080: about 131,000
+    path = tmp_path / "loud.json"
+    path.write_text(json.dumps(net))
+    before = (ROOT / "csrc" / "nnue_weights.c").read_bytes()
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_nnue.py"), str(path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "a won position's" in run.stderr, run.stderr
+    assert (ROOT / "csrc" / "nnue_weights.c").read_bytes() == before

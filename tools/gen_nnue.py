@@ -29,6 +29,8 @@ TARGET = ROOT / "csrc" / "nnue_weights.c"
 INPUTS, ONE, OUT_SCALE = 155, 255, 16
 #: The hidden layer's width, as csrc/nnue.h has it.
 HIDDEN = int(re.search(r"#define BD_NNUE_HIDDEN (\d+)", (ROOT / "csrc" / "nnue.h").read_text(encoding="utf-8"))[1])
+#: The scores of a won position start there (csrc/brandubh.h): the net's stay below it.
+WIN = int(re.search(r"#define BD_WIN (\d+)", (ROOT / "csrc" / "brandubh.h").read_text(encoding="utf-8"))[1])
 FORMAT, VERSION = "brandubh-nnue", 1
 
 
@@ -62,6 +64,9 @@ def check_net(net: object) -> dict:
         raise ValueError("b2 must be a 32-bit whole number")
     if abs(b2) + ONE * sum(abs(x) for x in net["w2"]) >= 1 << 31:
         raise ValueError("the output layer's sum could leave the 32 bits csrc/nnue.c sums in")
+    # csrc/nnue.c divides with no clamp after: its score must stay below a win's.
+    if (abs(b2) + ONE * sum(abs(x) for x in net["w2"])) // (ONE * OUT_SCALE) >= WIN:
+        raise ValueError(f"the net's score could reach {WIN}, a won position's (csrc/brandubh.h's BD_WIN)")
     bound = sums_bound(net)
     if bound > 32767:
         raise ValueError(f"a hidden sum could reach {bound}, outside the 16 bits csrc/nnue.c sums in")

@@ -31,6 +31,7 @@
 /* The engine's insides: the sums and the position's layout. */
 #include "eval.h"
 #include "game.h"
+#include "learned.h"
 #include "nnue.h"
 
 #ifndef BD_NNUE_CHECK
@@ -98,7 +99,7 @@ int main(int argc, char **argv) {
 #endif
     for (game = 0; game < games; game++) {
         bd_game *g = bd_game_new(&v, &start);
-        bd_nnue_sums sums, carried, fresh, made;
+        bd_nnue_sums sums, carried, fresh, pair[2]; /* pair: the sums before and after, as the search holds them */
         if (!g) return 3;
         bd_nnue_refresh(&v, &start, &sums);
         while (bd_game_outcome(g) == BD_ONGOING) {
@@ -107,7 +108,7 @@ int main(int argc, char **argv) {
             const bd_pos *now;
             const bd_entry *entry;
             bd_report r;
-            int score = 0;
+            int score = 0, in[BD_LEARNED_INPUTS];
             int n = bd_game_moves(g, moves);
             if (n <= 0) break;
             if (bd_game_ply(g) % 8 == 0) {
@@ -127,8 +128,12 @@ int main(int argc, char **argv) {
             if (now->king != BD_NONE) {
                 /* The score as the search takes it, made with the sums. */
                 bd_bb reach = bd_king_reach(&v, now);
-                score = bd_nnue_move_score(&v, entry, reach, &sums, &made);
-                if (memcmp(&made, &fresh, sizeof fresh) != 0 || score != bd_evaluate_nnue(&v, now, reach)) {
+                bd_learned_counts(&v, now, reach, in);
+                pair[0] = sums;
+                score = bd_nnue_move_score(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
+                                           pair);
+                if (memcmp(&pair[1], &fresh, sizeof fresh) != 0 ||
+                    score != (now->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_nnue(&v, now, reach)) {
                     printf("the score with the sums made differs in game %ld at ply %d\n", game, bd_game_ply(g));
                     return 1;
                 }
@@ -142,12 +147,17 @@ int main(int argc, char **argv) {
             }
 #ifdef BD_NNUE_AVX2
             if (avx2) {
-                bd_nnue_sums wide;
-                bd_nnue_move_avx2(&sums, &before, m, r.captured, &wide);
-                if (memcmp(&wide, &fresh, sizeof fresh) != 0 ||
-                    (now->king != BD_NONE &&
-                     (bd_nnue_move_score_avx2(&v, entry, bd_king_reach(&v, now), &sums, &made) != score ||
-                      memcmp(&made, &fresh, sizeof fresh) != 0))) {
+                int differ;
+                pair[0] = sums;
+                bd_nnue_carry_avx2(entry, pair);
+                differ = memcmp(&pair[1], &fresh, sizeof fresh) != 0;
+                if (now->king != BD_NONE) {
+                    memset(&pair[1], 0, sizeof pair[1]);
+                    differ |= bd_nnue_move_score_avx2(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO],
+                                                      in[BD_INPUT_FREEDOM], pair) != score ||
+                              memcmp(&pair[1], &fresh, sizeof fresh) != 0;
+                }
+                if (differ) {
                     printf("the AVX2 copy differs in game %ld at ply %d, after move %d-%d\n", game,
                            bd_game_ply(g), BD_FROM(m), BD_TO(m));
                     return 1;
