@@ -109,8 +109,10 @@ def _has_tsan() -> bool:
 
 
 @pytest.mark.skipif(sys.platform == "win32" or not shutil.which("gcc"), reason="needs gcc and POSIX")
-@pytest.mark.skipif(_has_tsan(), reason="the same driver runs under ThreadSanitizer below")
 def test_threads_driver(tmp_path):
+    """The driver's own checks, without ThreadSanitizer (a second of a core,
+    where its build and run under TSan take ten: that one runs under
+    BRANDUBH_SLOW=1, as tools/setup-tests' longer checks run it)."""
     exe = build_c_driver("threads_check", tmp_path)
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -118,6 +120,7 @@ def test_threads_driver(tmp_path):
     assert lines[-1] == "all ok" and not [line for line in lines if line.startswith("FAIL")]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _has_tsan(), reason="needs gcc with ThreadSanitizer's runtime (Linux)")
 def test_threads_driver_under_thread_sanitizer():
     """tools/tsan.sh: the driver built with -fsanitize=thread; a data race

@@ -12,7 +12,8 @@
 # the interpreter's own threads would be reported or missed. The driver
 # links the engine's sources as they are, the threads and the transposition
 # table shared without a lock included. tests/test_threads_search.py runs
-# the same when the compiler has TSan's runtime.
+# the same when the compiler has TSan's runtime, under BRANDUBH_SLOW=1
+# (tools/setup-tests' longer checks run it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=${CC:-gcc}
