@@ -76,6 +76,7 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         contexts.append(context)
         register(ann, "ann")
         register(bob, "bob")
+        assert bob.is_visible("#seek-form") and bob.is_hidden(".log-in-first >> nth=0")
         # An empty lobby says so, with no empty table.
         bob.wait_for_selector("#playing + p.empty")
         assert bob.text_content("#playing + p.empty") == "No game in play." and bob.is_hidden("#playing")
@@ -98,6 +99,10 @@ def test_two_people_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_page
         lobby = contexts[2].new_page()
         lobby.goto(club)
         lobby.wait_for_selector("#playing li .plies")
+        # A visitor is told to log in where an account's forms would be.
+        assert lobby.is_hidden("#seek-form") and lobby.is_hidden("#tournament-form")
+        assert lobby.locator(".log-in-first").first.text_content().startswith("Log in or register")
+        assert lobby.is_visible(".log-in-first >> nth=1")
         lobby.evaluate("() => { document.querySelector('#playing li').dataset.kept = 'yes'; }")
         watcher.click("#playing li a")
         at(watcher, 0)

@@ -64,6 +64,10 @@
     $("login").hidden = !!name;
     $("account").hidden = !name;
     $("password-form").hidden = true;
+    // Seeks and tournaments are an account's: a visitor is told how to get one instead of a form the
+    // server would refuse.
+    for (const form of ["seek-form", "tournament-form"]) $(form).hidden = !name;
+    for (const note of document.querySelectorAll(".log-in-first")) note.hidden = !!name;
     if (name) { $("my-page").textContent = name; $("my-page").href = "#player=" + encodeURIComponent(name); }
   }
 
