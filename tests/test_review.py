@@ -45,7 +45,7 @@ def test_the_outlook_is_the_same_position_seen_from_either_side():
             assert math.isclose(a.chance + d.chance, 1.0)
             assert a.score == -d.score
             back = d.of_other()
-            assert back.viewer == "attackers" and math.isclose(back.chance, a.chance) and back.score == a.score
+            assert back.viewer == "attackers" and math.isclose(back.chance, a.chance, abs_tol=1e-12) and back.score == a.score
     # More raw score for the side to move is more chance for it.
     chances = [Outlook.of(raw, None, side_to_move="defenders", viewer="defenders").chance for raw in range(-500, 501, 50)]
     assert chances == sorted(chances) and chances[0] < 0.5 < chances[-1]
