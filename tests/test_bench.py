@@ -21,7 +21,9 @@ from brandubh.variant import PRESETS
 # (brandubh bench --eval learned). 1,021,884 until the net d64 replaced the
 # first one shipped (docs/learned.md, "A third round": at 50 ms a move on
 # the balanced book the pentanomial SPRT 0,5 accepted it, +17.7 Elo).
-BENCH_SIGNATURE = 1_080_910
+# 1,080,910 until e64, d64 trained further on deeper self-play, replaced
+# it (docs/learned.md, "A fourth round": SPRT 0,5 accepted, ELO_E64).
+BENCH_SIGNATURE = 1_058_007
 
 
 def test_bench_positions_cover_every_preset():

@@ -126,7 +126,7 @@ class SearchResult(NamedTuple):
     >>> from brandubh import Rules
     >>> found = Rules().search(budget=2_000)
     >>> found.move, found.pv[:2]
-    (Move('b4b3'), (Move('b4b3'), Move('d3e3')))
+    (Move('b4b3'), (Move('b4b3'), Move('d5b5')))
     >>> print(found.move)
     b4b3
     """
