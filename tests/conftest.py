@@ -185,13 +185,22 @@ def build_c_driver(name: str, directory: Path, *extra: str) -> Path:
 BROWSER_REQUIRED = os.environ.get("BRANDUBH_REQUIRE_BROWSER") == "1"
 
 
+#: The browser programs the browser tests look for, the first found taken:
+#: Chromium's headless shell first (Debian's chromium-headless-shell, which
+#: tools/setup-tests installs), the same Blink with no browser around it, as
+#: Playwright's own headless runs use. The browser tests take half the
+#: processor time and half the wall clock in it that they took in the whole
+#: Chromium's headless mode (57 of them: 13.8 s of a core against 26.5 s).
+BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
 def browser_path() -> str | None:
     """The browser program the browser tests drive: BRANDUBH_BROWSER, or
-    Chromium (or Chrome) on the PATH; None when there is none."""
+    the first of :data:`BROWSERS` on the PATH; None when there is none."""
     named = os.environ.get("BRANDUBH_BROWSER")
     if named:
         return shutil.which(named) or (named if os.path.isfile(named) else None)
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+    for name in BROWSERS:
         found = shutil.which(name)
         if found:
             return found
@@ -280,26 +289,26 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
 
 
 # The test files that take longest, longest first (by their durations in a
-# full run of the suite, 2026-12-06, after ThreadSanitizer's and memcheck's
-# runs moved under BRANDUBH_SLOW=1, which shortened test_threads_search and
-# test_valgrind). pytest-xdist hands a worker a whole
-# file at a time in this order (pyproject.toml's --no-loadscope-reorder): these start
-# first, so that the workers end together instead of one running a long
-# file alone at the end (alphabetical order put test_typing, test_valgrind
-# and test_web_page last). The browser files come first and together, the
+# full run of the suite, 2026-12-06, after the browser tests moved to
+# Chromium's headless shell, which halved them, and the shipped puzzles
+# came to be trusted by their digest). pytest-xdist hands a worker a whole
+# file at a time in this order (pyproject.toml's --no-loadscope-reorder):
+# these start first, so that the workers end together instead of one
+# running a long file alone at the end (in that run the three ended within
+# a second of each other). The browser files come first and together, the
 # longest of them first: a worker that ends one takes the next, and keeps
-# its Chromium for it (_Chromium). test_cluster and test_typing are short
-# now: the Ray tests run under BRANDUBH_SLOW=1 (tools/setup-tests runs
-# them), mypy from its cache; so is test_valgrind, its memcheck run under
+# its Chromium for it (_Chromium). test_cluster and test_typing are short:
+# the Ray tests run under BRANDUBH_SLOW=1 (tools/setup-tests runs them),
+# mypy from its cache; so is test_valgrind, its memcheck run under
 # BRANDUBH_SLOW=1 too.
-LONGEST_FIRST = ("test_serve_browser", "test_host_club_browser", "test_host_browser", "test_web_page",
-                 "test_page_layout", "test_puzzle_page", "test_host_puzzles",
-                 "test_export", "test_reference_vs_engine", "test_nothing_lost", "test_solve", "test_fuzz",
-                 "test_match", "test_host_club", "test_review", "test_playouts", "test_layers", "test_puzzles",
-                 "test_doc_figures", "test_workers", "test_interface", "test_reference", "test_referee",
-                 "test_serve_hardening", "test_host_store", "test_stateful", "test_host", "test_nnue",
-                 "test_opentafl", "test_web", "test_threads_search", "test_perft", "test_stopping", "test_game",
-                 "test_left_behind")
+LONGEST_FIRST = ("test_serve_browser", "test_host_browser", "test_host_club_browser", "test_page_layout",
+                 "test_web_page", "test_host_puzzles", "test_puzzle_page",
+                 "test_solve", "test_reference_vs_engine", "test_export", "test_nothing_lost", "test_reference",
+                 "test_fuzz", "test_referee", "test_perft", "test_threads_search", "test_review", "test_web",
+                 "test_puzzles", "test_workers", "test_match", "test_host_club", "test_layers", "test_host",
+                 "test_game", "test_host_store", "test_interface", "test_doc_figures", "test_playouts",
+                 "test_left_behind", "test_stopping", "test_serve_hardening", "test_memory", "test_opentafl",
+                 "test_books", "test_doctests", "test_nnue", "test_api")
 # (test_docs_site and test_platforms are as long when their builds are new, but
 # tools/setup-tests makes both builds before the suite, which then replays them:
 # test_platforms from the pass tools/check-platforms remembers on the machine.)

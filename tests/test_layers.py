@@ -35,6 +35,15 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+
+
+@functools.lru_cache(maxsize=None)
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of a module's syntax tree, the tree first, in
+    :func:`ast.walk`'s order: read and walked once for all the tests here
+    (each graph and each check parsed and walked the package again: the
+    file's tests took a quarter longer). Nothing here changes a tree."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
 # The compiled engine: a module with no Python source, importing nothing.
 ENGINE = "brandubh._engine"
 
@@ -46,7 +55,7 @@ def _lazy_tables() -> dict[str, dict[str, str]]:
     tables = {}
     for name, path in MODULES.items():
         if path.name == "__init__.py":
-            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            for node in _nodes(path)[0].body:  # type: ignore[attr-defined]
                 if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["_LAZY"]:
                     tables[name] = ast.literal_eval(node.value)
     return tables
@@ -64,12 +73,12 @@ def _imports(name: str, path: Path, types: bool = False) -> set[str]:
     with ``types``, those it imports only for type checkers too (but for a
     package's ``__init__``, whose type-only imports name what its lazy
     ``__getattr__`` hands out, used by no module of the package)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = _nodes(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     counted = types and path.name != "__init__.py"
-    skipped = {id(n) for node in ast.walk(tree) if _type_checking(node) and not counted for n in ast.walk(node)}
+    skipped = {id(n) for node in nodes if not counted and _type_checking(node) for n in ast.walk(node)}
     out = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if id(node) in skipped:
             continue
         targets = []
@@ -405,7 +414,7 @@ def _changes_made(path: Path) -> list[str]:
     (or a puzzle's attempt: brandubh.puzzles.Attempt, the one judge of a
     puzzle, plays its moves for the page's puzzle mode as for the terminal's)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GAME_CHANGES
                 and not ast.unparse(node.func.value).endswith(("session", "attempt"))):
             found.append(f"{path.name}:{node.lineno} {ast.unparse(node.func)}")
@@ -441,12 +450,12 @@ def _file_reads(path: Path) -> list[tuple[str, Optional[str]]]:
     """Each call of brandubh.files' readers in a module: the function and
     the file it says it reads (its ``what``: a string; None when that is not
     written as one)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    imported = {alias.asname or alias.name for node in ast.walk(tree)
+    nodes = _nodes(path)
+    imported = {alias.asname or alias.name for node in nodes
                 if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("files")
                 for alias in node.names if alias.name in _FILE_READERS}
     found = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in imported:
             at = _FILE_READERS[node.func.id]
             what = next((k.value for k in node.keywords if k.arg == "what"),
@@ -470,7 +479,7 @@ def test_one_reader_of_game_files():
     # takes a game text through the room's reader (read_texts, Game.read).
     grammar = {"game_parse", "annotated_game_parse"}
     users = {name for name, path in MODULES.items() if not _in_room(name)
-             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             for node in _nodes(path)
              if isinstance(node, ast.ImportFrom) and {a.name for a in node.names} & grammar}
     assert users == set()
 

@@ -24,7 +24,7 @@ from brandubh.puzzles import (Attempt, Player, Puzzle, PuzzleError, THEMES, load
                               rate, read_puzzles, shipped)
 from brandubh.puzzles.batch import Run, done_keys, game_tasks, selfplay_tasks
 from brandubh.puzzles.make import MAX_MOVES, MIN_MOVES, Settings, puzzle_at, themes_of
-from brandubh.puzzles.shipped import shipped_files
+from brandubh.puzzles.shipped import CHECKED, digest, shipped_files
 from brandubh.ratings import Rating
 from brandubh.solve import solve
 
@@ -185,6 +185,41 @@ def test_a_set_ships():
         assert MIN_MOVES <= p.winner_moves <= MAX_MOVES
 
 
+def test_every_shipped_puzzle_is_checked_whole_and_the_digests_are_the_checked_files():
+    # The one place the shipped sets are played through puzzle by puzzle:
+    # a read trusts a file whose digest CHECKED holds, so the digests must
+    # be of files that pass the whole check, and read the same either way.
+    texts = {path.name: path.read_text(encoding="utf-8") for path in shipped_files()}
+    checked = [p for name, text in texts.items() for p in read_puzzles(text, name)]
+    assert checked == SHIPPED
+    found = {name: digest(text) for name, text in texts.items()}
+    assert found == CHECKED, f"a shipped set changed: brandubh.puzzles.shipped.CHECKED = {found}"
+
+
+def test_a_shipped_set_not_as_checked_is_checked_whole_and_a_damaged_line_refused(tmp_path, monkeypatch):
+    import importlib
+
+    module = importlib.import_module("brandubh.puzzles.shipped")   # the package's name `shipped` is the function
+    lines = (module.DATA / "codingame.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    ident, rules, position, solution, rest = lines[2].split(";", 4)
+    moves = solution.split()
+    moves[-1] = moves[-1][:2] + ("a1" if moves[-1][2:] != "a1" else "a2")   # the winner's last move, elsewhere
+    lines[2] = ";".join((ident, rules, position, " ".join(moves), rest))
+    (tmp_path / "codingame.txt").write_text("".join(lines), encoding="utf-8")
+    monkeypatch.setattr(module, "DATA", tmp_path)
+    module._read.cache_clear()
+    try:
+        said = r"^codingame.txt, line 3: move 3 of the solution, '\w+', is not a legal move there$"
+        with pytest.raises(PuzzleError, match=said):
+            shipped("codingame")
+        # The same file under the damaged text's own digest is trusted: what the digest is for.
+        monkeypatch.setattr(module, "CHECKED", {"codingame.txt": digest("".join(lines))})
+        module._read.cache_clear()
+        assert len(shipped("codingame")) == len([p for p in SHIPPED if p.rules == "codingame"])
+    finally:
+        module._read.cache_clear()
+
+
 #: How many of the shipped proofs the checker walks again by default (it
 #: walks some 4,000 positions a second here, and the proofs run to
 #: thousands): the generator checked every one as it made the set, and
@@ -192,7 +227,7 @@ def test_a_set_ships():
 CHECKED_BY_DEFAULT = 20
 #: How many the solver proves again by default (a few ms each): every
 #: one under BRANDUBH_SLOW=1. Every one is read and played through, its
-#: solution legal and ending in the winner's win, whenever the set loads.
+#: solution legal and ending in the winner's win, by the test of CHECKED above.
 SOLVED_BY_DEFAULT = 150
 
 

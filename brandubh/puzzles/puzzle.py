@@ -43,13 +43,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
 from ..core.rules import Rules
 from ..errors import BrandubhError, quote
 from ..notation import move_parse, position_ok
 from ..ratings import DEFAULT, Rating
-from ..variant import as_variant
+from ..variant import Variant, as_variant
 
 __all__ = ["Puzzle", "PuzzleError", "THEMES", "puzzle_id", "read_puzzles", "load_puzzles", "write_puzzles",
            "FIELDS"]
@@ -64,6 +65,15 @@ FIELDS = ("id", "rules", "position", "solution", "themes", "rating", "origin")
 THEMES = ("escape", "king-capture", "no-pieces", "encirclement", "blockade", "double-threat", "sacrifice",
           "blocked-corner")
 _ID = re.compile(r"[0-9a-f]{10}")
+
+
+@lru_cache(maxsize=64)
+def _rule_set(rules: str) -> Variant:
+    """A rule set's name read once, not once a puzzle: a set's puzzles
+    share a few rule sets, and the engine's form of one is made once per
+    :class:`~brandubh.variant.Variant` (a third of checking a set was
+    reading the same name again)."""
+    return as_variant(rules)
 
 
 class PuzzleError(BrandubhError):
@@ -132,7 +142,7 @@ class Puzzle:
             if not isinstance(value, str) or ";" in value or "\n" in value:
                 raise PuzzleError(f"the {name} must be text without ';' or a line break, not {quote(value)}")
         try:
-            as_variant(self.rules)
+            variant = _rule_set(self.rules)
         except BrandubhError as error:
             raise PuzzleError(f"the rules: {error}") from None
         if not position_ok(self.position):
@@ -147,7 +157,7 @@ class Puzzle:
         if unknown:
             raise PuzzleError(f"{quote(unknown[0])} is not a theme; the themes are {', '.join(THEMES)}")
         try:
-            game = Rules(self.position, self.rules)
+            game = Rules(self.position, variant)
         except BrandubhError as error:
             raise PuzzleError(f"the position: {error}") from None
         winner = game.side
@@ -167,9 +177,12 @@ class Puzzle:
                          rating, self.origin))
 
     @classmethod
-    def from_line(cls, text: str) -> "Puzzle":
+    def from_line(cls, text: str, check: bool = True) -> "Puzzle":
         """A puzzle from its line (:meth:`line`), checked (:meth:`check`);
-        a :class:`PuzzleError` saying what is wrong."""
+        a :class:`PuzzleError` saying what is wrong. ``check=False`` reads
+        the fields only, for a line whose whole file was checked before
+        (the shipped sets, known by their digest:
+        :data:`brandubh.puzzles.shipped.CHECKED`)."""
         fields = text.strip().split(";")
         if len(fields) != len(FIELDS):
             raise PuzzleError(f"a puzzle's line has {len(FIELDS)} fields parted by ';' "
@@ -187,21 +200,24 @@ class Puzzle:
             raise PuzzleError(f"the rating {quote(rating)} is out of range")
         puzzle = cls(ident, rules, position, tuple(solution.split()), tuple(t for t in themes.split(",") if t),
                      parsed, origin)
-        puzzle.check()
+        if check:
+            puzzle.check()
         return puzzle
 
 
-def read_puzzles(text: str, name: str = "the set", rules: Optional[str] = None) -> list[Puzzle]:
+def read_puzzles(text: str, name: str = "the set", rules: Optional[str] = None, check: bool = True) -> list[Puzzle]:
     """Every puzzle of a set's text (``rules``: only those under that rule
     set); a :class:`PuzzleError` naming ``name`` and the line for the first
-    that is not right. A line given twice (the same id) is one puzzle."""
+    that is not right. A line given twice (the same id) is one puzzle.
+    ``check=False``: each line's fields read, not each puzzle played
+    through (:meth:`Puzzle.from_line`), for a text checked whole before."""
     puzzles: list[Puzzle] = []
     seen: set[str] = set()
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            puzzle = Puzzle.from_line(line)
+            puzzle = Puzzle.from_line(line, check)
         except PuzzleError as error:
             raise PuzzleError(f"{name}, line {number}: {error}") from None
         if puzzle.id in seen or (rules is not None and puzzle.rules != rules):

@@ -72,10 +72,12 @@ class PuzzleRefusal(BrandubhError):
 
 def read_sets_ahead() -> threading.Thread:
     """Read the shipped puzzle sets now, in a thread of their own (a
-    daemon), for a server at its start: reading and checking them takes
-    most of a second, which the first puzzle asked for would otherwise wait
-    (the sets are kept once read, :func:`brandubh.puzzles.shipped`). A set
-    that cannot be read is said when a puzzle is asked for, as without it."""
+    daemon), for a server at its start: reading them takes a tenth of a
+    second (most of a second when a file is not the one the suite checked,
+    and each puzzle is played through: :mod:`brandubh.puzzles.shipped`),
+    which the first puzzle asked for would otherwise wait (the sets are
+    kept once read). A set that cannot be read, or is not right, is said
+    when a puzzle is asked for, as without it."""
     def read() -> None:
         from ..puzzles import shipped
 
