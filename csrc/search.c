@@ -231,8 +231,9 @@ static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
     const bd_variant *v = &c->g->v;
     /* p is the record's entry's position, its first member. */
     const bd_entry *e = (const bd_entry *)(const void *)p;
-    int s = c->move_score(e, bd_popcount(king_reach & bd_escapes(v)), bd_popcount(bd_king_lanes_two(v, p, king_reach)),
-                          bd_popcount(king_reach), &c->sums[ply - 1]);
+    int in[BD_LEARNED_INPUTS], s;
+    bd_king_counts(v, p, king_reach, in);
+    s = c->move_score(e, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], &c->sums[ply - 1]);
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
     if (ply != c->g->ply - c->root || e != &c->g->hist[c->g->ply] ||
         s != (p->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_with(&c->g->v, p, c->w, king_reach))
