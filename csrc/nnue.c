@@ -162,15 +162,19 @@ __attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entr
                                                                    bd_nnue_sums *restrict sums) {
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];
     if ((e->captured & (e->captured - 1)) | (bd_bb)one) return move_score_other_avx2(e, one, two, freedom, sums);
-    bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);
     /* A piece taken is always of the side to move now, never the king
-     * (whose capture ends the game). */
-    if (e->captured && e->pos.side == BD_ATTACKERS)
-        return fused_score_avx2(sums, left, reached, BD_NNUE_W1[bd_lsb(e->captured)], to_move, two, freedom);
+     * (whose capture ends the game). The side to move now tested once: the
+     * mover is the other. */
+    if (e->pos.side == BD_ATTACKERS) {
+        bd_nnue_moved_rows(BD_DEFENDERS, e[-1].pos.king, e->move, &left, &reached);
+        if (e->captured)
+            return fused_score_avx2(sums, left, reached, BD_NNUE_W1[bd_lsb(e->captured)], to_move, two, freedom);
+        return fused_score_avx2(sums, left, reached, 0, to_move, two, freedom);
+    }
+    bd_nnue_moved_rows(BD_ATTACKERS, e[-1].pos.king, e->move, &left, &reached);
     if (e->captured)
         return -fused_score_avx2(sums, left, reached, BD_NNUE_W1[BD_NNUE_DEFENDER + bd_lsb(e->captured)], 0, two,
                                  freedom);
-    if (e->pos.side == BD_ATTACKERS) return fused_score_avx2(sums, left, reached, 0, to_move, two, freedom);
     return -fused_score_avx2(sums, left, reached, 0, 0, two, freedom);
 }
 #endif

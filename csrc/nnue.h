@@ -94,12 +94,13 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
 #define BD_NNUE_BODY static inline
 #endif
 
-/* The rows of the piece that the move `m` of the side to move in `p` (the
- * position before it) moves: `left`, its input's on the square it left,
- * and `reached`, on the one it reached. The side to move says whose it is,
- * the king's square which of the defenders'. */
-static inline void bd_nnue_moved_rows(const bd_pos *p, bd_move m, const int16_t **left, const int16_t **reached) {
-    int kind = p->side == BD_ATTACKERS ? 0 : BD_FROM(m) == p->king ? BD_NNUE_KING : BD_NNUE_DEFENDER;
+/* The rows of the piece that the move `m` of `side` moves, the king on
+ * `king` before it: `left`, its input's on the square it left, and
+ * `reached`, on the one it reached. The side says whose it is, the king's
+ * square which of the defenders'. The side passed on its own, so that a
+ * caller that knows it (the AVX2 copy's cases) tests it no more. */
+static inline void bd_nnue_moved_rows(int side, int king, bd_move m, const int16_t **left, const int16_t **reached) {
+    int kind = side == BD_ATTACKERS ? 0 : BD_FROM(m) == king ? BD_NNUE_KING : BD_NNUE_DEFENDER;
     *left = BD_NNUE_W1[kind + BD_FROM(m)];
     *reached = BD_NNUE_W1[kind + BD_TO(m)];
 }
@@ -116,7 +117,7 @@ BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_m
                                bd_nnue_sums *after) {
     const int16_t *left, *reached;
     int j;
-    bd_nnue_moved_rows(p, m, &left, &reached);
+    bd_nnue_moved_rows(p->side, p->king, m, &left, &reached);
     for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
     /* Captures are a few moves in a hundred: rows one at a time. */
     for (; captured; captured &= captured - 1) {
