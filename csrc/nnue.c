@@ -74,15 +74,15 @@ void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums) {
  * CodinGame export 1,300 characters of its 100,000; where the processor
  * has AVX2 the search runs that copy). Inline in the AVX2 copy too, for
  * the positions it leaves to it. */
-BD_NNUE_BODY int move_score_of(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
+BD_NNUE_BODY int move_score_of(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *sums) {
     int score;
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    score = score_of(&e->pos, one, two, freedom, &sums[1]);
+    score = score_of(&e->pos, bd_popcount(lanes), two, freedom, &sums[1]);
     return e->pos.side == BD_ATTACKERS ? score : -score;
 }
 
-int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
-    return move_score_of(e, one, two, freedom, sums);
+int bd_nnue_move_score(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *sums) {
+    return move_score_of(e, lanes, two, freedom, sums);
 }
 
 #ifdef BD_NNUE_AVX2
@@ -145,10 +145,10 @@ __attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue
 }
 
 /* move_score_of, compiled for AVX2, out of line. */
-static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, int one,
+static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, bd_bb lanes,
                                                                                      int two, int freedom,
                                                                                      bd_nnue_sums *restrict sums) {
-    return move_score_of(e, one, two, freedom, sums);
+    return move_score_of(e, lanes, two, freedom, sums);
 }
 
 /* Most positions in one pass (fused_score_avx2), with no call, so that it
@@ -158,10 +158,10 @@ static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_a
  * few in a thousand), or a position where the king reaches an escape
  * square (no stand pat there: seldom evaluated). Never a position without
  * the king (nnue.h). Each case knows the side to move, whose score it is. */
-__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom,
+__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, bd_bb lanes, int two, int freedom,
                                                                    bd_nnue_sums *restrict sums) {
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];
-    if ((e->captured & (e->captured - 1)) | (bd_bb)one) return move_score_other_avx2(e, one, two, freedom, sums);
+    if ((e->captured & (e->captured - 1)) | lanes) return move_score_other_avx2(e, lanes, two, freedom, sums);
     /* A piece taken is always of the side to move now, never the king
      * (whose capture ends the game). The side to move now tested once: the
      * mover is the other. */

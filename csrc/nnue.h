@@ -156,17 +156,20 @@ BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
  * sums[1] from sums[0], those of the position before it (e[-1].pos), with
  * the move that reached it (bd_nnue_move), and its score from them (in one
  * pass in the AVX2 copy), where the search evaluates a position it has
- * just entered. Its
- * counts come from the caller (bd_learned_counts's first three: the
- * escapes in one move, in two, the king's squares to move to; the fourth,
- * the side to move, it reads from the position), so that this is a leaf:
- * with the counts made inside, it saved and restored four registers and
- * aligned a frame for their call, and read them back from memory. The
+ * just entered. Its counts come from the caller (bd_learned_counts's
+ * first three: the escapes in one move, in two, the king's squares to move
+ * to; the fourth, the side to move, it reads from the position), so that
+ * this is a leaf: with the counts made inside, it saved and restored four
+ * registers and aligned a frame for their call, and read them back from
+ * memory. The first comes as `lanes`, the escape squares the king reaches
+ * in one move, whose number it is: the AVX2 copy only tests it (no stand
+ * pat where there are any, so seldom an evaluation), and the caller counts
+ * nothing (1 instruction a node). The
  * score for the side to move, as the search takes it (bd_nnue_score's,
  * negated when the defenders are to move): each of its cases knows the
  * side. Never for a position without the king: the game is over there,
  * and no search evaluates it. */
-BD_FN int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums);
+BD_FN int bd_nnue_move_score(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *sums);
 
 /* The NNUE evaluation of `p` from the attackers' side, its sums built
  * afresh: bd_nnue_refresh, then bd_nnue_score. */
@@ -178,7 +181,7 @@ BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
  * bd_nnue_carry and bd_nnue_move_score, which they equal. */
 BD_FN int bd_nnue_avx2(void);
 BD_FN void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums);
-BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums);
+BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *restrict sums);
 #endif
 
 #endif

@@ -77,7 +77,7 @@ typedef struct ctx {
      * than they saved: most positions are.) */
     int incremental;
     void (*carry)(const bd_entry *e, bd_nnue_sums *sums); /* bd_nnue_carry or its AVX2 copy */
-    int (*move_score)(const bd_entry *e, int one, int two, int freedom,
+    int (*move_score)(const bd_entry *e, bd_bb lanes, int two, int freedom,
                       bd_nnue_sums *sums);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
@@ -232,14 +232,17 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
  * made from those of the position before (make_sums), and its score from
  * them for the side to move, in one call (one pass in the AVX2 copy). The
  * counts the NNUE adds are made here, so that the NNUE's call is a leaf
- * (nnue.h: bd_nnue_move_score); inline, where the search evaluates. */
+ * (nnue.h: bd_nnue_move_score; the first passed as the squares it counts,
+ * whose count the compiler then leaves out); inline, where the search
+ * evaluates. */
 static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
     const bd_variant *v = &c->g->v;
     /* p is the record's entry's position, its first member. */
     const bd_entry *e = (const bd_entry *)(const void *)p;
     int in[BD_LEARNED_INPUTS], s;
     bd_king_counts(v, p, king_reach, in);
-    s = c->move_score(e, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], sums_before(c, ply));
+    s = c->move_score(e, king_reach & bd_escapes(v), in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
+                      sums_before(c, ply));
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
     if (ply != c->g->ply - c->root || e != &c->g->hist[c->g->ply] ||
         s != (p->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_with(&c->g->v, p, c->w, king_reach))

@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
             const bd_entry *entry;
             bd_report r;
             int score = 0, in[BD_LEARNED_INPUTS];
+            bd_bb lanes = 0; /* the escape squares the king reaches in one move: the first count */
             int n = bd_game_moves(g, moves);
             if (n <= 0) break;
             if (bd_game_ply(g) % 8 == 0) {
@@ -129,9 +130,9 @@ int main(int argc, char **argv) {
                 /* The score as the search takes it, made with the sums. */
                 bd_bb reach = bd_king_reach(&v, now);
                 bd_learned_counts(&v, now, reach, in);
+                lanes = reach & bd_escapes(&v);
                 pair[0] = sums;
-                score = bd_nnue_move_score(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
-                                           pair);
+                score = bd_nnue_move_score(entry, lanes, in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], pair);
                 if (memcmp(&pair[1], &fresh, sizeof fresh) != 0 ||
                     score != (now->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_nnue(&v, now, reach)) {
                     printf("the score with the sums made differs in game %ld at ply %d\n", game, bd_game_ply(g));
@@ -153,8 +154,8 @@ int main(int argc, char **argv) {
                 differ = memcmp(&pair[1], &fresh, sizeof fresh) != 0;
                 if (now->king != BD_NONE) {
                     memset(&pair[1], 0, sizeof pair[1]);
-                    differ |= bd_nnue_move_score_avx2(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO],
-                                                      in[BD_INPUT_FREEDOM], pair) != score ||
+                    differ |= bd_nnue_move_score_avx2(entry, lanes, in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
+                                                      pair) != score ||
                               memcmp(&pair[1], &fresh, sizeof fresh) != 0;
                 }
                 if (differ) {
