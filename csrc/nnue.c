@@ -30,12 +30,12 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-/* The score of the output layer's sum `out` of the units. Division
- * truncates toward zero in C99: the same on every machine. Within the
- * scores of a position not yet won with no clamp: tools/gen_nnue.py
+/* The score of the output layer's sum `out` of the units, divided as C99
+ * divides, toward zero (bd_nnue_divide): the same on every machine. Within
+ * the scores of a position not yet won with no clamp: tools/gen_nnue.py
  * refuses an output layer that could reach BD_WIN (the clamp cost four
  * instructions an evaluation and never acted). */
-BD_NNUE_BODY int score_from(int32_t out) { return (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE)); }
+BD_NNUE_BODY int score_from(int32_t out) { return bd_nnue_divide(out + BD_NNUE_B2); }
 
 /* bd_nnue_score's body, given the counts (bd_nnue_move_score): the
  * counts' rows added, the clipped ReLU, the output layer. 16-bit sums

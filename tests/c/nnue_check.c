@@ -19,6 +19,11 @@
  * Built (with -DBD_NNUE_CHECK) and run by tests/test_nnue.py:
  *
  *     nnue_check VARIANT POSITION SEED GAMES
+ *     nnue_check divide
+ *
+ * The second compares the evaluation's division of the output layer's sum
+ * (nnue.h: bd_nnue_divide, a multiplication and a shift) with C's, over
+ * every sum a net that tools/gen_nnue.py accepts can reach.
  *
  * VARIANT is the bytes of a bd_variant in hexadecimal, as the caller's
  * compiler laid it out (Python's cffi gives them), so no field is named
@@ -79,6 +84,20 @@ static int same_searches(const bd_game *g, const bd_weights *w, uint64_t *nodes)
     return 0;
 }
 
+/* bd_nnue_divide against C's division by BD_NNUE_DIVISOR, truncated
+ * toward zero, for every sum from -BD_WIN * BD_NNUE_DIVISOR to
+ * BD_WIN * BD_NNUE_DIVISOR: 0 when each is the same. */
+static int check_divide(void) {
+    int32_t x, top = (int32_t)BD_WIN * BD_NNUE_DIVISOR;
+    for (x = -top; x <= top; x++)
+        if (bd_nnue_divide(x) != x / BD_NNUE_DIVISOR) {
+            printf("the division of %ld differs: %d, not %d\n", (long)x, bd_nnue_divide(x), (int)(x / BD_NNUE_DIVISOR));
+            return 1;
+        }
+    printf("ok %ld sums divided\n", 2L * top + 1);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     bd_variant v;
     bd_pos start;
@@ -86,8 +105,9 @@ int main(int argc, char **argv) {
     uint64_t rng, nodes = 0;
     long games, game, plies = 0, captures = 0, kings = 0, searches = 0;
     int avx2 = 0;
+    if (argc == 2 && strcmp(argv[1], "divide") == 0) return check_divide();
     if (argc != 5 || read_variant(argv[1], &v) != 0 || bd_pos_from_string(argv[2], &start) != BD_POS_OK) {
-        fprintf(stderr, "usage: nnue_check VARIANT POSITION SEED GAMES\n");
+        fprintf(stderr, "usage: nnue_check VARIANT POSITION SEED GAMES, or nnue_check divide\n");
         return 2;
     }
     rng = strtoull(argv[3], NULL, 10) | 1;
