@@ -41,7 +41,7 @@ int bd_evaluate(const bd_variant *v, const bd_pos *p, const bd_weights *w) {
 }
 
 int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, bd_bb reach) {
-    int score;
+    int score, in[BD_LEARNED_INPUTS];
 #ifndef BD_NO_LEARNED /* the CodinGame export carries the NNUE, not these tables */
     if (w->eval == BD_EVAL_LEARNED) return bd_evaluate_learned(v, p, reach);
 #endif
@@ -49,9 +49,9 @@ int bd_evaluate_with(const bd_variant *v, const bd_pos *p, const bd_weights *w, 
     score = w->attacker * bd_popcount(p->att) - w->defender * bd_popcount(p->dfn);
     score += w->corner_guard * bd_popcount(p->att & CORNER_GUARDS);
     if (p->king == BD_NONE) return score;
-    score -= w->lane_one * bd_popcount(reach & bd_escapes(v)) +
-             w->lane_two * bd_popcount(bd_king_lanes_two(v, p, reach)) +
-             w->freedom * bd_popcount(reach);
+    bd_king_counts(v, p, reach, in);
+    score -= w->lane_one * in[BD_INPUT_LANE_ONE] + w->lane_two * in[BD_INPUT_LANE_TWO] +
+             w->freedom * in[BD_INPUT_FREEDOM];
     score += w->ring * bd_popcount(p->att & BD_ADJACENT[p->king]);
     return score;
 }

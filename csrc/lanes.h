@@ -17,6 +17,19 @@ BD_FN bd_bb bd_king_lanes_two(const bd_variant *v, const bd_pos *p, bd_bb reach)
 static inline bd_bb bd_king_reach(const bd_variant *v, const bd_pos *p) {
     return p->king == BD_NONE ? 0 : bd_king_targets(v, p, bd_blockers(v, p));
 }
+/* The three counts of the king's lanes that the learned evaluation and the
+ * NNUE weigh, given his reach (bd_king_reach), into in[BD_INPUT_LANE_ONE],
+ * in[BD_INPUT_LANE_TWO] and in[BD_INPUT_FREEDOM] (enum bd_learned_input):
+ * the escape squares he reaches in one move, those he reaches in two and
+ * not one, the squares he reaches. Written once for the three
+ * evaluations (eval.c's classical terms weigh them too) and the search's
+ * NNUE call (search.c: nnue_now); inline, so that the counts stay in
+ * registers. */
+static inline void bd_king_counts(const bd_variant *v, const bd_pos *p, bd_bb reach, int *in) {
+    in[BD_INPUT_LANE_TWO] = bd_popcount(bd_king_lanes_two(v, p, reach));
+    in[BD_INPUT_LANE_ONE] = bd_popcount(reach & bd_escapes(v));
+    in[BD_INPUT_FREEDOM] = bd_popcount(reach);
+}
 /* The escape squares the king reaches in one move (what makes a "check"). */
 static inline bd_bb bd_king_lanes(const bd_variant *v, const bd_pos *p) {
     return bd_king_reach(v, p) & bd_escapes(v);

@@ -7,9 +7,7 @@
 #include "lanes.h"
 
 void bd_learned_counts(const bd_variant *v, const bd_pos *p, bd_bb reach, int *in) {
-    in[BD_INPUT_LANE_ONE] = bd_popcount(reach & bd_escapes(v));
-    in[BD_INPUT_LANE_TWO] = bd_popcount(bd_king_lanes_two(v, p, reach));
-    in[BD_INPUT_FREEDOM] = bd_popcount(reach);
+    bd_king_counts(v, p, reach, in);
     in[BD_INPUT_TO_MOVE] = p->side == BD_ATTACKERS;
 }
 

@@ -30,12 +30,12 @@ void bd_nnue_refresh(const bd_variant *v, const bd_pos *p, bd_nnue_sums *out) {
     add_row(out->s, BD_NNUE_RULE + (v->king_capture & 3));
 }
 
-/* The score of the output layer's sum `out` of the units. Division
- * truncates toward zero in C99: the same on every machine. Within the
- * scores of a position not yet won with no clamp: tools/gen_nnue.py
+/* The score of the output layer's sum `out` of the units, divided as C99
+ * divides, toward zero (bd_nnue_divide): the same on every machine. Within
+ * the scores of a position not yet won with no clamp: tools/gen_nnue.py
  * refuses an output layer that could reach BD_WIN (the clamp cost four
  * instructions an evaluation and never acted). */
-BD_NNUE_BODY int score_from(int32_t out) { return (int)((out + BD_NNUE_B2) / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE)); }
+BD_NNUE_BODY int score_from(int32_t out) { return bd_nnue_divide(out + BD_NNUE_B2); }
 
 /* bd_nnue_score's body, given the counts (bd_nnue_move_score): the
  * counts' rows added, the clipped ReLU, the output layer. 16-bit sums
@@ -74,15 +74,15 @@ void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums) {
  * CodinGame export 1,300 characters of its 100,000; where the processor
  * has AVX2 the search runs that copy). Inline in the AVX2 copy too, for
  * the positions it leaves to it. */
-BD_NNUE_BODY int move_score_of(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
+BD_NNUE_BODY int move_score_of(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *sums) {
     int score;
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
-    score = score_of(&e->pos, one, two, freedom, &sums[1]);
+    score = score_of(&e->pos, bd_popcount(lanes), two, freedom, &sums[1]);
     return e->pos.side == BD_ATTACKERS ? score : -score;
 }
 
-int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums) {
-    return move_score_of(e, one, two, freedom, sums);
+int bd_nnue_move_score(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *sums) {
+    return move_score_of(e, lanes, two, freedom, sums);
 }
 
 #ifdef BD_NNUE_AVX2
@@ -145,10 +145,10 @@ __attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue
 }
 
 /* move_score_of, compiled for AVX2, out of line. */
-static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, int one,
+static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, bd_bb lanes,
                                                                                      int two, int freedom,
                                                                                      bd_nnue_sums *restrict sums) {
-    return move_score_of(e, one, two, freedom, sums);
+    return move_score_of(e, lanes, two, freedom, sums);
 }
 
 /* Most positions in one pass (fused_score_avx2), with no call, so that it
@@ -158,19 +158,23 @@ static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_a
  * few in a thousand), or a position where the king reaches an escape
  * square (no stand pat there: seldom evaluated). Never a position without
  * the king (nnue.h). Each case knows the side to move, whose score it is. */
-__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom,
+__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, bd_bb lanes, int two, int freedom,
                                                                    bd_nnue_sums *restrict sums) {
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];
-    if ((e->captured & (e->captured - 1)) | (bd_bb)one) return move_score_other_avx2(e, one, two, freedom, sums);
-    bd_nnue_moved_rows(&e[-1].pos, e->move, &left, &reached);
+    if ((e->captured & (e->captured - 1)) | lanes) return move_score_other_avx2(e, lanes, two, freedom, sums);
     /* A piece taken is always of the side to move now, never the king
-     * (whose capture ends the game). */
-    if (e->captured && e->pos.side == BD_ATTACKERS)
-        return fused_score_avx2(sums, left, reached, BD_NNUE_W1[bd_lsb(e->captured)], to_move, two, freedom);
+     * (whose capture ends the game). The side to move now tested once: the
+     * mover is the other. */
+    if (e->pos.side == BD_ATTACKERS) {
+        bd_nnue_moved_rows(BD_DEFENDERS, e[-1].pos.king, e->move, &left, &reached);
+        if (e->captured)
+            return fused_score_avx2(sums, left, reached, BD_NNUE_W1[bd_lsb(e->captured)], to_move, two, freedom);
+        return fused_score_avx2(sums, left, reached, 0, to_move, two, freedom);
+    }
+    bd_nnue_moved_rows(BD_ATTACKERS, e[-1].pos.king, e->move, &left, &reached);
     if (e->captured)
         return -fused_score_avx2(sums, left, reached, BD_NNUE_W1[BD_NNUE_DEFENDER + bd_lsb(e->captured)], 0, two,
                                  freedom);
-    if (e->pos.side == BD_ATTACKERS) return fused_score_avx2(sums, left, reached, 0, to_move, two, freedom);
     return -fused_score_avx2(sums, left, reached, 0, 0, two, freedom);
 }
 #endif

@@ -28,6 +28,24 @@
 #define BD_NNUE_ONE 255
 #define BD_NNUE_OUT_SCALE 16
 
+/* What the output layer's sum is divided by, and the division: x /
+ * BD_NNUE_DIVISOR, truncated toward zero as C99 divides, as a
+ * multiplication by BD_NNUE_MAGIC (2^BD_NNUE_SHIFT / BD_NNUE_DIVISOR,
+ * rounded up), a shift, and 1 added below zero: five instructions where the
+ * compiler's division of an int was seven (1.4 a node of the NNUE's
+ * searches, callgrind). Exact for |x| < 2^42 / 3,056 (the rounding's excess
+ * over 2^42), 1.4e9; an output's sum stays below BD_WIN * BD_NNUE_DIVISOR,
+ * 1.2e8 (tools/gen_nnue.py refuses a net that could reach it). A negative
+ * number shifts arithmetically with every compiler the engine is built
+ * with (C99 leaves it to them); tests/c/nnue_check.c compares the two
+ * divisions over that whole range. */
+#define BD_NNUE_DIVISOR (BD_NNUE_ONE * BD_NNUE_OUT_SCALE)
+#define BD_NNUE_SHIFT 42
+#define BD_NNUE_MAGIC (((1LL << BD_NNUE_SHIFT) + BD_NNUE_DIVISOR - 1) / BD_NNUE_DIVISOR)
+static inline int bd_nnue_divide(int32_t x) {
+    return (int)(((int64_t)x * BD_NNUE_MAGIC) >> BD_NNUE_SHIFT) + (x < 0);
+}
+
 /* The weights and the sums start on 16-byte boundaries (a row is 128
  * bytes), so that the vectors of the loops below read them straight from
  * memory, one instruction less a vector (3% of the NNUE search's
@@ -44,11 +62,22 @@
 /* [input][hidden unit]: the first layer's weights, in units of
  * 1 / BD_NNUE_ONE; its biases; the output layer's weights, in units of
  * 1 / BD_NNUE_OUT_SCALE of the search's; its bias, in units of
- * 1 / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE). */
+ * 1 / (BD_NNUE_ONE * BD_NNUE_OUT_SCALE). Declared hidden where the
+ * engine is an ELF shared library, as the build defines them
+ * (-fvisibility=hidden): the NNUE's code then reads them straight at their
+ * addresses, where a declaration that another library might define had it
+ * fetch each address first (1.4 instructions a node of the NNUE's
+ * searches, callgrind). */
+#ifdef __ELF__
+#pragma GCC visibility push(hidden)
+#endif
 extern const int16_t BD_NNUE_W1[BD_NNUE_INPUTS][BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
 extern const int16_t BD_NNUE_B1[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
 extern const int16_t BD_NNUE_W2[BD_NNUE_HIDDEN] BD_NNUE_ALIGNED;
 extern const int32_t BD_NNUE_B2;
+#ifdef __ELF__
+#pragma GCC visibility pop
+#endif
 
 /* The first layer's sums over the inputs that only the pieces set (where
  * each stands) and the rule, with the biases: what a move changes by a few
@@ -94,14 +123,17 @@ static inline int bd_nnue_input(const bd_pos *p, int sq) {
 #define BD_NNUE_BODY static inline
 #endif
 
-/* The rows of the piece that the move `m` of the side to move in `p` (the
- * position before it) moves: `left`, its input's on the square it left,
- * and `reached`, on the one it reached. The side to move says whose it is,
- * the king's square which of the defenders'. */
-static inline void bd_nnue_moved_rows(const bd_pos *p, bd_move m, const int16_t **left, const int16_t **reached) {
-    int kind = p->side == BD_ATTACKERS ? 0 : BD_FROM(m) == p->king ? BD_NNUE_KING : BD_NNUE_DEFENDER;
-    *left = BD_NNUE_W1[kind + BD_FROM(m)];
-    *reached = BD_NNUE_W1[kind + BD_TO(m)];
+/* The rows of the piece that the move `m` of `side` moves, the king on
+ * `king` before it: `left`, its input's on the square it left, and
+ * `reached`, on the one it reached. The side says whose it is, the king's
+ * square which of the defenders'. The side passed on its own, so that a
+ * caller that knows it (the AVX2 copy's cases) tests it no more; the move
+ * and the rows' numbers unsigned, so that the compiler widens none of them
+ * again (it did the 16-bit move's squares: 1.9 instructions a node). */
+static inline void bd_nnue_moved_rows(int side, int king, unsigned m, const int16_t **left, const int16_t **reached) {
+    unsigned kind = side == BD_ATTACKERS ? 0 : BD_FROM(m) == king ? BD_NNUE_KING : BD_NNUE_DEFENDER;
+    *left = BD_NNUE_W1[kind + (unsigned)BD_FROM(m)];
+    *reached = BD_NNUE_W1[kind + (unsigned)BD_TO(m)];
 }
 
 /* The sums after the move `m` of the side to move in `p` (the position
@@ -116,7 +148,7 @@ BD_NNUE_BODY void bd_nnue_move(const bd_nnue_sums *before, const bd_pos *p, bd_m
                                bd_nnue_sums *after) {
     const int16_t *left, *reached;
     int j;
-    bd_nnue_moved_rows(p, m, &left, &reached);
+    bd_nnue_moved_rows(p->side, p->king, m, &left, &reached);
     for (j = 0; j < BD_NNUE_HIDDEN; j++) after->s[j] = (int16_t)(before->s[j] - left[j] + reached[j]);
     /* Captures are a few moves in a hundred: rows one at a time. */
     for (; captured; captured &= captured - 1) {
@@ -142,17 +174,20 @@ BD_FN void bd_nnue_carry(const bd_entry *e, bd_nnue_sums *sums);
  * sums[1] from sums[0], those of the position before it (e[-1].pos), with
  * the move that reached it (bd_nnue_move), and its score from them (in one
  * pass in the AVX2 copy), where the search evaluates a position it has
- * just entered. Its
- * counts come from the caller (bd_learned_counts's first three: the
- * escapes in one move, in two, the king's squares to move to; the fourth,
- * the side to move, it reads from the position), so that this is a leaf:
- * with the counts made inside, it saved and restored four registers and
- * aligned a frame for their call, and read them back from memory. The
+ * just entered. Its counts come from the caller (bd_learned_counts's
+ * first three: the escapes in one move, in two, the king's squares to move
+ * to; the fourth, the side to move, it reads from the position), so that
+ * this is a leaf: with the counts made inside, it saved and restored four
+ * registers and aligned a frame for their call, and read them back from
+ * memory. The first comes as `lanes`, the escape squares the king reaches
+ * in one move, whose number it is: the AVX2 copy only tests it (no stand
+ * pat where there are any, so seldom an evaluation), and the caller counts
+ * nothing (1 instruction a node). The
  * score for the side to move, as the search takes it (bd_nnue_score's,
  * negated when the defenders are to move): each of its cases knows the
  * side. Never for a position without the king: the game is over there,
  * and no search evaluates it. */
-BD_FN int bd_nnue_move_score(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *sums);
+BD_FN int bd_nnue_move_score(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *sums);
 
 /* The NNUE evaluation of `p` from the attackers' side, its sums built
  * afresh: bd_nnue_refresh, then bd_nnue_score. */
@@ -164,7 +199,7 @@ BD_FN int bd_evaluate_nnue(const bd_variant *v, const bd_pos *p, bd_bb reach);
  * bd_nnue_carry and bd_nnue_move_score, which they equal. */
 BD_FN int bd_nnue_avx2(void);
 BD_FN void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums);
-BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, int one, int two, int freedom, bd_nnue_sums *restrict sums);
+BD_FN int bd_nnue_move_score_avx2(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_nnue_sums *restrict sums);
 #endif
 
 #endif

@@ -77,7 +77,7 @@ typedef struct ctx {
      * than they saved: most positions are.) */
     int incremental;
     void (*carry)(const bd_entry *e, bd_nnue_sums *sums); /* bd_nnue_carry or its AVX2 copy */
-    int (*move_score)(const bd_entry *e, int one, int two, int freedom,
+    int (*move_score)(const bd_entry *e, bd_bb lanes, int two, int freedom,
                       bd_nnue_sums *sums);   /* bd_nnue_move_score or its AVX2 copy */
     int root;
     bd_nnue_sums sums[BD_MAX_PLY + 2];
@@ -167,6 +167,12 @@ static inline int visit(ctx *c) {
 
 static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].pos; }
 
+/* The NNUE's sums of the position before the one `ply` moves from the
+ * root (ply >= 1): sums[ply - 1]. The ply taken as unsigned, so that its
+ * load widens it for nothing and the 1 goes into the address; the int's
+ * widening and subtraction cost two instructions more an evaluation. */
+static inline bd_nnue_sums *sums_before(ctx *c, int ply) { return c->sums + (unsigned)ply - 1; }
+
 /* The NNUE's sums of the position now, `ply` moves from the root, when the
  * search carries them, made from those of the position before with the
  * move: search() and qsearch() make them once the node is past the tests
@@ -176,7 +182,7 @@ static inline const bd_pos *now(const ctx *c) { return &c->g->hist[c->g->ply].po
  * position before is always one that went on to its moves, so its sums
  * are made. */
 static inline void make_sums(ctx *c, int ply) {
-    if (c->incremental) c->carry(&c->g->hist[c->g->ply], &c->sums[ply - 1]);
+    if (c->incremental) c->carry(&c->g->hist[c->g->ply], sums_before(c, ply));
 }
 
 /* Play a move on the private record and judge it as the game would:
@@ -226,13 +232,17 @@ static BD_NOINLINE int evaluate_now(const ctx *c, const bd_pos *p, bd_bb king_re
  * made from those of the position before (make_sums), and its score from
  * them for the side to move, in one call (one pass in the AVX2 copy). The
  * counts the NNUE adds are made here, so that the NNUE's call is a leaf
- * (nnue.h: bd_nnue_move_score); inline, where the search evaluates. */
+ * (nnue.h: bd_nnue_move_score; the first passed as the squares it counts,
+ * whose count the compiler then leaves out); inline, where the search
+ * evaluates. */
 static inline int nnue_now(ctx *c, const bd_pos *p, bd_bb king_reach, int ply) {
     const bd_variant *v = &c->g->v;
     /* p is the record's entry's position, its first member. */
     const bd_entry *e = (const bd_entry *)(const void *)p;
-    int s = c->move_score(e, bd_popcount(king_reach & bd_escapes(v)), bd_popcount(bd_king_lanes_two(v, p, king_reach)),
-                          bd_popcount(king_reach), &c->sums[ply - 1]);
+    int in[BD_LEARNED_INPUTS], s;
+    bd_king_counts(v, p, king_reach, in);
+    s = c->move_score(e, king_reach & bd_escapes(v), in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
+                      sums_before(c, ply));
 #ifdef BD_NNUE_CHECK /* tests/c/nnue_check.c: each score against the full refresh */
     if (ply != c->g->ply - c->root || e != &c->g->hist[c->g->ply] ||
         s != (p->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_with(&c->g->v, p, c->w, king_reach))

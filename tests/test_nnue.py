@@ -126,6 +126,15 @@ def test_house_rules_cover_what_the_net_reads():
     assert {v.escape for v in RULE_SETS} == {"corner", "edge"}
 
 
+def test_the_output_division_is_c99s(nnue_check):
+    """The evaluation divides the output layer's sum by a multiplication
+    and a shift (csrc/nnue.h: bd_nnue_divide): over every sum that a net
+    tools/gen_nnue.py accepts can reach, it is C's division, truncated
+    toward zero."""
+    run = subprocess.run([str(nnue_check), "divide"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("ok"), (run.stdout, run.stderr)
+
+
 def test_carried_sums_are_the_refreshed_ones(nnue_check):
     """After every move of random games (captures and the king's included)
     the sums carried by the move are those built afresh, byte for byte;

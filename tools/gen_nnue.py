@@ -64,7 +64,8 @@ def check_net(net: object) -> dict:
         raise ValueError("b2 must be a 32-bit whole number")
     if abs(b2) + ONE * sum(abs(x) for x in net["w2"]) >= 1 << 31:
         raise ValueError("the output layer's sum could leave the 32 bits csrc/nnue.c sums in")
-    # csrc/nnue.c divides with no clamp after: its score must stay below a win's.
+    # csrc/nnue.c divides with no clamp after: its score must stay below a win's
+    # (which also keeps the sum where csrc/nnue.h's bd_nnue_divide is exact).
     if (abs(b2) + ONE * sum(abs(x) for x in net["w2"])) // (ONE * OUT_SCALE) >= WIN:
         raise ValueError(f"the net's score could reach {WIN}, a won position's (csrc/brandubh.h's BD_WIN)")
     bound = sums_bound(net)

@@ -19,6 +19,11 @@
  * Built (with -DBD_NNUE_CHECK) and run by tests/test_nnue.py:
  *
  *     nnue_check VARIANT POSITION SEED GAMES
+ *     nnue_check divide
+ *
+ * The second compares the evaluation's division of the output layer's sum
+ * (nnue.h: bd_nnue_divide, a multiplication and a shift) with C's, over
+ * every sum a net that tools/gen_nnue.py accepts can reach.
  *
  * VARIANT is the bytes of a bd_variant in hexadecimal, as the caller's
  * compiler laid it out (Python's cffi gives them), so no field is named
@@ -79,6 +84,20 @@ static int same_searches(const bd_game *g, const bd_weights *w, uint64_t *nodes)
     return 0;
 }
 
+/* bd_nnue_divide against C's division by BD_NNUE_DIVISOR, truncated
+ * toward zero, for every sum from -BD_WIN * BD_NNUE_DIVISOR to
+ * BD_WIN * BD_NNUE_DIVISOR: 0 when each is the same. */
+static int check_divide(void) {
+    int32_t x, top = (int32_t)BD_WIN * BD_NNUE_DIVISOR;
+    for (x = -top; x <= top; x++)
+        if (bd_nnue_divide(x) != x / BD_NNUE_DIVISOR) {
+            printf("the division of %ld differs: %d, not %d\n", (long)x, bd_nnue_divide(x), (int)(x / BD_NNUE_DIVISOR));
+            return 1;
+        }
+    printf("ok %ld sums divided\n", 2L * top + 1);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     bd_variant v;
     bd_pos start;
@@ -86,8 +105,9 @@ int main(int argc, char **argv) {
     uint64_t rng, nodes = 0;
     long games, game, plies = 0, captures = 0, kings = 0, searches = 0;
     int avx2 = 0;
+    if (argc == 2 && strcmp(argv[1], "divide") == 0) return check_divide();
     if (argc != 5 || read_variant(argv[1], &v) != 0 || bd_pos_from_string(argv[2], &start) != BD_POS_OK) {
-        fprintf(stderr, "usage: nnue_check VARIANT POSITION SEED GAMES\n");
+        fprintf(stderr, "usage: nnue_check VARIANT POSITION SEED GAMES, or nnue_check divide\n");
         return 2;
     }
     rng = strtoull(argv[3], NULL, 10) | 1;
@@ -109,6 +129,7 @@ int main(int argc, char **argv) {
             const bd_entry *entry;
             bd_report r;
             int score = 0, in[BD_LEARNED_INPUTS];
+            bd_bb lanes = 0; /* the escape squares the king reaches in one move: the first count */
             int n = bd_game_moves(g, moves);
             if (n <= 0) break;
             if (bd_game_ply(g) % 8 == 0) {
@@ -129,9 +150,9 @@ int main(int argc, char **argv) {
                 /* The score as the search takes it, made with the sums. */
                 bd_bb reach = bd_king_reach(&v, now);
                 bd_learned_counts(&v, now, reach, in);
+                lanes = reach & bd_escapes(&v);
                 pair[0] = sums;
-                score = bd_nnue_move_score(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
-                                           pair);
+                score = bd_nnue_move_score(entry, lanes, in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM], pair);
                 if (memcmp(&pair[1], &fresh, sizeof fresh) != 0 ||
                     score != (now->side == BD_ATTACKERS ? 1 : -1) * bd_evaluate_nnue(&v, now, reach)) {
                     printf("the score with the sums made differs in game %ld at ply %d\n", game, bd_game_ply(g));
@@ -153,8 +174,8 @@ int main(int argc, char **argv) {
                 differ = memcmp(&pair[1], &fresh, sizeof fresh) != 0;
                 if (now->king != BD_NONE) {
                     memset(&pair[1], 0, sizeof pair[1]);
-                    differ |= bd_nnue_move_score_avx2(entry, in[BD_INPUT_LANE_ONE], in[BD_INPUT_LANE_TWO],
-                                                      in[BD_INPUT_FREEDOM], pair) != score ||
+                    differ |= bd_nnue_move_score_avx2(entry, lanes, in[BD_INPUT_LANE_TWO], in[BD_INPUT_FREEDOM],
+                                                      pair) != score ||
                               memcmp(&pair[1], &fresh, sizeof fresh) != 0;
                 }
                 if (differ) {
