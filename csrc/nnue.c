@@ -88,10 +88,10 @@ int bd_nnue_move_score(const bd_entry *e, bd_bb lanes, int two, int freedom, bd_
 #ifdef BD_NNUE_AVX2
 int bd_nnue_avx2(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi");
 }
 
-__attribute__((target("avx2,popcnt"))) void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums) {
+__attribute__((target("avx2,popcnt,bmi"))) void bd_nnue_carry_avx2(const bd_entry *e, bd_nnue_sums *restrict sums) {
     bd_nnue_move(&sums[0], &e[-1].pos, e->move, e->captured, &sums[1]);
 }
 
@@ -111,7 +111,7 @@ __attribute__((target("avx2,popcnt"))) void bd_nnue_carry_avx2(const bd_entry *e
  * searches, callgrind; each is three micro-operations where those were
  * two). Whole numbers in any order, far from 32 bits: the same integers,
  * the same sums and score as the baseline's, bit for bit. */
-__attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue_sums *restrict sums,
+__attribute__((target("avx2,popcnt,bmi"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue_sums *restrict sums,
                                                                          const int16_t *left, const int16_t *reached,
                                                                          const int16_t *taken, const int16_t *side,
                                                                          int two, int freedom) {
@@ -149,7 +149,7 @@ __attribute__((target("avx2,popcnt"))) BD_NNUE_BODY int fused_score_avx2(bd_nnue
 }
 
 /* move_score_of, compiled for AVX2, out of line. */
-static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_avx2(const bd_entry *e, bd_bb lanes,
+static BD_NOINLINE __attribute__((target("avx2,popcnt,bmi"))) int move_score_other_avx2(const bd_entry *e, bd_bb lanes,
                                                                                      int two, int freedom,
                                                                                      bd_nnue_sums *restrict sums) {
     return move_score_of(e, lanes, two, freedom, sums);
@@ -162,7 +162,7 @@ static BD_NOINLINE __attribute__((target("avx2,popcnt"))) int move_score_other_a
  * few in a thousand), or a position where the king reaches an escape
  * square (no stand pat there: seldom evaluated). Never a position without
  * the king (nnue.h). Each case knows the side to move, whose score it is. */
-__attribute__((target("avx2,popcnt"))) int bd_nnue_move_score_avx2(const bd_entry *e, bd_bb lanes, int two, int freedom,
+__attribute__((target("avx2,popcnt,bmi"))) int bd_nnue_move_score_avx2(const bd_entry *e, bd_bb lanes, int two, int freedom,
                                                                    bd_nnue_sums *restrict sums) {
     const int16_t *left, *reached, *to_move = BD_NNUE_W1[BD_NNUE_COUNTS + BD_INPUT_TO_MOVE];
     if ((e->captured & (e->captured - 1)) | lanes) return move_score_other_avx2(e, lanes, two, freedom, sums);
