@@ -107,7 +107,7 @@ def nnue_check(tmp_path_factory):
 def avx2_copy_expected() -> bool:
     """Whether the engine built by the drivers' compiler has the AVX2 copy
     of the NNUE's loops (csrc/nnue.h: GCC on x86) and this processor runs
-    it, read from what Linux says of the processor: then the search uses
+    it (AVX2, popcount and BMI1), read from what Linux says of the processor: then the search uses
     it, and nnue_check checks it."""
     import platform
 
@@ -118,7 +118,7 @@ def avx2_copy_expected() -> bool:
     except OSError:
         return False
     version = subprocess.run([CC, "--version"], capture_output=True, text=True).stdout
-    return "avx2" in flags and "popcnt" in flags and "clang" not in version
+    return "avx2" in flags and "popcnt" in flags and "bmi1" in flags and "clang" not in version
 
 
 def test_house_rules_cover_what_the_net_reads():
