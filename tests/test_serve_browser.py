@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 import pytest
 
 from brandubh import Game
 from brandubh.session import result_sentence
 from brandubh.serve import Api, Server
-from conftest import PATIENCE, wait_until
+from conftest import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -71,13 +70,14 @@ def click_square(page, name: str) -> None:
     # for that moment (at brandubh host, a state the stream sends again when
     # the other page's stream comes back, seen once under load in CI): ask
     # again until it is there, as Playwright's own clicks wait.
-    box = square.bounding_box()
-    end = time.monotonic() + PATIENCE
-    while box is None and time.monotonic() < end:
-        time.sleep(0.02)
-        box = square.bounding_box()
-    assert box is not None, f"no square {name} shown on the board"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    box = [square.bounding_box()]
+
+    def shown() -> bool:
+        box[0] = square.bounding_box()
+        return box[0] is not None
+
+    assert box[0] is not None or wait_until(shown), f"no square {name} shown on the board"
+    page.mouse.click(box[0]["x"] + box[0]["width"] / 2, box[0]["y"] + box[0]["height"] / 2)
 
 
 def pieces_shown(page) -> dict[str, str]:
