@@ -447,9 +447,15 @@ enum bd_off {
     BD_OFF_LMR = 128,       /* late quiet moves searched to full depth at once */
     BD_OFF_FAIL_LOW = 256,  /* no budget extension when the first root move
                                fails low */
-    BD_OFF_INCREMENTAL = 512 /* the NNUE's sums built afresh at every
+    BD_OFF_INCREMENTAL = 512, /* the NNUE's sums built afresh at every
                                evaluation, not carried from move to move:
                                the same scores, slower (for the checks) */
+    BD_OFF_RFP = 1024,      /* no return on the evaluation alone when it
+                               stands well above beta near the horizon */
+    BD_OFF_LMP = 2048,      /* late quiet moves near the horizon searched,
+                               not left out */
+    BD_OFF_LMR_DEEP = 4096  /* reductions of one move whatever the depth and
+                               the move's place (with lmr on) */
 };
 
 /* A transposition table the caller keeps from one search to the next: a

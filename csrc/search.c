@@ -45,6 +45,20 @@
  * depth's result. The search may then go on for up to half its budget
  * again, until another move scores above that or the depth is done. */
 #define FAIL_LOW_MARGIN 50
+/* Reverse futility (rfp): off the principal variation, at depth up to
+ * RFP_DEPTH, a position whose evaluation stands RFP_MARGIN a move of depth
+ * above beta is taken to hold beta without a search. */
+#define RFP_DEPTH 5
+#define RFP_MARGIN 25
+/* Late move pruning (lmp): off the principal variation, at depth up to
+ * LMP_DEPTH, a soldier's quiet move after the first LMP_BASE + depth^2
+ * moves is left out. */
+#define LMP_DEPTH 3
+#define LMP_BASE 4
+/* Deeper reductions (lmr_deep): a late move is reduced by about
+ * LMR_PERCENT% of log2(depth) * log2(its place), at least one move, and
+ * one less at a node of the principal variation. */
+#define LMR_PERCENT 24
 
 typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
@@ -289,6 +303,23 @@ static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
     }
 }
 
+/* log2(x) in 256ths, for x >= 1: the octave exact, the step within it a
+ * straight line (off by 0.09 at most): the reductions need no more. */
+static inline int log2_256(unsigned x) {
+    int k = bd_msb(x);
+    return k * 256 + (int)((x << 8) >> k) - 256;
+}
+
+/* How many moves less deep a late quiet move, the `i`th of its node, is
+ * searched first at `depth` (LMR_PERCENT), between 1 and depth - 2. */
+static inline int reduction(const ctx *c, int depth, int i, int pv_node) {
+    int r;
+    if (c->off & BD_OFF_LMR_DEEP) return 1;
+    r = (log2_256((unsigned)depth) * log2_256((unsigned)i) * LMR_PERCENT / 100 + 32768) >> 16;
+    r -= pv_node;
+    return r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
+}
+
 /* The endgame tables' exact score of the position now, `ply` moves from the
  * root, into *score: 1, or 0 when the tables do not hold it, when its
  * distance does not fit under the caps (the ply cap, and the quiet cap
@@ -382,7 +413,8 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     bd_tt_entry *slot;
     bd_tt_hit hit;
     bd_move tt_move = 0, best_move = 0, m;
-    int i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1;
+    int i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1, threatened, prune;
+    bd_bb king_reach;
     bd_picker pk;
     /* 1. Out of depth: quiescence takes the position over, and counts it
      *    (each position is counted once). */
@@ -400,7 +432,9 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     }
     /* 4. The defenders to move with the king's line home open: a win, the
      *    king home with the next move. */
-    if (p->side == BD_DEFENDERS && bd_king_lanes(v, p)) return mate_in(ply + 1);
+    king_reach = bd_king_reach(v, p);
+    threatened = (king_reach & bd_escapes(v)) != 0;
+    if (threatened && p->side == BD_DEFENDERS) return mate_in(ply + 1);
     /* 5. Mate distance: no result here beats a win already closer to the
      *    root. (The best here is a win with the next move.) */
     if (alpha < mated_in(ply)) alpha = mated_in(ply);
@@ -420,24 +454,46 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
                 return s;
         }
     }
-    /* 7. The moves, best first (movepick.h): the table move, the special
+    /* 7. Near the horizon, off the principal variation, with the king's
+     *    line home shut: the evaluation. Far enough above beta, it is taken
+     *    to hold (reverse futility); it lets late quiet moves be left out
+     *    below (8b). (The NNUE's sums are made here, by the evaluation or
+     *    for the moves.) */
+    prune = !pv_node && !threatened && depth <= (RFP_DEPTH > LMP_DEPTH ? RFP_DEPTH : LMP_DEPTH) &&
+            (c->off & (BD_OFF_RFP | BD_OFF_LMP)) != (BD_OFF_RFP | BD_OFF_LMP);
+    if (prune) {
+        int eval = relative_eval(c, p, king_reach, ply);
+        if (!(c->off & BD_OFF_RFP) && depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta &&
+            !is_mate_score(beta))
+            return eval;
+        prune = !(c->off & BD_OFF_LMP) && depth <= LMP_DEPTH;
+    } else {
+        make_sums(c, ply);
+    }
+    /* 8. The moves, best first (movepick.h): the table move, the special
      *    ones, the killers, then the rest, each stage worked out only when
      *    the moves before it have not cut the node off. */
-    make_sums(c, ply);
     bd_picker_init(&pk, v, p, tt_move, killers_at(c, ply), history_of(c, p), with_blocks(c));
     for (i = 0; (m = bd_next_move(&pk)) != 0; i++) {
         int s;
-        /* 8. Principal variation search: the first move with the full window,
+        /* 8b. Late move pruning: a soldier's quiet move this late, near the
+         *     horizon, is left out once some move here does not lose. */
+        if (prune && i >= LMP_BASE + depth * depth && best > -BD_WIN &&
+            bd_picked(&pk) == BD_PICKED_QUIET && BD_FROM(m) != p->king)
+            continue;
+        /* 9. Principal variation search: the first move with the full window,
          *    the rest with a null window, searched again if they beat it. */
         push(c, m, bd_picker_reach(&pk));
         if (i == 0 || (c->off & BD_OFF_PVS)) {
             s = -search(c, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            /* 9. Late move reductions: a soldier's quiet move late in the
-             *    order is looked at one move less deep first, and again in
-             *    full only when it beats the best so far. */
+            /* 10. Late move reductions: a soldier's quiet move late in the
+             *     order is looked at less deep first (reduction), and again
+             *     in full only when it beats the best so far. */
             int r = depth >= 3 && i >= LMR_AFTER && bd_picked(&pk) == BD_PICKED_QUIET &&
-                    BD_FROM(m) != p->king && !(c->off & BD_OFF_LMR);
+                    BD_FROM(m) != p->king && !(c->off & BD_OFF_LMR)
+                        ? reduction(c, depth, i, pv_node)
+                        : 0;
             s = -search(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
             if (r && !c->stopped && s > alpha) s = -search(c, depth - 1, -alpha - 1, -alpha, ply + 1);
             if (!c->stopped && s > alpha && s < beta)
@@ -463,10 +519,10 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
             }
         }
     }
-    /* 10. No move at all (a variant that lets the game go on without one):
+    /* 11. No move at all (a variant that lets the game go on without one):
      *     nothing to remember. */
     if (best_move == 0) return 0;
-    /* 11. Remember what was found. */
+    /* 12. Remember what was found. */
     bd_tt_store(slot, p->key, best_move, value_to_tt(best, ply), depth,
                 best >= beta ? BD_BOUND_LOWER : best > alpha0 ? BD_BOUND_EXACT : BD_BOUND_UPPER);
     return best;
