@@ -452,8 +452,8 @@ enum bd_off {
                                the same scores, slower (for the checks) */
     BD_OFF_RFP = 1024,      /* no return on the evaluation alone when it
                                stands well above beta near the horizon */
-    BD_OFF_LMP = 2048,      /* late quiet moves near the horizon searched,
-                               not left out */
+    BD_OFF_FUTILITY = 2048, /* quiet moves near the horizon searched even
+                               where the evaluation stands well below alpha */
     BD_OFF_LMR_DEEP = 4096  /* reductions of one move whatever the depth and
                                the move's place (with lmr on) */
 };

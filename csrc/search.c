@@ -48,17 +48,18 @@
 /* Reverse futility (rfp): off the principal variation, at depth up to
  * RFP_DEPTH, a position whose evaluation stands RFP_MARGIN a move of depth
  * above beta is taken to hold beta without a search. */
-#define RFP_DEPTH 5
-#define RFP_MARGIN 25
-/* Late move pruning (lmp): off the principal variation, at depth up to
- * LMP_DEPTH, a soldier's quiet move after the first LMP_BASE + depth^2
- * moves is left out. */
-#define LMP_DEPTH 3
-#define LMP_BASE 4
+#define RFP_DEPTH 7
+#define RFP_MARGIN 16
+/* Futility pruning (futility): off the principal variation, at depth up to
+ * FUTILITY_DEPTH, where the evaluation stands FUTILITY_MARGIN a move of
+ * depth below alpha, a soldier's quiet move is left out once some move
+ * there does not lose: it would not lift the score that far. */
+#define FUTILITY_DEPTH 3
+#define FUTILITY_MARGIN 30
 /* Deeper reductions (lmr_deep): a late move is reduced by about
  * LMR_PERCENT% of log2(depth) * log2(its place), at least one move, and
  * one less at a node of the principal variation. */
-#define LMR_PERCENT 24
+#define LMR_PERCENT 36
 
 typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
@@ -456,17 +457,18 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     }
     /* 7. Near the horizon, off the principal variation, with the king's
      *    line home shut: the evaluation. Far enough above beta, it is taken
-     *    to hold (reverse futility); it lets late quiet moves be left out
-     *    below (8b). (The NNUE's sums are made here, by the evaluation or
+     *    to hold (reverse futility); far enough below alpha, quiet moves
+     *    are left out below (8b). (The NNUE's sums are made here, by the evaluation or
      *    for the moves.) */
-    prune = !pv_node && !threatened && depth <= (RFP_DEPTH > LMP_DEPTH ? RFP_DEPTH : LMP_DEPTH) &&
-            (c->off & (BD_OFF_RFP | BD_OFF_LMP)) != (BD_OFF_RFP | BD_OFF_LMP);
+    prune = !pv_node && !threatened && depth <= (RFP_DEPTH > FUTILITY_DEPTH ? RFP_DEPTH : FUTILITY_DEPTH) &&
+            (c->off & (BD_OFF_RFP | BD_OFF_FUTILITY)) != (BD_OFF_RFP | BD_OFF_FUTILITY);
     if (prune) {
         int eval = relative_eval(c, p, king_reach, ply);
         if (!(c->off & BD_OFF_RFP) && depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta &&
             !is_mate_score(beta))
             return eval;
-        prune = !(c->off & BD_OFF_LMP) && depth <= LMP_DEPTH;
+        prune = !(c->off & BD_OFF_FUTILITY) && depth <= FUTILITY_DEPTH &&
+                eval + FUTILITY_MARGIN * depth <= alpha && !is_mate_score(alpha);
     } else {
         make_sums(c, ply);
     }
@@ -476,10 +478,10 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     bd_picker_init(&pk, v, p, tt_move, killers_at(c, ply), history_of(c, p), with_blocks(c));
     for (i = 0; (m = bd_next_move(&pk)) != 0; i++) {
         int s;
-        /* 8b. Late move pruning: a soldier's quiet move this late, near the
-         *     horizon, is left out once some move here does not lose. */
-        if (prune && i >= LMP_BASE + depth * depth && best > -BD_WIN &&
-            bd_picked(&pk) == BD_PICKED_QUIET && BD_FROM(m) != p->king)
+        /* 8b. Futility pruning: a soldier's quiet move, near the horizon
+         *     far below alpha, is left out once some move here does not
+         *     lose. */
+        if (prune && best > -BD_WIN && bd_picked(&pk) == BD_PICKED_QUIET && BD_FROM(m) != p->king)
             continue;
         /* 9. Principal variation search: the first move with the full window,
          *    the rest with a null window, searched again if they beat it. */
