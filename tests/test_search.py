@@ -119,6 +119,49 @@ def test_seed_only_breaks_ties():
     assert a == game.search(budget=30_000, seed=3)
 
 
+# The pruning of csrc/search.c's steps 7, 8b and 10: reverse futility, futility
+# and the deeper reductions, each a feature `off` can turn off.
+PRUNING = ("rfp", "futility", "lmr_deep")
+
+
+@pytest.mark.parametrize("feature", PRUNING)
+def test_each_pruning_feature_cuts_the_tree(feature):
+    from brandubh.cli.bench import POSITIONS
+    from brandubh.core.search import FEATURES
+
+    on = off = 0
+    for preset, position in POSITIONS[::2]:
+        game = Rules(position, preset)
+        on += game.search(budget=2_000_000, depth=7).nodes
+        off += game.search(budget=2_000_000, depth=7, _off=FEATURES[feature]).nodes
+    assert off > on, (feature, on, off)
+
+
+@pytest.mark.parametrize("feature", PRUNING)
+def test_the_forced_results_hold_with_each_pruning_feature_alone(feature):
+    # The tactical positions above, searched with the other two pruning
+    # features off, so that each one alone is seen to keep them.
+    from brandubh.core.search import FEATURES
+
+    off = sum(FEATURES[name] for name in PRUNING if name != feature)
+    for position, budget, moves in ((ESCAPE_IN_TWO, 50_000, None), (CAPTURE_IN_ONE, 10_000, ("f2f6",)),
+                                    (BLOCK, 200_000, ("b5b1",))):
+        for preset in PRESETS:
+            found = Rules(position, preset).search(budget=budget, _off=off)
+            assert found.is_win or moves, (feature, preset, position, found)
+            if moves:
+                assert move_text(found.move) in moves, (feature, preset, position, found)
+            else:
+                assert found.score == MATE - 3, (feature, preset, found)
+
+
+def test_the_bot_settings_help_names_every_feature():
+    from brandubh.arena import bot_player
+    from brandubh.core.search import FEATURES
+
+    assert all(f"``{name}``" in bot_player.__doc__ for name in FEATURES)
+
+
 def test_weights_change_evaluate_and_are_checked():
     game = Rules()
     base = game.evaluate({"eval": "classical"})   # the weights are the classical evaluation's

@@ -123,7 +123,8 @@ def test_a_full_width_search_agrees_with_the_solver_where_the_search_does_not():
     # of it is verified.
     from brandubh.core.search import FEATURES
 
-    off = sum(FEATURES[name] for name in ("tt", "pvs", "lmr", "qsearch", "threats", "fail_low"))
+    off = sum(FEATURES[name] for name in ("tt", "pvs", "lmr", "qsearch", "threats", "fail_low",
+                                                       "rfp", "futility"))
     rules = Rules(*LONGER)
     assert rules.search(budget=1 << 36, depth=8, _off=off).mate_in is None
     assert rules.search(budget=1 << 36, depth=9, _off=off).mate_in == 10

@@ -47,7 +47,7 @@ POSITIONS: tuple[tuple[str, str], ...] = (
     ("opentafl", "3a3/2d1a1d/4d2/a2k2a/1a1d3/6a/4a2 d"),
 )
 
-DEFAULT_DEPTH = 6
+DEFAULT_DEPTH = 9
 DEFAULT_BUDGET = 2_000_000
 
 
