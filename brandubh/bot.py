@@ -146,7 +146,7 @@ class Bot:
         >>> Bot(2, seed=7).choose(Game()) == Bot(2, seed=7).choose(Game())
         True
         >>> print(Bot(2, seed=7).choose(Game()))
-        b4b3
+        f4f3
         >>> Bot(1).choose(None)
         Traceback (most recent call last):
         ...

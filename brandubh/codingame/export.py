@@ -94,8 +94,10 @@ def source_dir() -> Path:
 
 def strip_comments(text: str) -> str:
     """C text without its comments (strings and character constants kept;
-    a "fall through" comment is kept for the compiler), trailing blanks and
-    blank lines."""
+    a "fall through" comment is kept for the compiler), blank lines, and the
+    blanks that begin and end a line: C does not need the indentation (2,800
+    characters of the export). A line that a backslash continues keeps one
+    blank before the next line's text, so that a macro's tokens stay apart."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -121,8 +123,13 @@ def strip_comments(text: str) -> str:
         else:
             out.append(c)
             i += 1
-    lines = [line.rstrip() for line in "".join(out).split("\n")]
-    return "\n".join(line for line in lines if line.strip()) + "\n"
+    kept: list[str] = []
+    for line in "".join(out).split("\n"):
+        text = line.strip()
+        continued = bool(kept) and kept[-1].endswith("\\")
+        if text or continued:  # a blank line ends a macro: kept after a backslash
+            kept.append((" " if continued and line[:1].isspace() else "") + text)
+    return "\n".join(kept) + "\n"
 
 
 def _header_order(src: Path) -> list[str]:
