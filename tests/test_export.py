@@ -89,15 +89,6 @@ def test_the_cpp_export_is_the_same_program_and_builds_as_cpp(tmp_path):
     assert answers(tmp_path / "bot", turn_input("attackers", None, SETUP))[0] in MOVES_AT_SETUP
 
 
-def test_comments_and_indentation_go_and_continued_lines_keep_their_tokens_apart():
-    text = ("/* a comment */\n#define SUM(x, y) \\\n    (x) + \\\n\n    (y)\n"
-            "int f(int a) {\n    return SUM(a, 1);  // a line comment\n}\n"
-            "#define EMPTY \\\n\nint g;\n")
-    assert export.strip_comments(text) == ("#define SUM(x, y) \\\n (x) + \\\n\n(y)\n"
-                                           "int f(int a) {\nreturn SUM(a, 1);\n}\n"
-                                           "#define EMPTY \\\n\nint g;\n")
-
-
 def test_the_file_keeps_to_the_c_library():
     text = export.render()
     includes = re.findall(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', text, re.M)

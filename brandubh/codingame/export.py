@@ -94,10 +94,8 @@ def source_dir() -> Path:
 
 def strip_comments(text: str) -> str:
     """C text without its comments (strings and character constants kept;
-    a "fall through" comment is kept for the compiler), blank lines, and the
-    blanks that begin and end a line: C does not need the indentation (2,800
-    characters of the export). A line that a backslash continues keeps one
-    blank before the next line's text, so that a macro's tokens stay apart."""
+    a "fall through" comment is kept for the compiler), trailing blanks and
+    blank lines."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -123,13 +121,8 @@ def strip_comments(text: str) -> str:
         else:
             out.append(c)
             i += 1
-    kept: list[str] = []
-    for line in "".join(out).split("\n"):
-        text = line.strip()
-        continued = bool(kept) and kept[-1].endswith("\\")
-        if text or continued:  # a blank line ends a macro: kept after a backslash
-            kept.append((" " if continued and line[:1].isspace() else "") + text)
-    return "\n".join(kept) + "\n"
+    lines = [line.rstrip() for line in "".join(out).split("\n")]
+    return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
 def _header_order(src: Path) -> list[str]:
@@ -421,19 +414,20 @@ def compact(text: str) -> str:
     declarations of functions the file does not define go (the public
     header declares the whole library's: perft, the playouts, the trainer's
     inputs), and so do static functions that nothing calls (helpers of the
-    headers for what the bot leaves out); each four spaces of indentation
-    become one.
+    headers for what the bot leaves out); and the indentation goes (C
+    needs none: 2,800 characters), but for one blank before a line that a
+    backslash continues, so that a macro's tokens stay apart.
 
     >>> compact("BD_FN int f(void);\\nBD_FN int g(int a,\\n    int b);\\nint f(void) {\\n        return 1;\\n}\\n"
-    ...         "static int h(void) { return '}'; }\\n")
-    'BD_FN int f(void);\\nint f(void) {\\n  return 1;\\n}\\n'
+    ...         "static int h(void) { return '}'; }\\n#define TWICE(x) \\\\\\n    ((x) + (x))\\n")
+    'BD_FN int f(void);\\nint f(void) {\\nreturn 1;\\n}\\n#define TWICE(x) \\\\\\n ((x) + (x))\\n'
     """
     def declared(m: re.Match) -> str:
         defined = re.search(r"^[^#;\n]*\b" + m.group(1) + r"\([^;{}]*\)\s*\{", text, re.M)
         return m.group(0) if defined else ""
 
     out = _drop_unused_statics(_DECLARATION.sub(declared, text))
-    return re.sub(r"^( +)", lambda m: " " * (len(m.group(1)) // 4 + len(m.group(1)) % 4), out, flags=re.M)
+    return re.sub(r"(\\\n|^)[ \t]+", lambda m: m.group(1) and m.group(1) + " ", out, flags=re.M)
 
 
 def export(path: str, **settings: object) -> int:
