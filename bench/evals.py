@@ -2,13 +2,14 @@
 docs/learned.md ("Speed") and docs/searching.md. A script, not a test: nothing
 here asserts a time.
 
-    python bench/evals.py rate [--rounds 5] [--depth 7]   # nodes a second, the kinds taking turns
-    python bench/evals.py callgrind [--depth 6]           # instructions a node, under valgrind
+    python bench/evals.py rate [--rounds 5] [--depth D]   # nodes a second, the kinds taking turns
+    python bench/evals.py callgrind [--depth D]           # instructions a node, under valgrind
     python bench/evals.py rate --kinds nnue,classical     # some of the kinds (an engine before
                                                           # off=incremental has no nnue-refresh)
 
 Each kind searches the sixteen positions of ``brandubh bench`` to a fixed
-depth (seed 1, as the bench does), with one evaluation:
+depth (the bench's own unless ``--depth`` says otherwise; seed 1, as the
+bench does), with one evaluation:
 
 - ``nnue``: the NNUE, its first layer's sums carried from move to move (the
   default);
@@ -42,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from brandubh import Rules  # noqa: E402
-from brandubh.cli.bench import DEFAULT_BUDGET, POSITIONS  # noqa: E402
+from brandubh.cli.bench import DEFAULT_BUDGET, DEFAULT_DEPTH, POSITIONS  # noqa: E402
 from brandubh.core import kernels  # noqa: E402
 from brandubh.core.search import features_off  # noqa: E402
 from brandubh.variant import PRESETS  # noqa: E402
@@ -134,12 +135,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("rate", help="nodes a second by the wall clock, the kinds taking turns")
     p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--depth", type=int, default=7)
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
     p = sub.add_parser("callgrind", help="instructions a node, counted by callgrind")
-    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
     p = sub.add_parser("one", help="one kind's searches (what callgrind runs)")
     p.add_argument("kind", choices=KINDS)
-    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
     for name in ("rate", "callgrind"):
         sub.choices[name].add_argument("--kinds", type=kinds_of, default=list(KINDS),
                                        help=f"a comma-separated list of {', '.join(KINDS)} (all of them; "

@@ -20,9 +20,9 @@ familiar units: +1.0 means the same chance as a pawn up in lichess's
 curve (about 59%), +3.0 about 75%, 0.0 an even game. A win found by the
 search reads "wins in N" (N: the winner's own moves) instead.
 
->>> o = Outlook.of(-94, None, side_to_move='attackers', viewer='defenders')  # the set-up, searched (2,000 positions)
->>> str(o)                                 # the raw -94 is the attackers' score: good for the defenders
-'+4.2 (83%)'
+>>> o = Outlook.of(-91, None, side_to_move='attackers', viewer='defenders')  # the set-up, searched (2,000 positions)
+>>> str(o)                                 # the raw -91 is the attackers' score: good for the defenders
+'+4.2 (82%)'
 >>> o.of_other().viewer, round(o.chance + o.of_other().chance, 9)
 ('attackers', 1.0)
 >>> str(Outlook.of(29990, 10, side_to_move='attackers', viewer='attackers'))
@@ -75,10 +75,10 @@ class Curve:
 # python tools/fit_chances.py --nnue DATA [DATA...] --learned DATA --classical DATA
 # (brandubh selfplay data, see docs/review.md for the runs)
 CURVES: dict[tuple[str, str], Curve] = {
-    ("nnue", "brandubh"): Curve(0.0198854, -15.4, -15.0, 195692),
-    ("nnue", "codingame"): Curve(0.0214783, -12.9, -12.6, 198042),
-    ("nnue", "modern"): Curve(0.0178833, -35.5, -37.2, 171596),
-    ("nnue", "opentafl"): Curve(0.0207986, -5.1, -5.4, 201011),
+    ("nnue", "brandubh"): Curve(0.0223906, -21.8, -22.5, 198852),
+    ("nnue", "codingame"): Curve(0.0232736, -16.0, -16.5, 200225),
+    ("nnue", "modern"): Curve(0.0192301, -30.1, -31.3, 164337),
+    ("nnue", "opentafl"): Curve(0.0233450, -9.0, -10.3, 199031),
     ("learned", "brandubh"): Curve(0.0126014, -45.8, -50.1, 191409),
     ("learned", "codingame"): Curve(0.0136121, -66.2, -70.9, 197973),
     ("learned", "modern"): Curve(0.0095459, -88.6, -91.7, 164809),
