@@ -35,9 +35,10 @@
  * The three together against the search before them: +132.7 +- 13.0 at
  * 50,000 positions a move, and +87.2 (+65.3 to +109.7) at the CodinGame
  * puzzle's clock, 50 ms a move (the pentanomial SPRT 0,5 accepted it
- * after 234 pairs). Reverse futility is most of it: alone,
- * before the other two, it was +100 at 50,000 (margins of 15 to 20 up to
- * depth 7 or 10), +81 to +87 with a margin of 25 and +61 with 40. Pruning
+ * after 234 pairs). Reverse futility alone, against the search with none
+ * of them, was +100 at 50,000 (margins of 15 to 20 up to depth 7 or 10),
+ * +81 to +87 with a margin of 25 and +61 with 40; beside the other two,
+ * which prune some of the same nodes, it adds the +29 above. Pruning
  * late quiet moves by their count rather than the evaluation (late move
  * pruning) cost 62 Elo keeping 4 + depth^2 moves up to depth 3, and
  * gained nothing keeping 8 + depth^2 up to depth 2: not kept.
