@@ -20,5 +20,5 @@ def test_readme_example():
     assert "1007392" in printed
     assert "e4e2 f4f2 d3g3" in printed  # the search's Moves print as they are stored
     for literal in ("['d1b1', 'd1c1', 'd1e1', 'd1f1']", "3a3/3a3/3d3/aadkdaa/3d3/2a4/3a3 d", "1007392",
-                    "e4e2 f4f3 e2f2"):
+                    "e4e2 f4f2 d3g3"):
         assert literal in block  # the comments say what the test checks
