@@ -148,7 +148,6 @@ def test_the_forced_results_hold_with_each_pruning_feature_alone(feature):
                                     (BLOCK, 200_000, ("b5b1",))):
         for preset in PRESETS:
             found = Rules(position, preset).search(budget=budget, _off=off)
-            assert found.is_win or moves, (feature, preset, position, found)
             if moves:
                 assert move_text(found.move) in moves, (feature, preset, position, found)
             else:
