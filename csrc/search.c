@@ -74,6 +74,9 @@
  * there does not lose: it would not lift the score that far. */
 #define FUTILITY_DEPTH 3
 #define FUTILITY_MARGIN 30
+#if FUTILITY_DEPTH > RFP_DEPTH
+#error "step 7 evaluates up to RFP_DEPTH only"
+#endif
 /* Deeper reductions (lmr_deep): a late move is reduced by about
  * LMR_PERCENT% of log2(depth) * log2(its place), at least one move, and
  * one less at a node of the principal variation. */
@@ -322,6 +325,13 @@ static void reward(ctx *c, const bd_pos *p, bd_move m, int depth, int ply) {
     }
 }
 
+/* Whether the move the picker gave last, m, is a soldier's quiet move:
+ * those that futility pruning leaves out and late move reductions reduce
+ * (the king's quiet moves may open his line home). */
+static inline int soldier_quiet(const bd_picker *pk, const bd_pos *p, bd_move m) {
+    return bd_picked(pk) == BD_PICKED_QUIET && BD_FROM(m) != p->king;
+}
+
 /* log2(x) in 256ths, for x >= 1: the octave exact, the step within it a
  * straight line (off by 0.09 at most): the reductions need no more. */
 static inline int log2_256(unsigned x) {
@@ -432,7 +442,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
     bd_tt_entry *slot;
     bd_tt_hit hit;
     bd_move tt_move = 0, best_move = 0, m;
-    int i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1, threatened, prune;
+    int i, best = -INF, alpha0 = alpha, pv_node = beta - alpha > 1, threatened, futile = 0;
     bd_bb king_reach;
     bd_picker pk;
     /* 1. Out of depth: quiescence takes the position over, and counts it
@@ -478,15 +488,12 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
      *    taken to hold (reverse futility); far enough below alpha, quiet
      *    moves are left out below (8b). (The NNUE's sums are made here,
      *    by the evaluation or for the moves.) */
-    prune = !pv_node && !threatened && depth <= (RFP_DEPTH > FUTILITY_DEPTH ? RFP_DEPTH : FUTILITY_DEPTH) &&
-            (c->off & (BD_OFF_RFP | BD_OFF_FUTILITY)) != (BD_OFF_RFP | BD_OFF_FUTILITY);
-    if (prune) {
+    if (!pv_node && !threatened && depth <= RFP_DEPTH &&
+        (c->off & (BD_OFF_RFP | BD_OFF_FUTILITY)) != (BD_OFF_RFP | BD_OFF_FUTILITY)) {
         int eval = relative_eval(c, p, king_reach, ply);
-        if (!(c->off & BD_OFF_RFP) && depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta &&
-            !is_mate_score(beta))
-            return eval;
-        prune = !(c->off & BD_OFF_FUTILITY) && depth <= FUTILITY_DEPTH &&
-                eval + FUTILITY_MARGIN * depth <= alpha && !is_mate_score(alpha);
+        if (!(c->off & BD_OFF_RFP) && eval - RFP_MARGIN * depth >= beta && !is_mate_score(beta)) return eval;
+        futile = !(c->off & BD_OFF_FUTILITY) && depth <= FUTILITY_DEPTH &&
+                 eval + FUTILITY_MARGIN * depth <= alpha && !is_mate_score(alpha);
     } else {
         make_sums(c, ply);
     }
@@ -499,8 +506,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
         /* 8b. Futility pruning: a soldier's quiet move, near the horizon
          *     far below alpha, is left out once some move here does not
          *     lose. */
-        if (prune && best > -BD_WIN && bd_picked(&pk) == BD_PICKED_QUIET && BD_FROM(m) != p->king)
-            continue;
+        if (futile && best > -BD_WIN && soldier_quiet(&pk, p, m)) continue;
         /* 9. Principal variation search: the first move with the full window,
          *    the rest with a null window, searched again if they beat it. */
         push(c, m, bd_picker_reach(&pk));
@@ -510,8 +516,7 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
             /* 10. Late move reductions: a soldier's quiet move late in the
              *     order is looked at less deep first (reduction), and again
              *     in full only when it beats the best so far. */
-            int r = depth >= 3 && i >= LMR_AFTER && bd_picked(&pk) == BD_PICKED_QUIET &&
-                    BD_FROM(m) != p->king && !(c->off & BD_OFF_LMR)
+            int r = depth >= 3 && i >= LMR_AFTER && soldier_quiet(&pk, p, m) && !(c->off & BD_OFF_LMR)
                         ? reduction(c, depth, i, pv_node)
                         : 0;
             s = -search(c, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
