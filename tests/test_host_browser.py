@@ -54,6 +54,14 @@ def at(page, ply: int, status: str = "active") -> None:
                            arg=[ply, status])
 
 
+def page_facts(page) -> dict:
+    """What a failed wait on the page should say: the focused element, the
+    shown ply and status, whether a request is on its way."""
+    return page.evaluate("""() => ({focused: document.activeElement && document.activeElement.outerHTML.slice(0, 80),
+        ply: document.body.dataset.ply, status: document.body.dataset.status, busy: document.body.dataset.busy,
+        state: state && {ply: state.ply, plies: state.plies}})""")
+
+
 def play_by_clicks(own: Game, players: dict, everyone: tuple, plies: int) -> None:
     """Play ``plies`` moves by clicks on the page of the side to move (the
     first, second or third legal move in turn), kept in ``own`` too, and
@@ -354,9 +362,13 @@ def test_a_state_that_arrives_while_a_look_back_is_asked_keeps_the_look_back(bro
         server.api.hub.act(game_id, other, "move", {"move": "d3e3"})
         at(page, 2)
         page.route("**/api/host/games/**", hold_the_first_look_back)
+        # The key goes to the page itself: a control left focused by the clicks that made the
+        # game keeps the arrows to itself (a list box, say).
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
         page.keyboard.press("ArrowLeft")
         # Playwright hands the request to the route while the test talks to the page.
-        assert wait_until(lambda: bool(held) or page.evaluate("() => false")), "the look back asked nothing"
+        assert wait_until(lambda: bool(held) or page.evaluate("() => false")), \
+            f"the look back asked nothing; the page: {page_facts(page)}"
         server.api.hub.act(game_id, other, "draw-offer", {})
         page.wait_for_function("() => document.querySelector('#host-answer').hidden === false")
         held[0].continue_()
