@@ -17,7 +17,7 @@ from . import notation
 from .errors import ArgumentError, quote
 from .moves import Move
 from .core.rules import Rules
-from .core.search import check_limits, check_threads, features_off, salt_bytes, salt_seed
+from .core.search import check_limits, check_lockstep, check_threads, features_off, salt_bytes, salt_seed
 from .core.weights import WeightsLike, as_weights
 
 # level: (budget in positions, chance of a random move instead of a search).
@@ -67,6 +67,8 @@ class Bot:
     ``threads`` (1 to 64): each search of ``choose`` runs on that many
     threads (:meth:`brandubh.Rules.search`); more than one is not
     deterministic, and pays with a clock (``time_ms``) rather than a budget.
+    ``lockstep=True`` has the threads take turns: deterministic again, and
+    no faster than one thread, for measuring what the helpers are worth.
 
     ``choose(game)`` takes a :class:`~brandubh.Game` or a
     :class:`~brandubh.Rules` and returns the move, a :class:`~brandubh.Move`
@@ -79,7 +81,7 @@ class Bot:
 
     def __init__(self, level: int = 4, seed: SeedLike = None, *, budget: Optional[int] = None,
                  depth: Optional[int] = None, weights: WeightsLike = None,
-                 off: tuple = (), threads: Optional[int] = None) -> None:
+                 off: tuple = (), threads: Optional[int] = None, lockstep: bool = False) -> None:
         if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
             raise ArgumentError(f"level must be a whole number from 1 to {MAX_LEVEL}, not {quote(level)}")
         if seed is not None and not isinstance(seed, (int, str, bytes)):
@@ -90,6 +92,7 @@ class Bot:
             self.budget, self.blunder = budget, 0.0
         check_limits(self.budget, 1, depth)
         check_threads(threads)
+        check_lockstep(lockstep)
         self.depth = depth
         # A dict of some weights, or a weights file (brandubh tune's), read
         # and checked once, here.
@@ -104,6 +107,7 @@ class Bot:
         # None: one, deterministic. accepts_draw searches on one thread, so
         # that its answer stays the same every time.
         self.threads: Optional[int] = threads
+        self.lockstep = lockstep
         # A stop handle (a brandubh.Stop or a threading.Event) for each
         # search of choose(): set from another thread, it ends the search
         # with the best move found so far (brandubh opentafl sets it on
@@ -178,6 +182,7 @@ class Bot:
             options["_off"] = self.off
         if clock and self.threads is not None:
             options["threads"] = self.threads
+            options["lockstep"] = self.lockstep
         return options
 
     def accepts_draw(self, game: Any, side: Optional[str] = None) -> bool:

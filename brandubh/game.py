@@ -745,7 +745,7 @@ class Game:
                depth: Optional[int] = None, weights: "WeightsLike" = None, *,
                time_ms: Optional[float] = None, stop: Any = None,
                hash_mb: Optional[int] = None, threads: Optional[int] = None, seed: Optional[int] = None,
-               _off: int = 0) -> Optional[SearchResult]:
+               lockstep: bool = False, _off: int = 0) -> Optional[SearchResult]:
         """The move a search of ``budget`` positions (20,000 by default; no
         limit but the clock when ``time_ms`` is given) thinks best for the
         side to move, or None when the game is finished. The game is not
@@ -759,11 +759,12 @@ class Game:
         and ``pv`` are :class:`~brandubh.Move` values: each prints as it is
         stored (``d1d3``), and :meth:`play` takes it as it is.
 
-        ``time_ms``, ``stop``, ``hash_mb`` and ``threads`` are those of
+        ``time_ms``, ``stop``, ``hash_mb``, ``threads`` and ``lockstep`` are those of
         :meth:`Rules.search <brandubh.Rules.search>`: a clock limit and a
         stop handle (neither deterministic; the best move found so far comes
         back with ``stopped=True``), the table's size in MiB, and the
-        threads searching (more than one is not deterministic either).
+        threads searching (more than one is not deterministic either,
+        unless they take turns: ``lockstep``).
         ``seed``, a search seed as :meth:`Rules.search <brandubh.Rules.search>`
         takes it, is used in place of :meth:`search_seed` of the salt.
 
@@ -782,7 +783,7 @@ class Game:
             seed = self.search_seed(salt)
         return self._rules.search(budget=budget, seed=seed, depth=depth, weights=weights, _off=_off,
                                   time_ms=time_ms, stop=stop, hash_mb=hash_mb, threads=threads,
-                                  endgame=self._endgame)
+                                  endgame=self._endgame, lockstep=lockstep)
 
     @property
     def endgame(self) -> Optional[EndgameTables]:

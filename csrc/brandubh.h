@@ -500,6 +500,12 @@ typedef struct bd_search_limits {
      * the stop flag stops them all. Not deterministic: which thread
      * writes which entry first changes with the machine's timing. */
     int threads;
+    /* 0, or 1 with threads > 1: the threads take turns, a slice of about a
+     * thousand positions each, in a fixed order, so that the search is
+     * deterministic: what running them at once on as many equal cores
+     * would do, told in positions rather than time, and no faster than one
+     * thread. For measuring what the helpers are worth (bench/threads.py). */
+    int lockstep;
     /* NULL, or endgame tables (above) and the function that probes them
      * (bd_endgame_probe): a position they hold, reached below the root, is
      * scored exactly (a win or a loss at its distance, a draw under
@@ -521,6 +527,8 @@ typedef struct bd_search_result {
     uint64_t nodes;     /* positions visited (by every thread), never more
                            than the budget and half of it again (the
                            fail-low extension) */
+    uint64_t own_nodes; /* those the calling thread visited: on equal cores
+                           running at once, what the search's time is in */
     int stopped;        /* the budget or the stop flag ended the search part
                            way through an iteration */
     int pv_length;

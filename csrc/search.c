@@ -138,7 +138,14 @@ typedef struct smp {
     uint64_t budget;    /* positions all the threads may visit together */
     uint64_t claimed;   /* positions handed out so far, never above budget */
     int halt;           /* raised by the main thread when its search is done */
+    bd_baton *baton;    /* NULL; in lockstep, the turns the threads take */
 } smp;
+
+/* In lockstep (bd_search_limits.lockstep) a thread runs this many positions
+ * a turn: short, since threads running at once see each other's table
+ * entries within a few positions, and long enough that the hand-over
+ * (a lock and a wake-up, microseconds) costs a few percent. */
+#define LOCKSTEP_SLICE 1024
 
 /* check_limits() for a thread of several: stop when the caller's flag or the
  * main thread's halt is raised, or when no budget is left to hand out;
@@ -146,7 +153,13 @@ typedef struct smp {
  * than the budget, so all threads together never visit more. */
 static int claim(ctx *c) {
     smp *s = c->smp;
-    uint64_t seen, budget, take;
+    uint64_t seen, budget, take, slice = STOP_CHECK;
+    if (s->baton && !c->stopped) {
+        /* Lockstep: the next thread's turn, and this thread's slice once
+         * the turn is back (the halt too is looked at only then). */
+        bd_baton_next(s->baton, c->helper);
+        slice = LOCKSTEP_SLICE;
+    }
     if (c->stopped || bd_load_flag(&s->halt) || (c->stop && bd_load_flag(c->stop))) {
         c->stopped = 1;
         return 0;
@@ -158,7 +171,7 @@ static int claim(ctx *c) {
             c->stopped = 1;
             return 0;
         }
-        take = budget - seen > STOP_CHECK ? STOP_CHECK : budget - seen;
+        take = budget - seen > slice ? slice : budget - seen;
     } while (!bd_cas64(&s->claimed, seen, seen + take));
     c->limit = c->nodes + take;
     return 1;
@@ -759,6 +772,7 @@ typedef struct helper {
 static void run_helper(void *arg) {
     helper *h = (helper *)arg;
     iterate(h->c, h->seed, h->first, h->max_depth, &h->out);
+    if (h->c->smp->baton) bd_baton_leave(h->c->smp->baton, h->c->helper);
 }
 
 /* The search. With limits->threads above 1, lazy SMP: threads - 1 helper
@@ -788,6 +802,10 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     shared.budget = c->asked;
     shared.claimed = 0;
     shared.halt = 0;
+    /* Lockstep: the threads take turns (the baton), made before any helper
+     * starts, since a helper's first position waits for its turn. Without
+     * the memory for it, the threads run at once. */
+    shared.baton = threads > 1 && limits->lockstep ? bd_baton_new(threads) : NULL;
     for (k = 1; k < threads; k++) {
         helper *h = &helpers[started];
         h->c = new_ctx(g, limits, w, c->tt);
@@ -805,16 +823,20 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
         }
         started++;
     }
+    /* Helpers that never started leave their turns. */
+    for (k = started + 1; shared.baton && k < threads; k++) bd_baton_leave(shared.baton, k);
     if (started) c->smp = &shared;
     iterate(c, limits->seed, 1, max_depth, out);
-    out->nodes = c->nodes;
+    out->nodes = out->own_nodes = c->nodes;
     out->stopped = c->stopped;
     if (started) bd_store_flag(&shared.halt, 1);
+    if (shared.baton) bd_baton_leave(shared.baton, 0);
     for (k = 0; k < started; k++) {
         bd_thread_join(helpers[k].thread);
         out->nodes += helpers[k].c->nodes;
         free_ctx(helpers[k].c);
     }
+    bd_baton_free(shared.baton);
     /* The deepest thread answers: a helper that finished a deeper iteration
      * than the main thread (or searched the previous best move in full at
      * one) has seen further. Ties stay with the main thread, and so does a
@@ -822,10 +844,11 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     for (k = 0; k < started; k++) {
         const bd_search_result *h = &helpers[k].out;
         if (h->depth > out->depth && h->move && !(is_mate_score(out->score) && out->score > 0)) {
-            uint64_t nodes = out->nodes;
+            uint64_t nodes = out->nodes, own = out->own_nodes;
             int stopped = out->stopped;
             *out = *h;
             out->nodes = nodes;
+            out->own_nodes = own;
             out->stopped = stopped;
         }
     }

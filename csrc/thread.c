@@ -257,6 +257,79 @@ void bd_pool_free(bd_pool *pool) {
     free(pool);
 }
 
+/* ---- The baton (thread.h): who holds it, and who is still in, under one
+ * lock; `moved` wakes every waiter when it changes hands, and each looks
+ * whether it is its own turn. */
+struct bd_baton {
+    bd_lock lock;
+    bd_cond moved;
+    int turn;           /* the thread holding it; -1 once every thread left */
+    int threads;
+    unsigned char *in;  /* [threads]: 1 while thread k has not left */
+    unsigned char *held;/* [threads]: 1 once thread k has held it */
+};
+
+bd_baton *bd_baton_new(int threads) {
+    bd_baton *b = (bd_baton *)calloc(1, sizeof *b);
+    int k;
+    if (!b) return NULL;
+    b->in = (unsigned char *)malloc((size_t)threads);
+    b->held = (unsigned char *)calloc((size_t)threads, 1);
+    if (!b->in || !b->held) {
+        free(b->in);
+        free(b->held);
+        free(b);
+        return NULL;
+    }
+    for (k = 0; k < threads; k++) b->in[k] = 1;
+    b->threads = threads;
+    b->turn = 0;
+    lock_init(&b->lock);
+    cond_init(&b->moved);
+    return b;
+}
+
+/* The next thread after `me` still in, `me` itself if none other is, -1 if
+ * none is; under the lock. */
+static int next_in(const bd_baton *b, int me) {
+    int k, i;
+    for (i = 1; i <= b->threads; i++) {
+        k = (me + i) % b->threads;
+        if (b->in[k]) return k;
+    }
+    return -1;
+}
+
+void bd_baton_next(bd_baton *b, int me) {
+    lock(&b->lock);
+    if (b->held[me] && b->turn == me) {
+        b->turn = next_in(b, me);
+        cond_wake_all(&b->moved);
+    }
+    while (b->turn != me) cond_wait(&b->moved, &b->lock);
+    b->held[me] = 1;
+    unlock(&b->lock);
+}
+
+void bd_baton_leave(bd_baton *b, int me) {
+    lock(&b->lock);
+    b->in[me] = 0;
+    if (b->turn == me) {
+        b->turn = next_in(b, me);
+        cond_wake_all(&b->moved);
+    }
+    unlock(&b->lock);
+}
+
+void bd_baton_free(bd_baton *b) {
+    if (!b) return;
+    cond_free(&b->moved);
+    lock_free(&b->lock);
+    free(b->in);
+    free(b->held);
+    free(b);
+}
+
 void bd_thread_yield(void) {
 #ifdef _WIN32
     SwitchToThread();

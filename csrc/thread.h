@@ -76,6 +76,39 @@ BD_FN void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *
 BD_FN void bd_pool_free(bd_pool *pool);
 #endif
 
+/* A baton passed round the threads of one search (search.c's lockstep):
+ * one thread runs at a time, in the order 0, 1, ..., n - 1, 0, ..., each
+ * until it hands the baton on, so that what they share (the table, the
+ * budget) is read and written in the same order on every run, whatever the
+ * machine's timing. A thread that leaves is skipped from then on. Each hand
+ * over is a lock and a wake-up: under a microsecond's work between them it
+ * would cost more than the work. */
+typedef struct bd_baton bd_baton;
+
+#ifdef BD_NO_THREADS
+static inline bd_baton *bd_baton_new(int threads) {
+    (void)threads;
+    return NULL;
+}
+static inline void bd_baton_next(bd_baton *b, int me) { (void)b, (void)me; }
+static inline void bd_baton_leave(bd_baton *b, int me) { (void)b, (void)me; }
+static inline void bd_baton_free(bd_baton *b) { (void)b; }
+#else
+/* A baton for threads 0 to threads - 1, held by thread 0; NULL when
+ * memory lacks. */
+BD_FN bd_baton *bd_baton_new(int threads);
+/* Thread `me`, holding the baton, hands it to the next thread still in
+ * (itself when none is), and waits until it comes back. A thread's first
+ * call, before it ever held the baton, only waits for it. */
+BD_FN void bd_baton_next(bd_baton *b, int me);
+/* Thread `me` is done: skipped from now on, and the baton, if it held it,
+ * goes to the next thread still in. Any thread may say so for a thread
+ * that never started. */
+BD_FN void bd_baton_leave(bd_baton *b, int me);
+/* Free it, once every thread has left or ended; NULL is fine. */
+BD_FN void bd_baton_free(bd_baton *b);
+#endif
+
 /* Relaxed atomic loads and stores of a word that another thread may write
  * at the same time: each reads or writes the whole word at once (so a
  * reader never sees half of one write), and the compiler may not keep it

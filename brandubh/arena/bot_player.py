@@ -15,7 +15,10 @@ off, joined by ``+`` (the names of
 deterministic: ``time_ms`` (each move searched for that many milliseconds;
 with neither ``level`` nor ``budget`` the clock is the only limit) and
 ``threads`` (each search on that many threads, 1 to 64):
-``time_ms=100,threads=2`` (``ms`` is short for ``time_ms``). ``eval=learned``
+``time_ms=100,threads=2`` (``ms`` is short for ``time_ms``), unless
+``lockstep=1`` has the threads take turns (deterministic, and no faster
+than one thread: ``budget=100000,threads=2,lockstep=1`` is two threads of
+50,000 positions each). ``eval=learned``
 or ``eval=classical`` picks the evaluation (docs/learned.md).
 
 >>> parse_setting('budget=5000,ring=40')
@@ -80,11 +83,15 @@ def parse_setting(text: str) -> dict:
             key = "time_ms"
         if key in ("level", "budget", "depth", "threads", "time_ms"):
             out[key] = value
+        elif key == "lockstep":
+            if value not in (0, 1):
+                raise ArgumentError(f"lockstep is 0 or 1, not {value}")
+            out[key] = bool(value)
         elif key in weight_names:
             weights[key] = value
         else:
             raise ArgumentError(f"{quote(key)} is not a setting: use level, budget, depth, threads, "
-                                f"time_ms (or ms), eval, off, cmd, "
+                                f"lockstep (0 or 1), time_ms (or ms), eval, off, cmd, "
                                 f"weights=FILE or a weight ({', '.join(weight_names)})")
     if weights or from_file:
         # A weight written in the setting wins over the file's.

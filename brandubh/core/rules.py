@@ -423,7 +423,8 @@ class Rules:
     def search(self, budget: Optional[int] = None, seed: int = 1, depth: Optional[int] = None,
                weights: "WeightsLike" = None, _off: int = 0, *, time_ms: Optional[float] = None,
                stop: Optional[threading.Event] = None, hash_mb: Optional[int] = None,
-               threads: Optional[int] = None, endgame: Optional[EndgameTables] = None) -> Optional[SearchResult]:
+               threads: Optional[int] = None, endgame: Optional[EndgameTables] = None,
+               lockstep: bool = False) -> Optional[SearchResult]:
         """The best move for the side to move that a search of ``budget``
         positions finds, or None when the game is over. The game is not
         changed. No clock is read unless ``time_ms`` is given: the same game,
@@ -451,6 +452,13 @@ class Rules:
         table. Worth it with a clock (``time_ms``), where more threads see
         deeper in the same time (docs/searching.md, "Threads").
 
+        ``lockstep=True``, with ``threads`` above 1: the threads take
+        turns, about a thousand positions each in a fixed order, so the
+        search is deterministic again, and no faster than one thread. It
+        is what running them at once on equal cores would do, told in
+        positions instead of time, and is for measuring what the helpers
+        are worth (``bench/threads.py``).
+
         ``time_ms`` (milliseconds) and ``stop`` (a :class:`~brandubh.Stop`
         or a ``threading.Event``, set from another thread) end the search
         early, whichever comes first, as if the budget had run out there:
@@ -477,7 +485,7 @@ class Rules:
                 raise ArgumentError(f"the endgame tables are for {endgame.variant.as_string()}, whose rules are "
                                     f"not this game's ({self.variant.as_string()})")
             return search_game(self._g, budget, seed, depth, weights, _off, time_ms, stop, hash_mb, threads,
-                               endgame)
+                               endgame, lockstep)
 
     def evaluate(self, weights: "WeightsLike" = None) -> int:
         """The position as the search scores it when it looks no further:

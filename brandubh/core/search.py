@@ -7,7 +7,8 @@ positions; C reads no clock. The same game, budget, depth, seed, table size
 and weights give the same move, score and node count on every machine.
 Only ``time_ms=`` and ``stop=`` (brandubh/stopping.py), which end a search
 when the caller says so, and ``threads=`` above 1 (helper threads sharing
-the table: lazy SMP, docs/searching.md) are not deterministic.
+the table: lazy SMP, docs/searching.md) are not deterministic, unless the
+threads take turns (``lockstep=True``).
 
 >>> from brandubh import Rules
 >>> found = Rules().search(budget=20_000, seed=7)
@@ -80,6 +81,18 @@ def check_threads(threads: object) -> None:
                                 or not 1 <= threads <= MAX_THREADS):
         raise ArgumentError(f"threads must be a whole number from 1 to {MAX_THREADS}, or None, "
                             f"not {quote(threads)}")
+
+
+def check_lockstep(lockstep: object) -> None:
+    """``lockstep=`` must be True or False.
+
+    >>> check_lockstep(1)
+    Traceback (most recent call last):
+    ...
+    brandubh.errors.ArgumentError: lockstep must be True or False, not 1
+    """
+    if not isinstance(lockstep, bool):
+        raise ArgumentError(f"lockstep must be True or False, not {quote(lockstep)}")
 
 
 def salt_bytes(salt: Union[str, bytes, bytearray, None], what: str = "salt") -> bytes:
@@ -187,7 +200,7 @@ def features_off(names: object) -> int:
 def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
                off: int = 0, time_ms: Optional[float] = None, stop=None,
                hash_mb: Optional[int] = None, threads: Optional[int] = None,
-               endgame: Optional[EndgameTables] = None) -> Optional[tuple]:
+               endgame: Optional[EndgameTables] = None, lockstep: bool = False) -> Optional[tuple]:
     """One C call; returns (move, score, depth, nodes, stopped, pv), the
     moves as :class:`~brandubh.Move` values, or None. The arguments are
     checked already. Ctrl-C raises KeyboardInterrupt."""
@@ -197,6 +210,7 @@ def run_search(game_ptr, budget: int, seed: int, depth: Optional[int], weights,
         limits.tt_bytes = hash_mb << 20
     if threads is not None:
         limits.threads = threads
+    limits.lockstep = lockstep
     if endgame is not None:
         lib.bd_endgame_attach(limits, endgame.c_tables())
     out = ffi.new("bd_search_result *")
@@ -250,7 +264,8 @@ def timed_table_mb(budget: int, time_ms: float) -> Optional[int]:
 
 def search_game(game_ptr: Any, budget: Optional[int], seed: int, depth: Optional[int], weights: "WeightsLike",
                 off: int = 0, time_ms: Optional[float] = None, stop: Any = None, hash_mb: Optional[int] = None,
-                threads: Optional[int] = None, endgame: Optional[EndgameTables] = None) -> Optional[SearchResult]:
+                threads: Optional[int] = None, endgame: Optional[EndgameTables] = None,
+                lockstep: bool = False) -> Optional[SearchResult]:
     """The body of :meth:`brandubh.Rules.search` for the engine's game
     ``game_ptr`` (a ``bd_game *``, whose lock the caller holds): every
     argument checked, the defaults filled in, one search; None when the
@@ -258,17 +273,18 @@ def search_game(game_ptr: Any, budget: Optional[int], seed: int, depth: Optional
     if budget is None:
         budget = DEFAULT_BUDGET if time_ms is None else MAX_BUDGET
     check_limits(budget, seed, depth)
-    if time_ms is not None or stop is not None or hash_mb is not None or threads is not None:
+    if time_ms is not None or stop is not None or hash_mb is not None or threads is not None or lockstep:
         time_ms = stopping.check_time_ms(time_ms)
         stopping.check_stop(stop)
         check_hash_mb(hash_mb)
         check_threads(threads)
+        check_lockstep(lockstep)
         if lib.bd_game_outcome(game_ptr) != lib.BD_ONGOING:
             return None  # no copy, no worker, no wait
     if hash_mb is None and time_ms is not None:
         hash_mb = timed_table_mb(budget, time_ms)
     raw = run_search(game_ptr, budget, seed, depth, c_weights(weights), off, time_ms, stop, hash_mb, threads,
-                     endgame)
+                     endgame, lockstep)
     if raw is None:
         return None
     return SearchResult(*raw)
