@@ -5,6 +5,8 @@ docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
     python bench/threads.py match --ms 25,50 --pairs 100 [--write]
                          # 2 threads against 1, and twice the time, on the balanced book
     python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second
+    python bench/threads.py lockstep [--budgets 25000,50000] [--pairs 1000] [--write]
+                         # the same two measures, the threads taking turns: in positions, deterministic
 
 The balanced books it plays (bench/book-PRESET.txt) are made by
 tools/make-books.
@@ -17,6 +19,17 @@ search would take if each helper had a core of its own). The matches are
 measured as engines are, by the wall clock (``time_ms=``), in
 ``brandubh match``'s arena: on a busy machine they say little, and say so
 by the load printed beside them.
+
+``lockstep`` measures what the helpers are worth apart from the machine:
+the threads take turns of about a thousand positions (``lockstep=1``), so
+each search is what equal cores running at once would do, told in
+positions, and deterministic. Time is then the calling thread's positions
+(``own_nodes``): the time to depth is one thread's positions over the
+calling thread's, and "two threads at equal time" is two threads with
+twice the budget against one thread with the budget, beside one thread
+with twice the budget. The figures hold on any machine under any load;
+what they leave out is what running at once costs in memory and caches
+(measured above by the wall clock).
 """
 
 from __future__ import annotations
@@ -46,9 +59,10 @@ def load() -> float:
     return os.getloadavg()[0]
 
 
-def limits_of(threads: int, depth: int = 0, seed: int = 1) -> Any:
+def limits_of(threads: int, depth: int = 0, seed: int = 1, lockstep: bool = False) -> Any:
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed, limits.threads = 1 << 40, depth, seed, threads
+    limits.lockstep = lockstep
     return limits
 
 
@@ -168,6 +182,73 @@ def match_report(ms_list: list[float], pairs: int, variant: str, chunk: int, wri
         print(f"wrote the table into {DOCS.name}", file=sys.stderr)
 
 
+# -- in lockstep: the helpers' worth in positions, deterministic ------------------
+
+
+LOCK_BEGIN, LOCK_END = "<!-- bench/threads.py lockstep: begin -->", "<!-- bench/threads.py lockstep: end -->"
+
+
+def lockstep_depth(games: list[Rules], depth: int, threads: int) -> tuple[int, int]:
+    """Each game searched to ``depth`` on ``threads`` threads in lockstep:
+    (the calling thread's positions, every thread's), summed."""
+    out = ffi.new("bd_search_result *")
+    own = nodes = 0
+    for game in games:
+        assert kernels.ACTIVE.search(game._g, limits_of(threads, depth, lockstep=True), WEIGHTS, out) == 0
+        own += out.own_nodes
+        nodes += out.nodes
+    return own, nodes
+
+
+def lockstep_report(budgets: list[int], pairs: int, threads: int, book: str, variant: str, jobs: int,
+                    write: bool) -> None:
+    """Time to depth and the matches, in lockstep (the module's text)."""
+    from brandubh.arena import BotPlayer, Event, run_event
+    from brandubh.arena.openings import balanced_book, load_openings
+
+    rows = ["| | 1 thread | {t} threads, the calling thread's (every thread's) | time to depth, 1 over {t} |"
+            .format(t=threads), "|---|---:|---:|---:|"]
+    sets = {
+        "the set-up under the four presets, depth 10":
+            ([Rules(SETUP, PRESETS[p]) for p in ("brandubh", "codingame", "modern", "opentafl")], 10),
+        "the bench positions, depth 9": ([Rules(pos, PRESETS[p]) for p, pos in POSITIONS], 9),
+        f"the first 40 openings of the `{variant}` balanced book, depth 9": (book_games(book, variant, 40), 9),
+    }
+    for name, (games, depth) in sets.items():
+        one, _ = lockstep_depth(games, depth, 1)
+        own, nodes = lockstep_depth(games, depth, threads)
+        rows.append(f"| {name} | {one:,} | {own:,} ({nodes:,}) | {one / own:.2f} |")
+        print(rows[-1], file=sys.stderr, flush=True)
+    openings = load_openings(str(balanced_book(variant)), variant)
+    rows += ["", f"| match, `{variant}` rules, the balanced book | pairs | pairs 0, 1/2, 1, 3/2, 2 | "
+             "Elo of the first (95%, from pairs) |", "|---|---:|---|---|"]
+    for budget in budgets:
+        first = {f"{threads} threads": f"budget={threads * budget},threads={threads},lockstep=1",
+                 f"1 thread, {threads} times the budget": f"budget={threads * budget}"}
+        elo = {}
+        for name, setting in first.items():
+            part = [openings[i % len(openings)] for i in range(pairs)]
+            event = Event([BotPlayer.from_text(setting), BotPlayer.from_text(f"budget={budget}")],
+                          games=2 * pairs, variant=variant, openings=part, jobs=jobs)
+            penta = run_event(event).pentanomial()
+            elo[name] = penta.elo()
+            rows.append(f"| {setting} against budget={budget} | {pairs} | {' '.join(map(str, penta.counts))} | "
+                        f"{elo[name].text()} |")
+            print(rows[-1], file=sys.stderr, flush=True)
+        more, helped = elo[f"1 thread, {threads} times the budget"].elo, elo[f"{threads} threads"].elo
+        share = f"{helped / more:.2f}" if more and helped is not None else "-"
+        rows.append(f"| {threads} threads' Elo over {threads} times the budget's, {budget:,} a thread | | | {share} |")
+    table = "\n".join(rows)
+    print(table)
+    if write:
+        text = DOCS.read_text(encoding="utf-8")
+        head, _, rest = text.partition(LOCK_BEGIN)
+        _, sep, tail = rest.partition(LOCK_END)
+        assert sep, f"docs/searching.md has no {LOCK_BEGIN} ... {LOCK_END} block"
+        DOCS.write_text(f"{head}{LOCK_BEGIN}\n{table}\n{LOCK_END}{tail}", encoding="utf-8")
+        print(f"wrote the table into {DOCS.name}", file=sys.stderr)
+
+
 # -- VectorEnv ---------------------------------------------------------------------
 
 
@@ -219,9 +300,23 @@ def main() -> None:
     p.add_argument("--variant", default="brandubh")
     p.add_argument("--chunk", type=int, default=10, help="pairs of one match before the other's")
     p.add_argument("--write", action="store_true", help="put the table into docs/searching.md")
+    p = sub.add_parser("lockstep")
+    p.add_argument("--budgets", default="25000,50000", help="positions a move of the one thread, comma-separated")
+    p.add_argument("--pairs", type=int, default=1000, help="pairs of games of each match")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--variant", default="brandubh")
+    p.add_argument("--book", help="the openings of the time to depth (default: the rules' balanced book)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games at once (the results do not change)")
+    p.add_argument("--write", action="store_true", help="put the tables into docs/searching.md")
     args = parser.parse_args()
     run: Callable[[], None]
-    if args.what == "match":
+    if args.what == "lockstep":
+        from brandubh.arena.openings import balanced_book
+
+        book = args.book or str(balanced_book(args.variant))
+        run = lambda: lockstep_report([int(b) for b in args.budgets.split(",")], args.pairs,  # noqa: E731
+                                      args.threads, book, args.variant, args.jobs, args.write)
+    elif args.what == "match":
         ms = [float(x) for x in args.ms.split(",")]
         run = lambda: match_report(ms, args.pairs, args.variant, args.chunk, args.write)  # noqa: E731
     else:

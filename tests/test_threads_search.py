@@ -88,6 +88,40 @@ def test_a_search_on_threads_reaches_the_depth_asked():
     assert move in rules.moves() and depth == 6 and not stopped
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_in_lockstep_are_deterministic_and_each_searches(threads):
+    """lockstep=True: the threads take turns, so a search on several is the
+    same every time, yet not the one-thread search; the calling thread
+    visits its turns' share of the positions, and the helpers the rest."""
+    rules = Rules(POSITION, "codingame")
+    found = [rules.search(budget=120_000, seed=3, threads=threads, lockstep=True) for _ in range(3)]
+    assert found[0] == found[1] == found[2] and found[0].move in rules.moves()
+    assert found[0] != rules.search(budget=120_000, seed=3)
+    limits = ffi.new("bd_search_limits *")
+    limits.budget, limits.seed, limits.threads, limits.lockstep = 120_000, 3, threads, 1
+    out = ffi.new("bd_search_result *")
+    w = ffi.new("bd_weights *")
+    lib.bd_default_weights(w)
+    assert lib.bd_search(rules._g, limits, w, out) == 0
+    assert out.nodes == found[0].nodes and abs(out.own_nodes - out.nodes / threads) <= 1024 * 2
+    bot = Bot(budget=60_000, seed=5, threads=threads, lockstep=True)
+    assert bot.choose(Game()) == bot.choose(Game())
+
+
+def test_lockstep_stops_under_a_clock():
+    rules = Rules(POSITION)
+    found = rules.search(time_ms=100, threads=3, lockstep=True)
+    assert found.move in rules.moves() and found.stopped and found.depth >= 1
+
+
+@pytest.mark.parametrize("bad", [1, 0, None, "yes"])
+def test_bad_lockstep_is_refused(bad):
+    with pytest.raises(ArgumentError, match="lockstep must be True or False"):
+        Rules().search(budget=100, threads=2, lockstep=bad)
+    with pytest.raises(ArgumentError, match="lockstep must be True or False"):
+        Bot(budget=100, lockstep=bad)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
 @_alone
 def test_no_engine_thread_outlives_its_search():
@@ -96,6 +130,8 @@ def test_no_engine_thread_outlives_its_search():
     for threads in (2, 4, 8):
         c_search(rules, threads, budget=100_000)
         assert _tasks() == before, threads
+        rules.search(budget=100_000, threads=threads, lockstep=True)
+        assert _tasks() == before, (threads, "lockstep")
 
 
 # -- the C driver, plain and under ThreadSanitizer -------------------------------
@@ -230,7 +266,7 @@ def test_bad_threads_are_refused(bad):
     assert rules.ply == 0
 
 
-@pytest.mark.parametrize("text", ["threads=0", "threads=65", "time_ms=0"])
+@pytest.mark.parametrize("text", ["threads=0", "threads=65", "time_ms=0", "lockstep=2", "lockstep=-1"])
 def test_bad_engine_settings_are_refused(text):
     from brandubh.arena.bot_player import BotPlayer
 

@@ -145,6 +145,26 @@ static void searches(void) {
                      a.depth);
             expect(is_legal(g, a.move) && a.depth == 5 && !a.stopped, line);
         }
+        /* Lockstep: the threads take turns, so two runs are the same
+         * search, and the calling thread's share of the positions is its
+         * turns' (about a third of them, with three threads). */
+        {
+            bd_search_result c;
+            memset(&lim, 0, sizeof lim);
+            lim.budget = 150000;
+            lim.seed = 7;
+            lim.threads = 3;
+            lim.lockstep = 1;
+            expect(bd_search(g, &lim, &w, &a) == 0 && bd_search(g, &lim, &w, &c) == 0, "searches in lockstep");
+            snprintf(line, sizeof line, "preset %d, 3 threads in lockstep: twice the same (%llu nodes, %llu its own)",
+                     k, (unsigned long long)a.nodes, (unsigned long long)a.own_nodes);
+            expect(a.move == c.move && a.score == c.score && a.nodes == c.nodes && a.depth == c.depth &&
+                       a.own_nodes == c.own_nodes && is_legal(g, a.move),
+                   line);
+            snprintf(line, sizeof line, "preset %d, 3 threads in lockstep: the calling thread's share, %llu of %llu",
+                     k, (unsigned long long)a.own_nodes, (unsigned long long)a.nodes);
+            expect(a.own_nodes * 4 < a.nodes * 2 && a.own_nodes * 4 > a.nodes, line);
+        }
         if (k == 0) {
             bd_table *table = bd_table_new(1 << 20);
             stopped_search(g, &w, NULL, "4 threads, no budget, stop flag");
