@@ -41,7 +41,7 @@ int main(void) {
         bd_bb captured[BD_MAX_MOVES];
         int outcome[BD_MAX_MOVES], winner[BD_MAX_MOVES];
         bd_weights w;
-        bd_search_limits limits = {20000, 0, 7, 0, 0, NULL, NULL, 1, NULL, NULL};
+        bd_search_limits limits = {20000, 0, 7, 0, 0, NULL, NULL, 1, 0, NULL, NULL};
         bd_search_result found;
         bd_playout_stats stats;
         bd_perft_stats perft;
@@ -113,7 +113,7 @@ int main(void) {
             /* Raised stop flags, and a table sized by hand: each call gives
              * up at once and frees what it took. */
             int stop = 1;
-            bd_search_limits stopped = {1000000, 0, 7, 0, 1u << 20, &stop, NULL, 1, NULL, NULL};
+            bd_search_limits stopped = {1000000, 0, 7, 0, 1u << 20, &stop, NULL, 1, 0, NULL, NULL};
             bd_search_result none;
             bd_move divided[BD_MAX_MOVES];
             uint64_t counts[BD_MAX_MOVES];
@@ -133,7 +133,7 @@ int main(void) {
             static int8_t winners[GAMES];
             int32_t actions[GAMES], scores[GAMES];
             bd_vec_out out = {obs[0], masks[0], rewards, terminated, truncated, outcomes, winners, final_obs[0]};
-            bd_search_limits few = {300, 0, 1, 0, 0, NULL, NULL, 1, NULL, NULL};
+            bd_search_limits few = {300, 0, 1, 0, 0, NULL, NULL, 1, 0, NULL, NULL};
             bd_vec *e = bd_vec_new(&v, start, GAMES, k == 0 ? 0 : 30, k & 1);
             int bad = -1, ended = 0, step;
             if (!e || bd_vec_size(e) != GAMES) return 3;
