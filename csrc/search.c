@@ -786,7 +786,9 @@ static void run_helper(void *arg) {
  * (claim). The main thread raises `halt` when it is done, and every helper
  * is joined before this returns. A helper that cannot be made or started is
  * left out (the export's BD_NO_THREADS starts none): with none the search
- * is the one-thread search, exactly. */
+ * is the one-thread search, exactly. In lockstep the threads take turns
+ * (claim), each thread's slice of the budget handed out with its turn, so
+ * the order of everything they share is the same on every run. */
 int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
               bd_search_result *out) {
     helper helpers[BD_MAX_THREADS - 1];
@@ -804,8 +806,9 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     shared.halt = 0;
     /* Lockstep: the threads take turns (the baton), made before any helper
      * starts, since a helper's first position waits for its turn. Without
-     * the memory for it, the threads run at once. */
+     * the memory for it, one thread: deterministic still. */
     shared.baton = threads > 1 && limits->lockstep ? bd_baton_new(threads) : NULL;
+    if (limits->lockstep && !shared.baton) threads = 1;
     for (k = 1; k < threads; k++) {
         helper *h = &helpers[started];
         h->c = new_ctx(g, limits, w, c->tt);
