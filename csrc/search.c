@@ -141,6 +141,7 @@ typedef struct smp {
     bd_baton *baton;    /* NULL; in lockstep, the turns the threads take */
 } smp;
 
+#ifndef BD_NO_THREADS
 /* In lockstep (bd_search_limits.lockstep) a thread runs this many positions
  * a turn: short, since threads running at once see each other's table
  * entries within a few positions, and long enough that the hand-over
@@ -176,6 +177,7 @@ static int claim(ctx *c) {
     c->limit = c->nodes + take;
     return 1;
 }
+#endif
 
 /* visit()'s slow path, once every STOP_CHECK positions: the budget spent or
  * the flag raised stops the search; otherwise the next check is set. The
@@ -184,7 +186,9 @@ static int claim(ctx *c) {
  * the flag stays down the search stops where the budget alone stopped it. */
 static int check_limits(ctx *c) {
     BD_EXPORT_CLOCK_CHECK(c);
+#ifndef BD_NO_THREADS
     if (c->smp) return claim(c);
+#endif
     if (c->stopped || c->nodes >= c->budget || (c->stop && bd_load_flag(c->stop))) {
         c->stopped = 1;
         return 0;
@@ -760,6 +764,7 @@ static void iterate(ctx *c, uint32_t seed, int first, int max_depth, bd_search_r
     }
 }
 
+#ifndef BD_NO_THREADS
 /* One helper thread of a search with several (bd_search). */
 typedef struct helper {
     ctx *c;
@@ -775,39 +780,32 @@ static void run_helper(void *arg) {
     if (h->c->smp->baton) bd_baton_leave(h->c->smp->baton, h->c->helper);
 }
 
-/* The search. With limits->threads above 1, lazy SMP: threads - 1 helper
- * threads search the same root at the same time, each with its own context
- * (game, killers, history) but one transposition table, which is how they
- * help: the main thread finds their results there. Odd helpers start one
- * depth deeper than the main thread, and each orders root moves that score
- * alike by a seed of its own, so that they do not all search the same tree
- * in the same order. The result is the deepest thread's (below); the node
- * count is every thread's; the budget counts every thread's positions together
- * (claim). The main thread raises `halt` when it is done, and every helper
- * is joined before this returns. A helper that cannot be made or started is
- * left out (the export's BD_NO_THREADS starts none): with none the search
- * is the one-thread search, exactly. In lockstep the threads take turns
- * (claim), each thread's slice of the budget handed out with its turn, so
- * the order of everything they share is the same on every run. */
-int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
-              bd_search_result *out) {
+/* bd_search on `threads` threads, the calling thread's context `c` made:
+ * lazy SMP. threads - 1 helper threads search the same root at the same
+ * time, each with its own context (game, killers, history) but one
+ * transposition table, which is how they help: the main thread finds their
+ * results there. Odd helpers start one depth deeper than the main thread,
+ * and each orders root moves that score alike by a seed of its own, so
+ * that they do not all search the same tree in the same order. The result
+ * is the deepest thread's (below); the node count is every thread's; the
+ * budget counts every thread's positions together (claim). The main thread
+ * raises `halt` when it is done, and every helper is joined before this
+ * returns. A helper that cannot be made or started is left out: with none
+ * the search is the one-thread search, exactly. In lockstep the threads
+ * take turns (claim), each thread's slice of the budget handed out with its
+ * turn, so the order of everything they share is the same on every run. */
+static void search_threads(ctx *c, const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+                           int threads, int max_depth, bd_search_result *out) {
     helper helpers[BD_MAX_THREADS - 1];
     smp shared;
-    int k, started = 0, max_depth;
-    int threads = limits->threads < 1 ? 1 : limits->threads > BD_MAX_THREADS ? BD_MAX_THREADS : limits->threads;
-    ctx *c;
-    memset(out, 0, sizeof *out);
-    if (g->outcome != BD_ONGOING) return 1;
-    c = new_ctx(g, limits, w, NULL);
-    if (!c) return -1;
-    max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
+    int k, started = 0;
     shared.budget = c->asked;
     shared.claimed = 0;
     shared.halt = 0;
     /* Lockstep: the threads take turns (the baton), made before any helper
      * starts, since a helper's first position waits for its turn. Without
      * the memory for it, one thread: deterministic still. */
-    shared.baton = threads > 1 && limits->lockstep ? bd_baton_new(threads) : NULL;
+    shared.baton = limits->lockstep ? bd_baton_new(threads) : NULL;
     if (limits->lockstep && !shared.baton) threads = 1;
     for (k = 1; k < threads; k++) {
         helper *h = &helpers[started];
@@ -855,6 +853,33 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
             out->stopped = stopped;
         }
     }
+}
+#endif
+
+/* The search: on the calling thread, or with limits->threads above 1 on
+ * several (search_threads; the export's BD_NO_THREADS leaves that out, and
+ * searches on one thread whatever it is asked). */
+int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
+              bd_search_result *out) {
+    int max_depth;
+    int threads = limits->threads < 1 ? 1 : limits->threads > BD_MAX_THREADS ? BD_MAX_THREADS : limits->threads;
+    ctx *c;
+    memset(out, 0, sizeof *out);
+    if (g->outcome != BD_ONGOING) return 1;
+    c = new_ctx(g, limits, w, NULL);
+    if (!c) return -1;
+    max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
+#ifndef BD_NO_THREADS
+    if (threads > 1) {
+        search_threads(c, g, limits, w, threads, max_depth, out);
+        free_ctx(c);
+        return 0;
+    }
+#endif
+    (void)threads;
+    iterate(c, limits->seed, 1, max_depth, out);
+    out->nodes = out->own_nodes = c->nodes;
+    out->stopped = c->stopped;
     free_ctx(c);
     return 0;
 }
