@@ -5,7 +5,7 @@ docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
     python bench/threads.py match --ms 25,50 --pairs 100 [--write]
                          # 2 threads against 1, and twice the time, on the balanced book
     python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second
-    python bench/threads.py lockstep [--budgets 25000,50000] [--pairs 1000] [--write]
+    python bench/threads.py lockstep [--budgets 25000,50000] [--pairs 1000] [--depth-threads 2,4,8,16] [--write]
                          # the same two measures, the threads taking turns: in positions, deterministic
 
 The balanced books it plays (bench/book-PRESET.txt) are made by
@@ -122,7 +122,18 @@ def depth_report(threads: list[int], rounds: int, book: str | None, variant: str
 
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "searching.md"
-BEGIN, END = "<!-- bench/threads.py match: begin -->", "<!-- bench/threads.py match: end -->"
+
+
+def write_block(name: str, table: str) -> None:
+    """Put ``table`` into docs/searching.md between the markers
+    ``<!-- bench/threads.py NAME: begin -->`` and ``... end -->``."""
+    begin, end = f"<!-- bench/threads.py {name}: begin -->", f"<!-- bench/threads.py {name}: end -->"
+    text = DOCS.read_text(encoding="utf-8")
+    head, _, rest = text.partition(begin)
+    _, sep, tail = rest.partition(end)
+    assert sep, f"docs/searching.md has no {begin} ... {end} block"
+    DOCS.write_text(f"{head}{begin}\n{table}\n{end}{tail}", encoding="utf-8")
+    print(f"wrote the {name} table into {DOCS.name}", file=sys.stderr)
 
 
 def match_report(ms_list: list[float], pairs: int, variant: str, chunk: int, write: bool) -> None:
@@ -174,18 +185,10 @@ def match_report(ms_list: list[float], pairs: int, variant: str, chunk: int, wri
         "|---|---:|---|---|", *rows])
     print(table)
     if write:
-        text = DOCS.read_text(encoding="utf-8")
-        head, _, rest = text.partition(BEGIN)
-        _, sep, tail = rest.partition(END)
-        assert sep, f"docs/searching.md has no {BEGIN} ... {END} block"
-        DOCS.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}", encoding="utf-8")
-        print(f"wrote the table into {DOCS.name}", file=sys.stderr)
+        write_block("match", table)
 
 
 # -- in lockstep: the helpers' worth in positions, deterministic ------------------
-
-
-LOCK_BEGIN, LOCK_END = "<!-- bench/threads.py lockstep: begin -->", "<!-- bench/threads.py lockstep: end -->"
 
 
 def lockstep_depth(games: list[Rules], depth: int, threads: int) -> tuple[int, int]:
@@ -200,14 +203,16 @@ def lockstep_depth(games: list[Rules], depth: int, threads: int) -> tuple[int, i
     return own, nodes
 
 
-def lockstep_report(budgets: list[int], pairs: int, threads: int, book: str, variant: str, jobs: int,
-                    write: bool) -> None:
-    """Time to depth and the matches, in lockstep (the module's text)."""
+def lockstep_report(budgets: list[int], pairs: int, threads: int, depth_threads: list[int], book: str,
+                    variant: str, jobs: int, write: bool) -> None:
+    """Time to depth on each of ``depth_threads`` threads, and the matches
+    on ``threads`` (none with ``pairs`` 0), in lockstep (the module's text)."""
     from brandubh.arena import BotPlayer, Event, run_event
     from brandubh.arena.openings import balanced_book, load_openings
 
-    rows = ["| | 1 thread | {t} threads, the calling thread's (every thread's) | time to depth, 1 over {t} |"
-            .format(t=threads), "|---|---:|---:|---:|"]
+    rows = ["| time to depth: one thread's positions over the calling thread's | 1 thread, positions | "
+            + " | ".join(f"{t} threads" for t in depth_threads) + " |",
+            "|---|---:|" + "---:|" * len(depth_threads)]
     sets = {
         "the set-up under the four presets, depth 10":
             ([Rules(SETUP, PRESETS[p]) for p in ("brandubh", "codingame", "modern", "opentafl")], 10),
@@ -216,12 +221,21 @@ def lockstep_report(budgets: list[int], pairs: int, threads: int, book: str, var
     }
     for name, (games, depth) in sets.items():
         one, _ = lockstep_depth(games, depth, 1)
-        own, nodes = lockstep_depth(games, depth, threads)
-        rows.append(f"| {name} | {one:,} | {own:,} ({nodes:,}) | {one / own:.2f} |")
+        cells = []
+        for t in depth_threads:
+            own, nodes = lockstep_depth(games, depth, t)
+            cells.append(f"{one / own:.2f}")
+        rows.append(f"| {name} | {one:,} | " + " | ".join(cells) + " |")
         print(rows[-1], file=sys.stderr, flush=True)
+    depth_table = "\n".join(rows)
+    print(depth_table)
+    if write:
+        write_block("lockstep depth", depth_table)
+    if not pairs:
+        return
     openings = load_openings(str(balanced_book(variant)), variant)
-    rows += ["", f"| match, `{variant}` rules, the balanced book | pairs | pairs 0, 1/2, 1, 3/2, 2 | "
-             "Elo of the first (95%, from pairs) |", "|---|---:|---|---|"]
+    rows = [f"| match, `{variant}` rules, the balanced book | pairs | pairs 0, 1/2, 1, 3/2, 2 | "
+            "Elo of the first (95%, from pairs) |", "|---|---:|---|---|"]
     for budget in budgets:
         first = {f"{threads} threads": f"budget={threads * budget},threads={threads},lockstep=1",
                  f"1 thread, {threads} times the budget": f"budget={threads * budget}"}
@@ -241,12 +255,7 @@ def lockstep_report(budgets: list[int], pairs: int, threads: int, book: str, var
     table = "\n".join(rows)
     print(table)
     if write:
-        text = DOCS.read_text(encoding="utf-8")
-        head, _, rest = text.partition(LOCK_BEGIN)
-        _, sep, tail = rest.partition(LOCK_END)
-        assert sep, f"docs/searching.md has no {LOCK_BEGIN} ... {LOCK_END} block"
-        DOCS.write_text(f"{head}{LOCK_BEGIN}\n{table}\n{LOCK_END}{tail}", encoding="utf-8")
-        print(f"wrote the table into {DOCS.name}", file=sys.stderr)
+        write_block("lockstep", table)
 
 
 # -- VectorEnv ---------------------------------------------------------------------
@@ -302,8 +311,9 @@ def main() -> None:
     p.add_argument("--write", action="store_true", help="put the table into docs/searching.md")
     p = sub.add_parser("lockstep")
     p.add_argument("--budgets", default="25000,50000", help="positions a move of the one thread, comma-separated")
-    p.add_argument("--pairs", type=int, default=1000, help="pairs of games of each match")
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--pairs", type=int, default=1000, help="pairs of games of each match (0: none)")
+    p.add_argument("--threads", type=int, default=2, help="the threads of the matches")
+    p.add_argument("--depth-threads", default="2,4,8,16", help="the threads of the time to depth, comma-separated")
     p.add_argument("--variant", default="brandubh")
     p.add_argument("--book", help="the openings of the time to depth (default: the rules' balanced book)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games at once (the results do not change)")
@@ -315,7 +325,8 @@ def main() -> None:
 
         book = args.book or str(balanced_book(args.variant))
         run = lambda: lockstep_report([int(b) for b in args.budgets.split(",")], args.pairs,  # noqa: E731
-                                      args.threads, book, args.variant, args.jobs, args.write)
+                                      args.threads, [int(t) for t in args.depth_threads.split(",")],
+                                      book, args.variant, args.jobs, args.write)
     elif args.what == "match":
         ms = [float(x) for x in args.ms.split(",")]
         run = lambda: match_report(ms, args.pairs, args.variant, args.chunk, args.write)  # noqa: E731
