@@ -119,6 +119,8 @@ def test_bad_lockstep_is_refused(bad):
     with pytest.raises(ArgumentError, match="lockstep must be True or False"):
         Rules().search(budget=100, threads=2, lockstep=bad)
     with pytest.raises(ArgumentError, match="lockstep must be True or False"):
+        Game().search(budget=100, lockstep=bad)
+    with pytest.raises(ArgumentError, match="lockstep must be True or False"):
         Bot(budget=100, lockstep=bad)
 
 

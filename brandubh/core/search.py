@@ -273,7 +273,8 @@ def search_game(game_ptr: Any, budget: Optional[int], seed: int, depth: Optional
     if budget is None:
         budget = DEFAULT_BUDGET if time_ms is None else MAX_BUDGET
     check_limits(budget, seed, depth)
-    if time_ms is not None or stop is not None or hash_mb is not None or threads is not None or lockstep:
+    if (time_ms is not None or stop is not None or hash_mb is not None or threads is not None
+            or lockstep is not False):
         time_ms = stopping.check_time_ms(time_ms)
         stopping.check_stop(stop)
         check_hash_mb(hash_mb)
