@@ -191,16 +191,15 @@ def match_report(ms_list: list[float], pairs: int, variant: str, chunk: int, wri
 # -- in lockstep: the helpers' worth in positions, deterministic ------------------
 
 
-def lockstep_depth(games: list[Rules], depth: int, threads: int) -> tuple[int, int]:
+def lockstep_depth(games: list[Rules], depth: int, threads: int) -> int:
     """Each game searched to ``depth`` on ``threads`` threads in lockstep:
-    (the calling thread's positions, every thread's), summed."""
+    the calling thread's positions, summed (its time)."""
     out = ffi.new("bd_search_result *")
-    own = nodes = 0
+    own = 0
     for game in games:
         assert kernels.ACTIVE.search(game._g, limits_of(threads, depth, lockstep=True), WEIGHTS, out) == 0
         own += out.own_nodes
-        nodes += out.nodes
-    return own, nodes
+    return own
 
 
 def lockstep_report(budgets: list[int], pairs: int, threads: int, depth_threads: list[int], book: str,
@@ -220,11 +219,8 @@ def lockstep_report(budgets: list[int], pairs: int, threads: int, depth_threads:
         f"the first 40 openings of the `{variant}` balanced book, depth 9": (book_games(book, variant, 40), 9),
     }
     for name, (games, depth) in sets.items():
-        one, _ = lockstep_depth(games, depth, 1)
-        cells = []
-        for t in depth_threads:
-            own, nodes = lockstep_depth(games, depth, t)
-            cells.append(f"{one / own:.2f}")
+        one = lockstep_depth(games, depth, 1)
+        cells = [f"{one / lockstep_depth(games, depth, t):.2f}" for t in depth_threads]
         rows.append(f"| {name} | {one:,} | " + " | ".join(cells) + " |")
         print(rows[-1], file=sys.stderr, flush=True)
     depth_table = "\n".join(rows)

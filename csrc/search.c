@@ -764,6 +764,15 @@ static void iterate(ctx *c, uint32_t seed, int first, int max_depth, bd_search_r
     }
 }
 
+/* The calling thread's iterative deepening into `out`, with its positions
+ * counted: the whole search on one thread, the main thread's part on
+ * several. */
+static void search_here(ctx *c, uint32_t seed, int max_depth, bd_search_result *out) {
+    iterate(c, seed, 1, max_depth, out);
+    out->nodes = out->own_nodes = c->nodes;
+    out->stopped = c->stopped;
+}
+
 #ifndef BD_NO_THREADS
 /* One helper thread of a search with several (bd_search). */
 typedef struct helper {
@@ -827,9 +836,7 @@ static void search_threads(ctx *c, const bd_game *g, const bd_search_limits *lim
     /* Helpers that never started leave their turns. */
     for (k = started + 1; shared.baton && k < threads; k++) bd_baton_leave(shared.baton, k);
     if (started) c->smp = &shared;
-    iterate(c, limits->seed, 1, max_depth, out);
-    out->nodes = out->own_nodes = c->nodes;
-    out->stopped = c->stopped;
+    search_here(c, limits->seed, max_depth, out);
     if (started) bd_store_flag(&shared.halt, 1);
     if (shared.baton) bd_baton_leave(shared.baton, 0);
     for (k = 0; k < started; k++) {
@@ -870,16 +877,11 @@ int bd_search(const bd_game *g, const bd_search_limits *limits, const bd_weights
     if (!c) return -1;
     max_depth = limits->depth > 0 && limits->depth < BD_MAX_DEPTH ? limits->depth : BD_MAX_DEPTH;
 #ifndef BD_NO_THREADS
-    if (threads > 1) {
-        search_threads(c, g, limits, w, threads, max_depth, out);
-        free_ctx(c);
-        return 0;
-    }
+    if (threads > 1) search_threads(c, g, limits, w, threads, max_depth, out);
+    else
 #endif
+        search_here(c, limits->seed, max_depth, out);
     (void)threads;
-    iterate(c, limits->seed, 1, max_depth, out);
-    out->nodes = out->own_nodes = c->nodes;
-    out->stopped = c->stopped;
     free_ctx(c);
     return 0;
 }

@@ -25,14 +25,17 @@ from conftest import ROOT, build_c_driver
 POSITION = "3a3/1a1k3/2d4/a1d1daa/1a1d3/3a3/3a3 a"
 
 
-def c_search(rules: Rules, threads: int, budget: int = 60_000, depth: int = 0, seed: int = 1):
+def c_search(rules: Rules, threads: int, budget: int = 60_000, depth: int = 0, seed: int = 1, lockstep: int = 0):
+    """The engine's search called directly: (move, score, depth, nodes,
+    stopped, the calling thread's own nodes)."""
     limits = ffi.new("bd_search_limits *")
     limits.budget, limits.depth, limits.seed, limits.threads = budget, depth, seed, threads
+    limits.lockstep = lockstep
     out = ffi.new("bd_search_result *")
     w = ffi.new("bd_weights *")
     lib.bd_default_weights(w)
     assert lib.bd_search(rules._g, limits, w, out) == 0
-    return out.move, out.score, out.depth, out.nodes, out.stopped
+    return out.move, out.score, out.depth, out.nodes, out.stopped, out.own_nodes
 
 
 def _tasks() -> int:
@@ -73,7 +76,7 @@ def test_one_thread_is_the_search_without_threads(variant):
 
 def test_threads_count_their_positions_against_one_budget():
     rules = Rules(POSITION, "codingame")
-    move, _, depth, nodes, _ = c_search(rules, 3, budget=150_000)
+    move, _, depth, nodes, _, _ = c_search(rules, 3, budget=150_000)
     assert move in rules.moves()
     # Every thread's positions together: no more than the budget (and half
     # again when the first root move fails low), but more than one thread's
@@ -84,7 +87,7 @@ def test_threads_count_their_positions_against_one_budget():
 
 def test_a_search_on_threads_reaches_the_depth_asked():
     rules = Rules(POSITION)
-    move, _, depth, _, stopped = c_search(rules, 2, budget=1 << 40, depth=6)
+    move, _, depth, _, stopped, _ = c_search(rules, 2, budget=1 << 40, depth=6)
     assert move in rules.moves() and depth == 6 and not stopped
 
 
@@ -97,13 +100,8 @@ def test_threads_in_lockstep_are_deterministic_and_each_searches(threads):
     found = [rules.search(budget=120_000, seed=3, threads=threads, lockstep=True) for _ in range(3)]
     assert found[0] == found[1] == found[2] and found[0].move in rules.moves()
     assert found[0] != rules.search(budget=120_000, seed=3)
-    limits = ffi.new("bd_search_limits *")
-    limits.budget, limits.seed, limits.threads, limits.lockstep = 120_000, 3, threads, 1
-    out = ffi.new("bd_search_result *")
-    w = ffi.new("bd_weights *")
-    lib.bd_default_weights(w)
-    assert lib.bd_search(rules._g, limits, w, out) == 0
-    assert out.nodes == found[0].nodes and abs(out.own_nodes - out.nodes / threads) <= 1024 * 2
+    _, _, _, nodes, _, own = c_search(rules, threads, budget=120_000, seed=3, lockstep=1)
+    assert nodes == found[0].nodes and abs(own - nodes / threads) <= 1024 * 2
     bot = Bot(budget=60_000, seed=5, threads=threads, lockstep=True)
     assert bot.choose(Game()) == bot.choose(Game())
 
