@@ -75,10 +75,10 @@ class Curve:
 # python tools/fit_chances.py --nnue DATA [DATA...] --learned DATA --classical DATA
 # (brandubh selfplay data, see docs/review.md for the runs)
 CURVES: dict[tuple[str, str], Curve] = {
-    ("nnue", "brandubh"): Curve(0.0223906, -21.8, -22.5, 198852),
-    ("nnue", "codingame"): Curve(0.0232736, -16.0, -16.5, 200225),
-    ("nnue", "modern"): Curve(0.0192301, -30.1, -31.3, 164337),
-    ("nnue", "opentafl"): Curve(0.0233450, -9.0, -10.3, 199031),
+    ("nnue", "brandubh"): Curve(0.0221571, -22.6, -23.0, 196801),
+    ("nnue", "codingame"): Curve(0.0250522, -14.8, -14.7, 199342),
+    ("nnue", "modern"): Curve(0.0189468, -27.7, -28.7, 165433),
+    ("nnue", "opentafl"): Curve(0.0235835, -6.5, -7.5, 201472),
     ("learned", "brandubh"): Curve(0.0126014, -45.8, -50.1, 191409),
     ("learned", "codingame"): Curve(0.0136121, -66.2, -70.9, 197973),
     ("learned", "modern"): Curve(0.0095459, -88.6, -91.7, 164809),

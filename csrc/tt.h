@@ -51,8 +51,10 @@ struct bd_table {
     bd_tt tt;
 };
 
+/* A slot is two entries side by side (a bucket, in one cache line of the
+ * table's aligned memory): the key's bits above the lowest pick it. */
 static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {
-    return &tt->entries[key & tt->mask];
+    return &tt->entries[key & tt->mask & ~(uint64_t)1];
 }
 
 static inline uint64_t bd_tt_pack(bd_move move, int score, int depth, int bound) {
@@ -62,7 +64,7 @@ static inline uint64_t bd_tt_pack(bd_move move, int score, int depth, int bound)
 
 /* What the slot holds for the position of `key`; bound BD_BOUND_NONE when
  * it holds nothing for it (another position, nothing yet, or torn). */
-static inline bd_tt_hit bd_tt_probe(const bd_tt_entry *slot, uint64_t key) {
+static inline bd_tt_hit tt_probe_one(const bd_tt_entry *slot, uint64_t key) {
     uint64_t data = bd_load64(&slot->data), check = bd_load64(&slot->check);
     bd_tt_hit hit;
     if ((check ^ data) != key) data = 0;
@@ -73,11 +75,35 @@ static inline bd_tt_hit bd_tt_probe(const bd_tt_entry *slot, uint64_t key) {
     return hit;
 }
 
-/* Write what was found for the position of `key`, over what the slot held. */
-static inline void bd_tt_store(bd_tt_entry *slot, uint64_t key, bd_move move, int score, int depth, int bound) {
+/* Write what was found for the position of `key` into this one entry. */
+static inline void tt_store_one(bd_tt_entry *slot, uint64_t key, bd_move move, int score, int depth, int bound) {
     uint64_t data = bd_tt_pack(move, score, depth, bound);
     bd_store64(&slot->check, key ^ data);
     bd_store64(&slot->data, data);
+}
+
+/* What the slot's two entries hold for the position of `key`. */
+static inline bd_tt_hit bd_tt_probe(const bd_tt_entry *slot, uint64_t key) {
+    bd_tt_hit hit = tt_probe_one(slot, key);
+    return hit.bound != BD_BOUND_NONE ? hit : tt_probe_one(slot + 1, key);
+}
+
+/* An entry's depth, for the choice of which to replace; below any depth
+ * when empty. */
+static inline int tt_depth_of(const bd_tt_entry *e) {
+    uint64_t data = bd_load64(&e->data);
+    return data ? (int8_t)(uint8_t)(data >> 32) : -128;
+}
+
+/* Write what was found for the position of `key`: over its own entry when
+ * the slot holds one, else over the shallower of the two, so the deeper
+ * result stays (the other entry takes whatever comes). */
+static inline void bd_tt_store(bd_tt_entry *slot, uint64_t key, bd_move move, int score, int depth, int bound) {
+    bd_tt_entry *e = slot;
+    if (tt_probe_one(slot, key).bound == BD_BOUND_NONE &&
+        (tt_probe_one(slot + 1, key).bound != BD_BOUND_NONE || tt_depth_of(slot + 1) <= tt_depth_of(slot)))
+        e = slot + 1;
+    tt_store_one(e, key, move, score, depth, bound);
 }
 
 /* Start loading a slot that will be read soon. */
