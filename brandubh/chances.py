@@ -22,7 +22,7 @@ search reads "wins in N" (N: the winner's own moves) instead.
 
 >>> o = Outlook.of(-91, None, side_to_move='attackers', viewer='defenders')  # the set-up, searched (2,000 positions)
 >>> str(o)                                 # the raw -91 is the attackers' score: good for the defenders
-'+4.2 (82%)'
+'+4.1 (82%)'
 >>> o.of_other().viewer, round(o.chance + o.of_other().chance, 9)
 ('attackers', 1.0)
 >>> str(Outlook.of(29990, 10, side_to_move='attackers', viewer='attackers'))
