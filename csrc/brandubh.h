@@ -454,8 +454,10 @@ enum bd_off {
                                stands well above beta near the horizon */
     BD_OFF_FUTILITY = 2048, /* quiet moves near the horizon searched even
                                where the evaluation stands well below alpha */
-    BD_OFF_LMR_DEEP = 4096  /* reductions of one move whatever the depth and
+    BD_OFF_LMR_DEEP = 4096, /* reductions of one move whatever the depth and
                                the move's place (with lmr on) */
+    BD_OFF_IIR = 8192       /* a node the table has no move for searched to
+                               its full depth */
 };
 
 /* A transposition table the caller keeps from one search to the next: a

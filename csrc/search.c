@@ -86,6 +86,9 @@
  * LMR_PERCENT% of log2(depth) * log2(its place), at least one move, and
  * one less at a node of the principal variation. */
 #define LMR_PERCENT 36
+/* Internal iterative reduction (iir): from this depth, a node without a
+ * table move is searched one ply less (step 6b). */
+#define IIR_DEPTH 4
 
 typedef struct ctx {
     bd_game *g;                 /* a private copy: the search path is pushed on it */
@@ -505,6 +508,11 @@ static int search(ctx *c, int depth, int alpha, int beta, int ply) {
                 return s;
         }
     }
+    /* 6b. Internal iterative reduction (iir): a node deep enough that the
+     *     table has no move for is searched one ply less. Its moves would
+     *     be tried in a poor order, so a full-depth search of it costs much
+     *     and is seldom needed; the next iteration finds the move stored. */
+    if (depth >= IIR_DEPTH && !tt_move && !(c->off & BD_OFF_IIR)) depth--;
     /* 7. Near the horizon, off the principal variation, with the king's
      *    line home shut: the evaluation. Far enough above beta, it is
      *    taken to hold (reverse futility); far enough below alpha, quiet
