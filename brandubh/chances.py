@@ -75,10 +75,10 @@ class Curve:
 # python tools/fit_chances.py --nnue DATA [DATA...] --learned DATA --classical DATA
 # (brandubh selfplay data, see docs/review.md for the runs)
 CURVES: dict[tuple[str, str], Curve] = {
-    ("nnue", "brandubh"): Curve(0.0221571, -22.6, -23.0, 196801),
-    ("nnue", "codingame"): Curve(0.0250522, -14.8, -14.7, 199342),
-    ("nnue", "modern"): Curve(0.0189468, -27.7, -28.7, 165433),
-    ("nnue", "opentafl"): Curve(0.0235835, -6.5, -7.5, 201472),
+    ("nnue", "brandubh"): Curve(0.0213925, -21.2, -21.7, 199471),
+    ("nnue", "codingame"): Curve(0.0252795, -11.4, -11.2, 199370),
+    ("nnue", "modern"): Curve(0.0186064, -27.4, -28.4, 166578),
+    ("nnue", "opentafl"): Curve(0.0225131, -3.3, -4.4, 202610),
     ("learned", "brandubh"): Curve(0.0126014, -45.8, -50.1, 191409),
     ("learned", "codingame"): Curve(0.0136121, -66.2, -70.9, 197973),
     ("learned", "modern"): Curve(0.0095459, -88.6, -91.7, 164809),

@@ -571,7 +571,7 @@ def shown_score(raw: int, game: Any) -> int:
 
     >>> from brandubh import Rules
     >>> shown_score(30_000 - 3, Rules()), shown_score(-91, Rules())   # the set-up's score, searched: -4.1
-    (29997, -412)
+    (29997, -406)
     """
     from ..chances import Outlook
     from ..core.search import WIN
