@@ -119,9 +119,10 @@ def test_seed_only_breaks_ties():
     assert a == game.search(budget=30_000, seed=3)
 
 
-# The pruning of csrc/search.c's steps 7, 8b and 10: reverse futility, futility
-# and the deeper reductions, each a feature `off` can turn off.
-PRUNING = ("rfp", "futility", "lmr_deep")
+# The pruning and reductions of csrc/search.c's steps 6b, 7, 8b and 10: internal
+# iterative reduction, reverse futility, futility and the deeper reductions,
+# each a feature `off` can turn off.
+PRUNING = ("iir", "rfp", "futility", "lmr_deep")
 
 
 @pytest.mark.parametrize("feature", PRUNING)
@@ -139,7 +140,7 @@ def test_each_pruning_feature_cuts_the_tree(feature):
 
 @pytest.mark.parametrize("feature", PRUNING)
 def test_the_forced_results_hold_with_each_pruning_feature_alone(feature):
-    # The tactical positions above, searched with the other two pruning
+    # The tactical positions above, searched with the other pruning
     # features off, so that each one alone is seen to keep them.
     from brandubh.core.search import FEATURES
 
