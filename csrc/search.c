@@ -95,7 +95,8 @@
  * one less at a node of the principal variation. */
 #define LMR_PERCENT 36
 /* Internal iterative reduction (iir): from this depth, a node without a
- * table move is searched one ply less (step 6b). */
+ * table move is searched one ply less (step 6b). Against 4 at 100,000
+ * positions a move: from 3, +3.3 +- 10.8; from 6, -13.2 +- 10.9. */
 #define IIR_DEPTH 4
 
 typedef struct ctx {
