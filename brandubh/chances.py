@@ -79,14 +79,14 @@ CURVES: dict[tuple[str, str], Curve] = {
     ("nnue", "codingame"): Curve(0.0252795, -11.4, -11.2, 199370),
     ("nnue", "modern"): Curve(0.0186064, -27.4, -28.4, 166578),
     ("nnue", "opentafl"): Curve(0.0225131, -3.3, -4.4, 202610),
-    ("learned", "brandubh"): Curve(0.0126014, -45.8, -50.1, 191409),
-    ("learned", "codingame"): Curve(0.0136121, -66.2, -70.9, 197973),
-    ("learned", "modern"): Curve(0.0095459, -88.6, -91.7, 164809),
-    ("learned", "opentafl"): Curve(0.0115398, -51.6, -55.5, 216360),
-    ("classical", "brandubh"): Curve(0.0067383, 1133.4, 1138.7, 77333),
-    ("classical", "codingame"): Curve(0.0090680, 1128.3, 1133.8, 80011),
-    ("classical", "modern"): Curve(0.0083163, 941.0, 943.5, 70938),
-    ("classical", "opentafl"): Curve(0.0069245, 1042.4, 1047.9, 76209),
+    ("learned", "brandubh"): Curve(0.0117445, -51.6, -52.8, 193650),
+    ("learned", "codingame"): Curve(0.0145110, -67.0, -67.5, 195371),
+    ("learned", "modern"): Curve(0.0093994, -73.7, -77.3, 166117),
+    ("learned", "opentafl"): Curve(0.0121486, -67.5, -69.3, 234520),
+    ("classical", "brandubh"): Curve(0.0079909, 1128.8, 1121.5, 75205),
+    ("classical", "codingame"): Curve(0.0121453, 1104.6, 1100.0, 81446),
+    ("classical", "modern"): Curve(0.0081244, 958.0, 950.2, 74419),
+    ("classical", "opentafl"): Curve(0.0067435, 1045.2, 1035.4, 78748),
 }
 # -- end of the fitted curves ---------------------------------------------------
 
