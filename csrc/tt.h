@@ -51,8 +51,10 @@ struct bd_table {
     bd_tt tt;
 };
 
-/* A slot is two entries side by side (a bucket, in one cache line of the
- * table's aligned memory): the key's bits above the lowest pick it. */
+/* A slot is two entries side by side (a bucket of 32 bytes): the key's bits
+ * above the lowest pick it. A table of 2 MiB or more starts on a huge page
+ * on Linux (memory.c), so each bucket lies in one cache line; a smaller
+ * one, from calloc, may split a bucket across two. */
 static inline bd_tt_entry *bd_tt_slot(const bd_tt *tt, uint64_t key) {
     return &tt->entries[key & tt->mask & ~(uint64_t)1];
 }
@@ -96,8 +98,8 @@ static inline int tt_depth_of(const bd_tt_entry *e) {
 }
 
 /* Write what was found for the position of `key`: over its own entry when
- * the slot holds one, else over the shallower of the two, so the deeper
- * result stays (the other entry takes whatever comes). */
+ * the slot holds one, else over the shallower of the two (the second when
+ * they are as deep), so the deeper result stays. */
 static inline void bd_tt_store(bd_tt_entry *slot, uint64_t key, bd_move move, int score, int depth, int bound) {
     bd_tt_entry *e = slot;
     if (tt_probe_one(slot, key).bound == BD_BOUND_NONE &&
