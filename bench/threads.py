@@ -4,7 +4,7 @@ docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
     python bench/threads.py depth [--threads 1,2] [--rounds 3] [--book book.txt]  # time to depth
     python bench/threads.py match --ms 25,50 --pairs 100 [--write]
                          # 2 threads against 1, and twice the time, on the balanced book
-    python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second
+    python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second, and the ratio
     python bench/threads.py lockstep [--budgets 25000,50000] [--pairs 1000] [--depth-threads 2,4,8,16] [--write]
                          # the same two measures, the threads taking turns: in positions, deterministic
 
@@ -284,8 +284,14 @@ def env_report(threads: list[int], rounds: int) -> None:
         for t in threads:
             rate = max(r[0] for r in runs[t])
             cpu = statistics.median(r[1] for r in runs[t])
+            # Each round's rate over the first count's in the same round:
+            # the two ran a moment apart, so a machine that grew slower or
+            # faster between rounds moves both (the best of each may come
+            # from different rounds).
+            ratio = statistics.median(r[0] / f[0] for r, f in zip(runs[t], runs[threads[0]]))
             print(f"VectorEnv({games}), {t} thread(s): {rate:,.0f} steps a second (best of {rounds}), "
-                  f"the calling thread's CPU {cpu * 1e3:.3f} ms a step")
+                  f"the calling thread's CPU {cpu * 1e3:.3f} ms a step"
+                  + (f", {ratio:.2f} times {threads[0]} thread(s) (the median round)" if t != threads[0] else ""))
         print(f"  load {min(loads):.2f} to {max(loads):.2f}")
 
 

@@ -42,8 +42,8 @@ BD_FN void bd_thread_join(bd_thread *t);
 /* A pool of threads kept from call to call, for work cut into many short
  * calls (vecenv.c's steps: a fraction of a millisecond each, where starting
  * and joining a thread a call cost as much as the second thread saved).
- * Its workers wait between runs, a few microseconds awake (a run that
- * follows soon finds them at once), then asleep. They outlive the call
+ * Its workers wait between runs, about a tenth of a millisecond awake (a
+ * run that follows soon finds them at once), then asleep. They outlive the call
  * that made them, and end when the pool is freed. */
 typedef struct bd_pool bd_pool;
 
@@ -68,9 +68,11 @@ static inline void bd_pool_free(bd_pool *pool) { (void)pool; }
 BD_FN bd_pool *bd_pool_new(int workers);
 /* How many workers it has (0 for NULL). */
 BD_FN int bd_pool_workers(const bd_pool *pool);
-/* fn(arg, k) for every k from 0 to count - 1: k = 0 in the calling thread,
- * each other k on a worker of its own while there are workers (the rest
- * in the calling thread), all done when it returns. One run at a time. */
+/* fn(arg, k) for every k from 0 to count - 1, all done when it returns:
+ * the calling thread and the workers each take the next k not yet taken
+ * until none is left, so which thread does which k is not fixed (the work
+ * must not care), and a worker slow to start leaves its share to the
+ * others. One run at a time. */
 BD_FN void bd_pool_run(bd_pool *pool, int count, void (*fn)(void *, int), void *arg);
 /* End the workers (each finishes first) and free the pool; NULL is fine. */
 BD_FN void bd_pool_free(bd_pool *pool);

@@ -10,9 +10,9 @@
  * Python's cost once a batch, not once a game.
  *
  * With threads (bd_vec_set_threads), a call splits the games into
- * contiguous slices, the first done by the calling thread and each other
- * by a worker of the environment's pool (thread.h), kept from call to
- * call: a step of a thousand games takes a fraction of a millisecond, and
+ * contiguous slices, each done by whichever of the calling thread and the
+ * workers of the environment's pool (thread.h) takes it first; the pool is
+ * kept from call to call: a step of a thousand games takes a fraction of a millisecond, and
  * a thread started and joined in each call cost about as much as the
  * second thread saved.
  * Each game's work reads and writes only that game's state and its own
@@ -112,17 +112,17 @@ static void run_slice(void *slices, int k) {
  * a thread a game. */
 enum { CHEAP_PER_THREAD = 32 };
 /* Games at least per thread for the lightest passes (a step's checks, the
- * random actions: a few nanoseconds a game). Set when each call started
- * its threads (tens of microseconds, more than such a pass over a thousand
- * games: with 1,024 games and two threads, a step that split all three
- * passes ran no faster than one thread); with the pool's workers a split
- * costs a wake-up instead, and a lower bar was not measured better on a
- * busy machine (docs/rl.md's "Threads"). */
-enum { LIGHT_PER_THREAD = 8192 };
+ * random actions: a few nanoseconds a game). When each call started its
+ * threads (tens of microseconds) it was 8,192: no split of such a pass over
+ * a thousand games paid. With the pool's workers awake between runs a
+ * split costs a few microseconds, and 512 made two threads' steps over
+ * 1,024 games about a tenth faster than 8,192 did (bench/vecenv_threads.c,
+ * docs/rl.md's "Threads"). */
+enum { LIGHT_PER_THREAD = 512 };
 
-/* Run work over all games in up to e->threads slices, the first in the
- * calling thread, the others on the pool's workers (in this thread too
- * when there are none), all done before it returns; then the slices'
+/* Run work over all games in up to e->threads slices, each taken by the
+ * calling thread or one of the pool's workers (all by this thread when
+ * there are none), all done before it returns; then the slices'
  * results, in order of their games, into out[0..count). Returns how many
  * slices. */
 static int run_slices(bd_vec *e, void (*work)(slice *), const void *arg, int per_thread, slice *out) {
