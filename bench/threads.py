@@ -1,7 +1,7 @@
 """What threads are worth: the figures of docs/searching.md ("Threads") and
 docs/rl.md ("Speed"). A script, not a test: nothing here asserts a time.
 
-    python bench/threads.py depth [--threads 1,2] [--rounds 3] [--book book.txt]  # time to depth
+    python bench/threads.py depth [--threads 1,2] [--rounds 3] [--book book.txt] [--depth 9]  # time to depth
     python bench/threads.py match --ms 25,50 --pairs 100 [--write]
                          # 2 threads against 1, and twice the time, on the balanced book
     python bench/threads.py env [--threads 1,2] [--rounds 3]      # VectorEnv steps a second, and the ratio
@@ -94,13 +94,13 @@ def book_games(path: str, variant: str, count: int) -> list[Rules]:
     return games
 
 
-def depth_report(threads: list[int], rounds: int, book: str | None, variant: str) -> None:
+def depth_report(threads: list[int], rounds: int, book: str | None, variant: str, book_depth: int = 9) -> None:
     sets = {
         "set-up, depth 9": ([Rules(SETUP, PRESETS[p]) for p in ("brandubh", "codingame", "modern", "opentafl")], 9),
         "bench, depth 7": ([Rules(pos, PRESETS[p]) for p, pos in POSITIONS], 7),
     }
     if book:
-        sets[f"{book}, 40 openings, depth 9"] = (book_games(book, variant, 40), 9)
+        sets[f"{book}, 40 openings, depth {book_depth}"] = (book_games(book, variant, 40), book_depth)
     for name, (games, depth) in sets.items():
         runs: dict[int, list[tuple[float, float, int, float]]] = {t: [] for t in threads}
         loads = []
@@ -110,9 +110,11 @@ def depth_report(threads: list[int], rounds: int, book: str | None, variant: str
                 runs[t].append(to_depth(games, depth, t))
         loads.append(load())
         base = statistics.median(r[1] for r in runs[threads[0]])
+        base_wall = statistics.median(r[0] for r in runs[threads[0]])
         for t in threads:
             wall, cpu, nodes, process = (statistics.median(r[i] for r in runs[t]) for i in range(4))
-            print(f"{name}, {t} thread(s): wall {wall:.3f} s, calling thread's CPU {cpu:.3f} s "
+            print(f"{name}, {t} thread(s): wall {wall:.3f} s ({base_wall / wall:.2f} times {threads[0]} thread's), "
+                  f"calling thread's CPU {cpu:.3f} s "
                   f"({base / cpu:.2f} times {threads[0]} thread's), the process's CPU {process:.3f} s, "
                   f"nodes {nodes / 1e6:.2f} M, {nodes / wall / 1e6:.2f} M a second of wall clock")
         print(f"  load {min(loads):.2f} to {max(loads):.2f}")
@@ -305,6 +307,7 @@ def main() -> None:
         if name == "depth":
             p.add_argument("--book", help="also the first 40 openings of this book (tools/make-books)")
             p.add_argument("--variant", default="modern", help="the book's rules")
+            p.add_argument("--depth", type=int, default=9, help="the depth the book's openings are searched to")
     p = sub.add_parser("match")
     p.add_argument("--ms", default="25,50", help="times a move, milliseconds, comma-separated")
     p.add_argument("--pairs", type=int, default=100, help="pairs of games of each match")
@@ -334,7 +337,7 @@ def main() -> None:
         run = lambda: match_report(ms, args.pairs, args.variant, args.chunk, args.write)  # noqa: E731
     else:
         threads = [int(t) for t in args.threads.split(",")]
-        run = (lambda: depth_report(threads, args.rounds, args.book, args.variant)) if args.what == "depth" else \
+        run = (lambda: depth_report(threads, args.rounds, args.book, args.variant, args.depth)) if args.what == "depth" else \
             (lambda: env_report(threads, args.rounds))
     run()
 
