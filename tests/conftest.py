@@ -291,7 +291,8 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
 # The test files that take longest, longest first (by their durations in a
 # full run of the suite, 2026-12-06, after the browser tests moved to
 # Chromium's headless shell, which halved them, and the shipped puzzles
-# came to be trusted by their digest). pytest-xdist hands a worker a whole
+# came to be trusted by their digest; test_reference moved down on
+# 2026-12-07, when its deepest walks went to BRANDUBH_SLOW). pytest-xdist hands a worker a whole
 # file at a time in this order (pyproject.toml's --no-loadscope-reorder):
 # these start first, so that the workers end together instead of one
 # running a long file alone at the end (in that run the three ended within
@@ -303,12 +304,12 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
 # BRANDUBH_SLOW=1 too.
 LONGEST_FIRST = ("test_serve_browser", "test_host_browser", "test_host_club_browser", "test_page_layout",
                  "test_web_page", "test_host_puzzles", "test_puzzle_page",
-                 "test_solve", "test_reference_vs_engine", "test_export", "test_nothing_lost", "test_reference",
+                 "test_solve", "test_reference_vs_engine", "test_export", "test_nothing_lost",
                  "test_fuzz", "test_referee", "test_perft", "test_threads_search", "test_review", "test_web",
                  "test_puzzles", "test_workers", "test_match", "test_host_club", "test_layers", "test_host",
                  "test_game", "test_host_store", "test_interface", "test_doc_figures", "test_playouts",
                  "test_left_behind", "test_stopping", "test_serve_hardening", "test_memory", "test_opentafl",
-                 "test_books", "test_doctests", "test_nnue", "test_api")
+                 "test_books", "test_doctests", "test_nnue", "test_api", "test_reference")
 # (test_docs_site and test_platforms are as long when their builds are new, but
 # tools/setup-tests makes both builds before the suite, which then replays them:
 # test_platforms from the pass tools/check-platforms remembers on the machine.)

@@ -4,7 +4,7 @@ from the CodinGame puzzle's statement; boards to positions and back; the
 game record a bot rebuilds, and how it starts again from the board when the
 input does not follow; the bot's loop on good, odd and garbage input.
 
-Run: cd /work/main && python -m pytest -q tests/test_protocol.py
+Run: python -m pytest -q tests/test_protocol.py
 """
 
 from __future__ import annotations

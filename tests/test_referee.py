@@ -7,7 +7,7 @@ hung, answered garbage or played an illegal move; and no bot process may
 be left behind. The bots are standard-library Python started with
 ``python -S``; their legal moves and boards come from tests/reference.py.
 
-Run: cd /work/main && python -m pytest -q tests/test_referee.py
+Run: python -m pytest -q tests/test_referee.py
 """
 
 from __future__ import annotations

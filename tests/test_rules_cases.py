@@ -13,7 +13,7 @@ by asking the engine. Where the engine disagrees, the case is marked
 Boards are written with ``pos(side, k=..., a=..., d=...)``: space-separated
 square names for the king, the attackers and the defenders.
 
-Run: cd /work/main && python -m pytest -q tests/test_rules_cases.py
+Run: python -m pytest -q tests/test_rules_cases.py
 """
 
 import pytest

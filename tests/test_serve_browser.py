@@ -476,12 +476,12 @@ def own_server():
     running.server_close()
 
 
-def test_forty_moves_by_drag_and_by_click(page, own_server):
+def test_two_dozen_moves_by_drag_and_by_click(page, own_server):
     from test_page_layout import overflowing
 
     """The defenders (their board turned round) against level 1 on a
     phone's screen in the dark theme, their moves made by dragging and by
-    clicks in turn, forty moves in all; the board follows every one, and
+    clicks in turn, 24 moves in all; the board follows every one, and
     nothing is wider than its panel at the end. The engine's moves are the same every run
     (a server of the test's own), and so are the test's."""
     page.set_viewport_size({"width": 360, "height": 780})   # a phone's width, where dragging is most at home
@@ -495,7 +495,7 @@ def test_forty_moves_by_drag_and_by_click(page, own_server):
         if mine.status == "active":
             assert mine.play(page.locator("#moves .move").last.inner_text()) is None
         assert pieces_shown(page) == mine.pieces
-        if mine.ply >= 40 or mine.status != "active":
+        if mine.ply >= 24 or mine.status != "active":
             break
         move = prolonging(mine)
         if mine.ply % 4 == 1:
@@ -504,7 +504,7 @@ def test_forty_moves_by_drag_and_by_click(page, own_server):
             click_square(page, move.from_square)
             click_square(page, move.to_square)
         assert mine.play(move) is None
-    assert mine.ply >= 40, mine.as_text()
+    assert mine.ply >= 24, mine.as_text()
     assert page.locator("#moves .move").count() == mine.ply and page.locator("#board g.ghost").count() == 0
     assert overflowing(page) == []
 
