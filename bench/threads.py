@@ -275,7 +275,7 @@ def env_rate(games: int, threads: int, batches: int) -> tuple[float, float]:
 
 
 def env_report(threads: list[int], rounds: int) -> None:
-    for games, batches in ((1024, 300), (8192, 40)):
+    for games, batches in ((1024, 1000), (8192, 120)):
         runs: dict[int, list[tuple[float, float]]] = {t: [] for t in threads}
         loads = []
         for _ in range(rounds):
