@@ -99,11 +99,11 @@ void bd_thread_join(bd_thread *t) {
  * One lock guards the run's other fields; `wake` tells the workers a run is
  * there (or that they must end), `done` tells the caller that the last part
  * taken is finished. Before sleeping on either, a thread watches the word
- * it waits on for a while (BD_POOL_SPIN reads, about a tenth of a
- * millisecond), unlocked and relaxed: a run's work is a fraction of a
- * millisecond, the next run follows within as much (a step's passes, one
- * after the other), and a sleeping thread takes tens of microseconds to
- * wake. A tenth of that kept 1,024 games on two threads at 1.1 to 1.3
+ * it waits on for a while (BD_POOL_SPIN reads, about 0.15 ms on this
+ * project's machine), unlocked and relaxed: a run's work is a fraction of
+ * a millisecond, the next run follows within as much (a step's passes,
+ * one after the other), and a sleeping thread takes tens of microseconds
+ * to wake. A tenth of that kept 1,024 games on two threads at 1.0 to 1.3
  * times one thread's steps a second, even on a free machine (docs/rl.md).
  * What a thread sees unlocked it then confirms under the lock, which also
  * orders the run's results before the caller reads them. */

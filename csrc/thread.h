@@ -42,8 +42,8 @@ BD_FN void bd_thread_join(bd_thread *t);
 /* A pool of threads kept from call to call, for work cut into many short
  * calls (vecenv.c's steps: a fraction of a millisecond each, where starting
  * and joining a thread a call cost as much as the second thread saved).
- * Its workers wait between runs, about a tenth of a millisecond awake (a
- * run that follows soon finds them at once), then asleep. They outlive the call
+ * Its workers wait between runs, a fraction of a millisecond awake (a run
+ * that follows soon finds them at once), then asleep. They outlive the call
  * that made them, and end when the pool is freed. */
 typedef struct bd_pool bd_pool;
 
