@@ -337,8 +337,10 @@ def main() -> None:
         run = lambda: match_report(ms, args.pairs, args.variant, args.chunk, args.write)  # noqa: E731
     else:
         threads = [int(t) for t in args.threads.split(",")]
-        run = (lambda: depth_report(threads, args.rounds, args.book, args.variant, args.depth)) if args.what == "depth" else \
-            (lambda: env_report(threads, args.rounds))
+        if args.what == "depth":
+            run = lambda: depth_report(threads, args.rounds, args.book, args.variant, args.depth)  # noqa: E731
+        else:
+            run = lambda: env_report(threads, args.rounds)  # noqa: E731
     run()
 
 

@@ -11,10 +11,10 @@
  *
  * With threads (bd_vec_set_threads), a call splits the games into
  * contiguous slices, each done by whichever of the calling thread and the
- * workers of the environment's pool (thread.h) takes it first; the pool is
- * kept from call to call: a step of a thousand games takes a fraction of a millisecond, and
- * a thread started and joined in each call cost about as much as the
- * second thread saved.
+ * workers of the environment's pool (thread.h) takes it first. The pool is
+ * kept from call to call: a step of a thousand games takes a fraction of
+ * a millisecond, and a thread started and joined in each call cost about
+ * as much as the second thread saved.
  * Each game's work reads and writes only that game's state and its own
  * rows of the arrays, and each game has its own generator, so the arrays
  * come out byte for byte as on one thread. */

@@ -292,8 +292,9 @@ def pytest_xdist_auto_num_workers(config: Any) -> int:
 # full run of the suite, 2026-12-06, after the browser tests moved to
 # Chromium's headless shell, which halved them, and the shipped puzzles
 # came to be trusted by their digest; test_reference moved down on
-# 2026-12-07, when its deepest walks went to BRANDUBH_SLOW). pytest-xdist hands a worker a whole
-# file at a time in this order (pyproject.toml's --no-loadscope-reorder):
+# 2026-12-07, when its deepest walks went to BRANDUBH_SLOW). pytest-xdist
+# hands a worker a whole file at a time in this order (pyproject.toml's
+# --no-loadscope-reorder):
 # these start first, so that the workers end together instead of one
 # running a long file alone at the end (in that run the three ended within
 # a second of each other). The browser files come first and together, the
