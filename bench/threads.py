@@ -94,7 +94,7 @@ def book_games(path: str, variant: str, count: int) -> list[Rules]:
     return games
 
 
-def depth_report(threads: list[int], rounds: int, book: str | None, variant: str, book_depth: int = 9) -> None:
+def depth_report(threads: list[int], rounds: int, book: str | None, variant: str, book_depth: int) -> None:
     sets = {
         "set-up, depth 9": ([Rules(SETUP, PRESETS[p]) for p in ("brandubh", "codingame", "modern", "opentafl")], 9),
         "bench, depth 7": ([Rules(pos, PRESETS[p]) for p, pos in POSITIONS], 7),
