@@ -826,7 +826,10 @@ static void run_helper(void *arg) {
  * returns. A helper that cannot be made or started is left out: with none
  * the search is the one-thread search, exactly. In lockstep the threads
  * take turns (claim), each thread's slice of the budget handed out with its
- * turn, so the order of everything they share is the same on every run. */
+ * turn, so the order of everything they share is the same on every run.
+ * Handing out the moves of split points instead (young brothers wait)
+ * wasted less work but reached a depth little sooner on two threads, and
+ * was not kept (docs/searching.md, "What the helpers are worth"). */
 static void search_threads(ctx *c, const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                            int threads, int max_depth, bd_search_result *out) {
     helper helpers[BD_MAX_THREADS - 1];
