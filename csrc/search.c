@@ -57,6 +57,8 @@
  * (+1.0 +- 10.7). Null move pruning, at 100,000 on against off: from
  * depth 3 with a pass three plus depth / 4 plies less deep, -6.3 +- 10.8;
  * from depth 5 with three plus depth / 6, -1.9 +- 11.0 (docs/searching.md).
+ * An aspiration window of +-80 around the last depth's score for the first
+ * root move, at 100,000 on against off: +1.0 +- 10.7.
  *
  * The move ordering (the table move, wins, captures, blocks, killers,
  * history) is csrc/movepick.c: each node asks its picker for the next
