@@ -35,14 +35,10 @@ STANDARD_HEADERS = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "
 
 
 @functools.lru_cache(maxsize=None)
-def _rendered(settings: tuple) -> str:
-    return export.render(**dict(settings))
-
-
 def rendered(**settings) -> str:
     """export.render(**settings), made once a module for the same settings
     (half a second each; the file depends on nothing else)."""
-    return _rendered(tuple(sorted(settings.items())))
+    return export.render(**settings)
 
 
 def build(directory: Path, *flags: str, name: str = "bot", **settings) -> Path:
