@@ -833,8 +833,9 @@ static void run_helper(void *arg) {
  * turn, so the order of everything they share is the same on every run.
  * Handing out the moves of split points instead (young brothers wait)
  * wasted less work but reached a depth little sooner on two threads, and
- * was not kept (docs/searching.md, "What the helpers are worth, in
- * lockstep"). */
+ * was not kept; nor was one set of killers and history for all the
+ * threads, which helped only in lockstep's long turns (docs/searching.md,
+ * "What the helpers are worth, in lockstep"). */
 static void search_threads(ctx *c, const bd_game *g, const bd_search_limits *limits, const bd_weights *w,
                            int threads, int max_depth, bd_search_result *out) {
     helper helpers[BD_MAX_THREADS - 1];
