@@ -456,8 +456,10 @@ enum bd_off {
                                where the evaluation stands well below alpha */
     BD_OFF_LMR_DEEP = 4096, /* reductions of one move whatever the depth and
                                the move's place (with lmr on) */
-    BD_OFF_IIR = 8192       /* a node the table has no move for searched to
+    BD_OFF_IIR = 8192,      /* a node the table has no move for searched to
                                its full depth */
+    BD_OFF_COUNTERMOVE = 16384 /* no countermove in the second killer's
+                                  place */
 };
 
 /* A transposition table the caller keeps from one search to the next: a
