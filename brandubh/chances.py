@@ -22,7 +22,7 @@ search reads "wins in N" (N: the winner's own moves) instead.
 
 >>> o = Outlook.of(-91, None, side_to_move='attackers', viewer='defenders')  # the set-up, searched (2,000 positions)
 >>> str(o)                                 # the raw -91 is the attackers' score: good for the defenders
-'+4.1 (82%)'
+'+4.4 (84%)'
 >>> o.of_other().viewer, round(o.chance + o.of_other().chance, 9)
 ('attackers', 1.0)
 >>> str(Outlook.of(29990, 10, side_to_move='attackers', viewer='attackers'))
@@ -75,18 +75,18 @@ class Curve:
 # python tools/fit_chances.py --nnue DATA [DATA...] --learned DATA --classical DATA
 # (brandubh selfplay data, see docs/review.md for the runs)
 CURVES: dict[tuple[str, str], Curve] = {
-    ("nnue", "brandubh"): Curve(0.0213925, -21.2, -21.7, 199471),
-    ("nnue", "codingame"): Curve(0.0252795, -11.4, -11.2, 199370),
-    ("nnue", "modern"): Curve(0.0186064, -27.4, -28.4, 166578),
-    ("nnue", "opentafl"): Curve(0.0225131, -3.3, -4.4, 202610),
-    ("learned", "brandubh"): Curve(0.0117445, -51.6, -52.8, 193650),
-    ("learned", "codingame"): Curve(0.0145110, -67.0, -67.5, 195371),
-    ("learned", "modern"): Curve(0.0093994, -73.7, -77.3, 166117),
-    ("learned", "opentafl"): Curve(0.0121486, -67.5, -69.3, 234520),
-    ("classical", "brandubh"): Curve(0.0079909, 1128.8, 1121.5, 75205),
-    ("classical", "codingame"): Curve(0.0121453, 1104.6, 1100.0, 81446),
-    ("classical", "modern"): Curve(0.0081244, 958.0, 950.2, 74419),
-    ("classical", "opentafl"): Curve(0.0067435, 1045.2, 1035.4, 78748),
+    ("nnue", "brandubh"): Curve(0.0226424, -19.2, -19.6, 199381),
+    ("nnue", "codingame"): Curve(0.0258900, -16.6, -16.5, 200198),
+    ("nnue", "modern"): Curve(0.0187802, -26.4, -27.3, 166484),
+    ("nnue", "opentafl"): Curve(0.0233451, -3.5, -4.4, 201637),
+    ("learned", "brandubh"): Curve(0.0122804, -53.5, -54.6, 194685),
+    ("learned", "codingame"): Curve(0.0151675, -72.4, -73.0, 193913),
+    ("learned", "modern"): Curve(0.0093676, -75.5, -79.3, 165229),
+    ("learned", "opentafl"): Curve(0.0127667, -72.3, -74.1, 236455),
+    ("classical", "brandubh"): Curve(0.0064474, 1175.8, 1167.3, 73745),
+    ("classical", "codingame"): Curve(0.0099441, 1106.7, 1100.9, 80765),
+    ("classical", "modern"): Curve(0.0083035, 976.4, 969.6, 73431),
+    ("classical", "opentafl"): Curve(0.0069291, 1041.5, 1033.3, 83009),
 }
 # -- end of the fitted curves ---------------------------------------------------
 
