@@ -94,12 +94,12 @@ def test_a_search_on_threads_reaches_the_depth_asked():
 @pytest.mark.parametrize("threads", [2, 3])
 def test_threads_in_lockstep_are_deterministic_and_each_searches(threads):
     """lockstep=True: the threads take turns, so a search on several is the
-    same every time, yet not the one-thread search; the calling thread
-    visits its turns' share of the positions, and the helpers the rest."""
+    same every time; the calling thread visits its turns' share of the
+    positions, and the helpers the rest. (Its answer may be the one-thread
+    search's, as it is here on two threads since the countermove.)"""
     rules = Rules(POSITION, "codingame")
     found = [rules.search(budget=120_000, seed=3, threads=threads, lockstep=True) for _ in range(3)]
     assert found[0] == found[1] == found[2] and found[0].move in rules.moves()
-    assert found[0] != rules.search(budget=120_000, seed=3)
     _, _, _, nodes, _, own = c_search(rules, threads, budget=120_000, seed=3, lockstep=1)
     assert nodes == found[0].nodes and abs(own - nodes / threads) <= 1024 * 2
     bot = Bot(budget=60_000, seed=5, threads=threads, lockstep=True)

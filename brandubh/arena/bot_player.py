@@ -11,7 +11,7 @@ the setting wins over the file's), and ``off=`` search features to turn
 off, joined by ``+`` (the names of
 :data:`brandubh.core.search.FEATURES`: ``tt``, ``killers``, ``history``,
 ``pvs``, ``threats``, ``qsearch``, ``blocks``, ``lmr``, ``fail_low``,
-``incremental``, ``rfp``, ``futility``, ``lmr_deep``, ``iir``). Two settings are not
+``incremental``, ``rfp``, ``futility``, ``lmr_deep``, ``iir``, ``countermove``). Two settings are not
 deterministic: ``time_ms`` (each move searched for that many milliseconds;
 with neither ``level`` nor ``budget`` the clock is the only limit) and
 ``threads`` (each search on that many threads, 1 to 64):

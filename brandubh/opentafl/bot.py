@@ -570,8 +570,8 @@ def shown_score(raw: int, game: Any) -> int:
     order of the lines is the search's.
 
     >>> from brandubh import Rules
-    >>> shown_score(30_000 - 3, Rules()), shown_score(-91, Rules())   # the set-up's score, searched: -4.1
-    (29997, -406)
+    >>> shown_score(30_000 - 3, Rules()), shown_score(-91, Rules())   # the set-up's score, searched: -4.4
+    (29997, -442)
     """
     from ..chances import Outlook
     from ..core.search import WIN
