@@ -57,6 +57,7 @@
  * at 50,000, +9.1 (+2.6 to +15.7) at 50 ms a move (SPRT 0,5 accepted
  * after 2,326 pairs); Bench: 597529. Tried first, before the killers, it
  * made the bench's trees larger, and was not played.
+ *
  * Not kept, at 50,000: a history with a malus for the quiet moves tried
  * before the cut (-1.2 +- 11.2), reductions by history (+1.6 +- 11.8);
  * at 100,000, the attackers extended where the king's line is open
