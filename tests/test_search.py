@@ -269,15 +269,10 @@ def test_never_a_proven_loss_while_another_move_is_not():
 
 def test_the_search_without_the_countermove_is_the_search_before_it():
     # off=countermove is the search as it was before the countermove, node
-    # for node: the bench's positions to its depth give that search's
-    # signature, 562,075 (tests/test_bench.py), and with it on, another.
-    from brandubh.cli.bench import DEFAULT_BUDGET, DEFAULT_DEPTH, POSITIONS
+    # for node: the bench gives that search's signature, 562,075
+    # (tests/test_bench.py), and with it on, another.
+    from brandubh.cli.bench import run_bench
     from brandubh.core.search import FEATURES
 
-    def bench(off: int) -> int:
-        return sum(Rules(position, PRESETS[preset]).search(budget=DEFAULT_BUDGET, depth=DEFAULT_DEPTH, seed=1,
-                                                           _off=off).nodes
-                   for preset, position in POSITIONS)
-
-    assert bench(FEATURES["countermove"]) == 562_075
-    assert bench(0) != 562_075
+    assert run_bench(off=FEATURES["countermove"]).nodes == 562_075
+    assert run_bench().nodes != 562_075

@@ -63,20 +63,22 @@ class BenchResult:
 
 
 def run_bench(depth: int = DEFAULT_DEPTH, budget: int = DEFAULT_BUDGET, threads: int = 1,
-              weights: Any = None) -> BenchResult:
+              weights: Any = None, off: int = 0) -> BenchResult:
     """Search every bench position to ``depth`` (each capped at ``budget``
     positions) and add up the nodes. With ``threads`` above 1 each search
     runs on that many threads (lazy SMP): the time to depth and the rate of
     all threads together are the figures, and the node count is no
     signature (more than one thread is not deterministic). ``weights`` as
     the search takes them (``{'eval': 'classical'}``: the classical
-    evaluation's signature)."""
+    evaluation's signature); ``off`` the search features turned off
+    (:data:`brandubh.core.search.FEATURES` bits: the signature of the
+    search without them)."""
     games = [Rules(position, PRESETS[preset]) for preset, position in POSITIONS]
     nodes = 0
     moves: list[int] = []
     start = time.perf_counter()
     for game in games:
-        found = game.search(budget=budget, depth=depth, seed=1, weights=weights,
+        found = game.search(budget=budget, depth=depth, seed=1, weights=weights, _off=off,
                             threads=None if threads == 1 else threads)
         assert found is not None  # no bench position is a finished game
         nodes += found.nodes
